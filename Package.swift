@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "choir",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "choir", targets: ["choir"]),
+        .library(name: "ChoirScore", targets: ["ChoirScore"]),
+        .library(name: "ChoirAudio", targets: ["ChoirAudio"]),
+        .library(name: "ChoirPlayback", targets: ["ChoirPlayback"]),
+        .library(name: "ChoirPitch", targets: ["ChoirPitch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFluidSynth", pkgConfig: "fluidsynth",
+            providers: [.apt(["libfluidsynth-dev"]), .brew(["fluid-synth"])]),
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CFFTW", pkgConfig: "fftw3f",
+            providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
+        .target(name: "ChoirScore", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "ChoirAudio", dependencies: ["CALSA"]),
+        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "CFluidSynth"]),
+        .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
+        .executableTarget(
+            name: "choir",
+            dependencies: [
+                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore"]),
+        .testTarget(name: "ChoirCLITests", dependencies: ["choir"]),
+    ]
+)

@@ -1,0 +1,527 @@
+/// Reads a MusicXML document (score-partwise or score-timewise) into a `Score`.
+///
+/// It follows the MusicXML 4.0 semantics for time (divisions, backup, forward, chords, grace and cue notes),
+/// pitch (alter, transpose), ties, dynamics, lyrics, tempo and the repeat structure. Reading is done in two
+/// passes: the first walks the XML once and records every note at (measure, offset); the second lays the
+/// measures end to end, using the longest part in each measure, and merges ties on those exact positions.
+final class MusicXMLReader {
+    private var title: String?
+    private var movementTitle: String?
+    private var creditTitle: String?
+    private var composer: String?
+    private var declaredParts: [PartDeclaration] = []
+    private var builders: [String: PartBuilder] = [:]
+    private var measures: [MeasureBuilder] = []
+
+    /// Bounds that keep arithmetic exact and memory bounded on hostile input.
+    static let maximumDivisions = Rational(10_000_000)
+    static let maximumNoteQuarters = Rational(100_000)
+
+    /// Reads a whole UTF-8 document.
+    func read(utf8 document: [UInt8]) throws(ReadError) -> Score {
+        var xml = XMLTokenizer(utf8: document)
+        do {
+            try readDocument(&xml)
+        } catch let error as XMLSyntaxError {
+            throw ReadError(error.message, offset: error.offset)
+        } catch let error as ReadError {
+            throw error
+        } catch {
+            throw ReadError("\(error)", offset: xml.tokenOffset)
+        }
+        return try assemble()
+    }
+
+    private func readDocument(_ xml: inout XMLTokenizer) throws {
+        var root: String?
+        while root == nil {
+            switch try xml.next() {
+            case .start: root = xml.name
+            case .endOfDocument: throw ReadError("expected a MusicXML document but found no root element", offset: 0)
+            default: continue
+            }
+        }
+        switch root {
+        case "score-partwise": try readScore(&xml, timewise: false)
+        case "score-timewise": try readScore(&xml, timewise: true)
+        case let other?:
+            throw ReadError(
+                "expected <score-partwise> or <score-timewise> but found <\(other)>: not a MusicXML score",
+                offset: xml.tokenOffset)
+        case nil: break
+        }
+        while true {
+            if try xml.next() == .endOfDocument { break }
+        }
+    }
+
+    private func readScore(_ xml: inout XMLTokenizer, timewise: Bool) throws {
+        var sawPartList = false
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "work":
+                try xml.forEachChild { xml, name in
+                    if name == "work-title" { self.title = try xml.readText().trimmed }
+                }
+            case "movement-title":
+                self.movementTitle = try xml.readText().trimmed
+            case "identification":
+                try xml.forEachChild { xml, name in
+                    guard name == "creator" else { return }
+                    let type = xml.attribute("type")
+                    let text = try xml.readText().trimmed
+                    if (type == "composer" || type == nil), self.composer == nil, !text.isEmpty { self.composer = text }
+                }
+            case "credit":
+                var isTitle = false
+                var words = ""
+                try xml.forEachChild { xml, name in
+                    if name == "credit-type" { isTitle = try xml.readText().trimmed == "title" }
+                    if name == "credit-words", words.isEmpty { words = try xml.readText().trimmed }
+                }
+                if isTitle, self.creditTitle == nil, !words.isEmpty { self.creditTitle = words }
+            case "part-list":
+                sawPartList = true
+                try self.readPartList(&xml)
+            case "part" where !timewise:
+                guard sawPartList else { throw ReadError("expected <part-list> before the first <part>", offset: xml.tokenOffset) }
+                let builder = try self.builder(for: xml.attribute("id"), xml: xml)
+                var measureIndex = 0
+                try xml.forEachChild { xml, name in
+                    guard name == "measure" else { return }
+                    try self.readMeasureContent(
+                        &xml, index: measureIndex, number: xml.attribute("number"),
+                        implicit: xml.attribute("implicit") == "yes", part: builder)
+                    measureIndex += 1
+                }
+            case "measure" where timewise:
+                guard sawPartList else { throw ReadError("expected <part-list> before the first <measure>", offset: xml.tokenOffset) }
+                let index = self.measures.count
+                let number = xml.attribute("number")
+                let implicit = xml.attribute("implicit") == "yes"
+                try xml.forEachChild { xml, name in
+                    guard name == "part" else { return }
+                    let builder = try self.builder(for: xml.attribute("id"), xml: xml)
+                    try self.readMeasureContent(&xml, index: index, number: number, implicit: implicit, part: builder)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private func builder(for id: String?, xml: XMLTokenizer) throws -> PartBuilder {
+        guard let id else { throw ReadError("expected an id attribute on <part>", offset: xml.tokenOffset) }
+        if let existing = builders[id] { return existing }
+        guard declaredParts.contains(where: { $0.id == id }) else {
+            throw ReadError("part '\(id)' is not declared in <part-list>", offset: xml.tokenOffset)
+        }
+        let builder = PartBuilder()
+        builders[id] = builder
+        return builder
+    }
+
+    private func readPartList(_ xml: inout XMLTokenizer) throws {
+        try xml.forEachChild { xml, name in
+            guard name == "score-part" else { return }
+            guard let id = xml.attribute("id") else {
+                throw ReadError("expected an id attribute on <score-part>", offset: xml.tokenOffset)
+            }
+            var part = PartDeclaration(id: id)
+            try xml.forEachChild { xml, name in
+                switch name {
+                case "part-name": part.name = try xml.readText().trimmed
+                case "part-abbreviation": part.abbreviation = try xml.readText().trimmed
+                case "score-instrument":
+                    try xml.forEachChild { xml, name in
+                        if name == "instrument-name", part.instrumentName == nil {
+                            part.instrumentName = try xml.readText().trimmed
+                        }
+                    }
+                case "midi-instrument":
+                    try xml.forEachChild { xml, name in
+                        if name == "midi-program", part.midiProgram == nil,
+                            let program = Int(try xml.readText().trimmed), (1...128).contains(program)
+                        {
+                            part.midiProgram = program - 1
+                        }
+                    }
+                default: break
+                }
+            }
+            self.declaredParts.append(part)
+        }
+    }
+
+    // MARK: - Measures
+
+    /// Reads the music data of one part in one measure; `xml` is positioned just inside the element.
+    private func readMeasureContent(
+        _ xml: inout XMLTokenizer, index: Int, number: String?, implicit: Bool, part: PartBuilder
+    ) throws {
+        while measures.count <= index {
+            measures.append(MeasureBuilder(number: String(measures.count + 1)))
+        }
+        // The first part to reach a measure names it.
+        if let number, !measures[index].named {
+            measures[index].number = number
+            measures[index].isImplicit = implicit
+            measures[index].named = true
+        }
+        part.beginMeasure(index)
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "note": try part.readNote(&xml)
+            case "backup", "forward":
+                var duration: Rational?
+                var voice: String?
+                var staff: Int?
+                try xml.forEachChild { xml, child in
+                    switch child {
+                    case "duration": duration = try part.quarters(xml.readText(), xml: xml)
+                    case "voice": voice = try xml.readText().trimmed
+                    case "staff": staff = Int(try xml.readText().trimmed)
+                    default: break
+                    }
+                }
+                guard let duration else {
+                    throw ReadError("expected <duration> in <\(name)>", offset: xml.tokenOffset)
+                }
+                if name == "backup" { part.backup(duration) } else { try part.forward(duration, voice: voice, staff: staff) }
+            case "attributes": try self.readAttributes(&xml, index: index, part: part)
+            case "direction": try self.readDirection(&xml, index: index, part: part)
+            case "sound": self.applySound(xml, index: index, part: part)
+            case "barline": try self.readBarline(&xml, index: index, part: part)
+            default: break
+            }
+        }
+        part.endMeasure()
+    }
+
+    private func readAttributes(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "divisions":
+                let text = try xml.readText()
+                guard let value = Rational(decimal: text), value > .zero else {
+                    throw ReadError(
+                        "expected a positive number in <divisions> but found '\(text.trimmed)'", offset: xml.tokenOffset)
+                }
+                guard value <= Self.maximumDivisions, value.denominator <= 1000 else {
+                    throw ReadError("<divisions> \(text.trimmed) is too fine to represent", offset: xml.tokenOffset)
+                }
+                part.divisions = value
+            case "key":
+                if xml.attribute("number").map({ $0 != "1" }) ?? false { return }
+                var fifths: Int?
+                var mode: String?
+                try xml.forEachChild { xml, name in
+                    if name == "fifths" { fifths = Int(try xml.readText().trimmed) }
+                    if name == "mode" { mode = try xml.readText().trimmed }
+                }
+                if let fifths, (-11...11).contains(fifths), self.measures[index].key == nil {
+                    self.measures[index].key = KeySignature(fifths: fifths, mode: mode)
+                }
+            case "time":
+                if xml.attribute("number").map({ $0 != "1" }) ?? false { return }
+                var beats: [Int] = []
+                var beatType: Int?
+                try xml.forEachChild { xml, name in
+                    if name == "beats" {
+                        beats += try xml.readText().split(separator: "+").compactMap { Int($0.trimmed) }
+                    }
+                    if name == "beat-type", beatType == nil { beatType = Int(try xml.readText().trimmed) }
+                }
+                if !beats.isEmpty, beats.allSatisfy({ (1...1000).contains($0) }), let beatType,
+                    (1...1024).contains(beatType), self.measures[index].time == nil
+                {
+                    self.measures[index].time = TimeSignature(beats: beats, beatType: beatType)
+                }
+            case "staves":
+                if let staves = Int(try xml.readText().trimmed), (1...64).contains(staves) {
+                    part.staffCount = max(part.staffCount, staves)
+                }
+            case "transpose":
+                let staff = xml.attribute("number").flatMap { Int($0) }
+                var chromatic = 0.0
+                var octaves = 0
+                try xml.forEachChild { xml, name in
+                    if name == "chromatic" { chromatic = Double(try xml.readText().trimmed) ?? 0 }
+                    if name == "octave-change" { octaves = Int(try xml.readText().trimmed) ?? 0 }
+                }
+                guard abs(chromatic) <= 48, abs(octaves) <= 4 else {
+                    throw ReadError("expected a transposition within 4 octaves", offset: xml.tokenOffset)
+                }
+                part.setTransposition(chromatic + Double(12 * octaves), staff: staff)
+            default: break
+            }
+        }
+    }
+
+    private func readDirection(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+        var metronome: Double?
+        var dynamics: Int?
+        var words: [String] = []
+        var segnoSign = false
+        var codaSign = false
+        var soundSeen = false
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "direction-type":
+                try xml.forEachChild { xml, name in
+                    switch name {
+                    case "metronome": metronome = try Self.readMetronome(&xml)
+                    case "dynamics":
+                        try xml.forEachChild { _, mark in
+                            if let velocity = Dynamics.velocity(mark) { dynamics = velocity }
+                        }
+                    case "words": words.append(try xml.readText().trimmed)
+                    case "segno": segnoSign = true
+                    case "coda": codaSign = true
+                    default: break
+                    }
+                }
+            case "sound":
+                soundSeen = true
+                let hadTempo = xml.attribute("tempo") != nil
+                self.applySound(xml, index: index, part: part)
+                if hadTempo { metronome = nil }
+                if xml.attribute("dynamics") != nil { dynamics = nil }
+            default: break
+            }
+        }
+        if let metronome { self.addTempo(metronome, index: index, part: part) }
+        if let dynamics { part.velocity = dynamics }
+        if !soundSeen {
+            // Writers that leave out <sound> still print the jumps as words and symbols.
+            if segnoSign { measures[index].segno = measures[index].segno ?? "segno" }
+            if codaSign { measures[index].coda = measures[index].coda ?? "coda" }
+            for text in words { applyJumpWords(text, index: index) }
+        }
+    }
+
+    private func applyJumpWords(_ text: String, index: Int) {
+        let lower = text.lowercased()
+        if lower.hasPrefix("d.c.") || lower.hasPrefix("da capo") {
+            measures[index].daCapo = true
+        } else if lower.hasPrefix("d.s.") || lower.hasPrefix("dal segno") {
+            measures[index].dalSegno = "segno"
+        } else if lower == "fine" {
+            measures[index].fine = true
+        } else if lower.hasPrefix("to coda") {
+            measures[index].toCoda = "coda"
+        }
+    }
+
+    private static func readMetronome(_ xml: inout XMLTokenizer) throws -> Double? {
+        var unit: Rational?
+        var dots = 0
+        var perMinute: Double?
+        var units = 0
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "beat-unit":
+                units += 1
+                if units == 1 { unit = NoteType.quarters(try xml.readText().trimmed) }
+            case "beat-unit-dot": if units == 1 { dots += 1 }
+            case "per-minute":
+                // Often "c. 60" or "60-66": the first number is the tempo.
+                let text = try xml.readText()
+                let digits = text.drop(while: { !$0.isNumber }).prefix(while: { $0.isNumber || $0 == "." })
+                perMinute = Double(digits)
+            default: break
+            }
+        }
+        guard let unit, let perMinute, units == 1 else { return nil }
+        return perMinute * NoteType.dotted(unit, dots: dots).doubleValue
+    }
+
+    private func applySound(_ xml: XMLTokenizer, index: Int, part: PartBuilder) {
+        if let tempo = xml.attribute("tempo").flatMap({ Double($0.trimmed) }) {
+            addTempo(tempo, index: index, part: part)
+        }
+        if let dynamics = xml.attribute("dynamics").flatMap({ Double($0.trimmed) }), dynamics.isFinite, dynamics >= 0 {
+            part.velocity = Dynamics.velocity(percentOfForte: dynamics)
+        }
+        if xml.attribute("dacapo") == "yes" { measures[index].daCapo = true }
+        if let name = xml.attribute("dalsegno") { measures[index].dalSegno = name }
+        if let name = xml.attribute("segno") { measures[index].segno = name }
+        if let name = xml.attribute("coda") { measures[index].coda = name }
+        if let name = xml.attribute("tocoda") { measures[index].toCoda = name }
+        if xml.attribute("fine") != nil { measures[index].fine = true }
+        if xml.attribute("forward-repeat") == "yes" { measures[index].repeatForward = true }
+        if xml.attribute("after-jump") == "yes" { measures[index].repeatsAfterJump = true }
+    }
+
+    private func addTempo(_ qpm: Double, index: Int, part: PartBuilder) {
+        guard qpm.isFinite, qpm > 0, qpm <= 2000 else { return }
+        measures[index].tempos.append((part.cursor, qpm))
+    }
+
+    private func readBarline(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "repeat":
+                if xml.attribute("direction") == "forward" {
+                    self.measures[index].repeatForward = true
+                } else if xml.attribute("direction") == "backward" {
+                    let times = xml.attribute("times").flatMap { Int($0.trimmed) }.map { min(max($0, 1), 100) }
+                    self.measures[index].repeatBackward = max(self.measures[index].repeatBackward, times ?? 0)
+                    self.measures[index].hasBackwardRepeat = true
+                }
+            case "ending":
+                let numbers = (xml.attribute("number") ?? "")
+                    .split(whereSeparator: { $0 == "," || $0 == " " })
+                    .compactMap { Int($0.filter(\.isNumber)) }
+                    .filter { (1...100).contains($0) }
+                switch xml.attribute("type") {
+                case "start": self.measures[index].endingStart = numbers.isEmpty ? [0] : numbers
+                case "stop", "discontinue": self.measures[index].endingStop = true
+                default: break
+                }
+            case "segno": if self.measures[index].segno == nil { self.measures[index].segno = "segno" }
+            case "coda": if self.measures[index].coda == nil { self.measures[index].coda = "coda" }
+            case "sound": self.applySound(xml, index: index, part: part)
+            default: break
+            }
+        }
+    }
+
+    // MARK: - Assembly
+
+    private func assemble() throws(ReadError) -> Score {
+        guard !declaredParts.isEmpty else {
+            throw ReadError("expected at least one <score-part> in <part-list>", offset: 0)
+        }
+        // Lay the measures end to end; each is as long as its longest part.
+        var layout: [Measure] = []
+        var start = Rational.zero
+        var time = TimeSignature.common
+        var key = KeySignature(fifths: 0)
+        for (index, builder) in measures.enumerated() {
+            time = builder.time ?? time
+            key = builder.key ?? key
+            var length = builders.values.reduce(Rational.zero) { max($0, $1.length(ofMeasure: index)) }
+            if length == .zero && !builder.isImplicit && !builders.values.contains(where: { $0.hasContent(index) }) {
+                length = time.measureLength
+            }
+            var measure = Measure(
+                number: builder.number, start: start, duration: length, time: time, key: key,
+                isImplicit: builder.isImplicit)
+            measure.repeatForward = builder.repeatForward
+            measure.repeatBackward = builder.hasBackwardRepeat
+            measure.repeatTimes = builder.repeatBackward > 0 ? builder.repeatBackward : nil
+            measure.segno = builder.segno
+            measure.coda = builder.coda
+            measure.toCoda = builder.toCoda
+            measure.daCapo = builder.daCapo
+            measure.dalSegno = builder.dalSegno
+            measure.fine = builder.fine
+            measure.repeatsAfterJump = builder.repeatsAfterJump
+            layout.append(measure)
+            guard let next = start.addingReportingOverflow(length) else {
+                throw ReadError("the score is too long to represent exactly", offset: 0)
+            }
+            start = next
+        }
+        Self.assignEndings(&layout, measures)
+
+        var tempos: [TempoMark] = []
+        for (index, builder) in measures.enumerated() {
+            for (offset, qpm) in builder.tempos {
+                let position = layout[index].start + offset
+                // Several parts usually carry the same mark; the first one read wins.
+                if !tempos.contains(where: { $0.position == position }) {
+                    tempos.append(TempoMark(position: position, measureIndex: index, quarterNotesPerMinute: qpm))
+                }
+            }
+        }
+        tempos.sort { $0.position < $1.position }
+
+        let parts = declaredParts.map { declaration in
+            let builder = builders[declaration.id]
+            let name = [declaration.name, declaration.instrumentName ?? "",
+                        declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", declaration.id]
+                .first { !$0.isEmpty }!
+            return Part(
+                id: declaration.id, name: name, abbreviation: declaration.abbreviation,
+                midiProgram: declaration.midiProgram, instrumentName: declaration.instrumentName,
+                staffCount: builder?.staffCount ?? 1,
+                notes: builder?.notes(layout: layout) ?? [], lyrics: builder?.lyrics(layout: layout) ?? [])
+        }
+        return Score(
+            title: title ?? movementTitle ?? creditTitle, composer: composer, parts: parts, measures: layout,
+            tempos: tempos)
+    }
+
+    /// Marks every measure inside an ending with its volta numbers.
+    private static func assignEndings(_ layout: inout [Measure], _ builders: [MeasureBuilder]) {
+        var current: [Int]?
+        var order = 0
+        for index in layout.indices {
+            if let numbers = builders[index].endingStart {
+                order = index > 0 && !layout[index - 1].endingNumbers.isEmpty ? order + 1 : 1
+                current = numbers == [0] ? [order] : numbers
+                layout[index].startsEnding = true
+            }
+            if let current { layout[index].endingNumbers = current }
+            if builders[index].endingStop { current = nil }
+        }
+    }
+}
+
+/// A `<score-part>` as declared in the part list.
+private struct PartDeclaration {
+    var id: String
+    var name = ""
+    var abbreviation: String?
+    var instrumentName: String?
+    var midiProgram: Int?
+}
+
+/// What all parts have said about one measure.
+private struct MeasureBuilder {
+    var number: String
+    var named = false
+    var isImplicit = false
+    var time: TimeSignature?
+    var key: KeySignature?
+    var repeatForward = false
+    var hasBackwardRepeat = false
+    var repeatBackward = 0
+    var endingStart: [Int]?
+    var endingStop = false
+    var segno: String?
+    var coda: String?
+    var toCoda: String?
+    var daCapo = false
+    var dalSegno: String?
+    var fine = false
+    var repeatsAfterJump = false
+    var tempos: [(Rational, Double)] = []
+}
+
+/// A reading failure at a byte offset of the document.
+struct ReadError: Error {
+    var message: String
+    var offset: Int
+    init(_ message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+}
+
+extension String {
+    /// The text without leading and trailing XML whitespace (space, tab, CR, LF).
+    var trimmed: String {
+        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }),
+            let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension Substring {
+    var trimmed: String { String(self).trimmed }
+}

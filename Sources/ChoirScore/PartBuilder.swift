@@ -1,0 +1,321 @@
+/// Collects one part's notes and lyrics while the reader walks its measures.
+///
+/// Positions are kept as (measure, offset) until every part has been read, because a measure's start
+/// depends on the longest part in every measure before it.
+final class PartBuilder {
+    /// Divisions per quarter note in force.
+    var divisions = Rational(1)
+    /// Velocity from the last dynamic mark.
+    var velocity = Dynamics.defaultVelocity
+    var staffCount = 1
+    /// Position inside the current measure, in quarter notes.
+    private(set) var cursor = Rational.zero
+
+    /// Semitones added to the written pitch, per staff; key 0 applies to every staff without its own.
+    private var transposition: [Int: Double] = [:]
+    private var measureIndex = 0
+    private var furthest = Rational.zero
+    private var chordOnset = Rational.zero
+    private var lengths: [Rational] = []
+    private var contentful: [Bool] = []
+    private var raw: [RawNote] = []
+    private var rawLyrics: [RawLyric] = []
+    private var verseNames: [String: Int] = [:]
+
+    func beginMeasure(_ index: Int) {
+        measureIndex = index
+        cursor = .zero
+        furthest = .zero
+        chordOnset = .zero
+        while lengths.count <= index {
+            lengths.append(.zero)
+            contentful.append(false)
+        }
+    }
+
+    func endMeasure() {
+        lengths[measureIndex] = max(lengths[measureIndex], furthest)
+    }
+
+    func length(ofMeasure index: Int) -> Rational { index < lengths.count ? lengths[index] : .zero }
+    func hasContent(_ index: Int) -> Bool { index < contentful.count && contentful[index] }
+
+    func setTransposition(_ semitones: Double, staff: Int?) {
+        if let staff {
+            transposition[staff] = semitones
+        } else {
+            transposition = [0: semitones]
+        }
+    }
+
+    /// Converts a `<duration>` in divisions to quarter notes.
+    func quarters(_ text: String, xml: XMLTokenizer) throws(ReadError) -> Rational {
+        let trimmed = text.trimmed
+        guard let value = Rational(decimal: trimmed) else {
+            let problem = trimmed.hasPrefix("-") ? "a negative duration" : "'\(trimmed)'"
+            throw ReadError("expected a duration of zero or more divisions but found \(problem)", offset: xml.tokenOffset)
+        }
+        let result = value * Rational(divisions.denominator, divisions.numerator)
+        guard result <= MusicXMLReader.maximumNoteQuarters else {
+            throw ReadError(
+                "duration \(trimmed) is \(result.doubleValue) quarter notes: expected at most "
+                    + "\(MusicXMLReader.maximumNoteQuarters)", offset: xml.tokenOffset)
+        }
+        return result
+    }
+
+    func backup(_ duration: Rational) {
+        // A backup past the start of the measure is an encoding error; stop at the barline.
+        cursor = duration > cursor ? .zero : cursor - duration
+    }
+
+    func forward(_ duration: Rational, voice: String?, staff: Int?) throws(ReadError) {
+        cursor = try advanced(cursor, by: duration)
+        furthest = max(furthest, cursor)
+        contentful[measureIndex] = true
+    }
+
+    private func advanced(_ position: Rational, by duration: Rational) throws(ReadError) -> Rational {
+        guard let sum = position.addingReportingOverflow(duration), sum <= MusicXMLReader.maximumNoteQuarters else {
+            throw ReadError("the measure is too long to represent exactly", offset: 0)
+        }
+        return sum
+    }
+
+    // MARK: - Notes
+
+    func readNote(_ xml: inout XMLTokenizer) throws {
+        let noteOffset = xml.tokenOffset
+        let attributeDynamics = xml.attribute("dynamics").flatMap { Double($0.trimmed) }
+        var isGrace = false, isCue = false, isChord = false, isRest = false, isUnpitched = false
+        var step: String?, alter = 0.0, octave: Int?
+        var duration: Rational?
+        var type: Rational?, dots = 0, actualNotes = 1, normalNotes = 1
+        var voice = "1", staff = 1
+        var tieStart = false, tieStop = false
+        var lyrics: [(number: String?, syllabic: Lyric.Syllabic, text: String, extends: Bool)] = []
+
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "grace": isGrace = true
+            case "cue": isCue = true
+            case "chord": isChord = true
+            case "rest": isRest = true
+            case "unpitched": isUnpitched = true
+            case "pitch":
+                try xml.forEachChild { xml, name in
+                    switch name {
+                    case "step": step = try xml.readText().trimmed
+                    case "alter":
+                        let text = try xml.readText().trimmed
+                        guard let value = Double(text), value.isFinite, abs(value) <= 4 else {
+                            throw ReadError("expected an <alter> between -4 and 4 semitones but found '\(text)'",
+                                            offset: xml.tokenOffset)
+                        }
+                        alter = value
+                    case "octave":
+                        let text = try xml.readText().trimmed
+                        guard let value = Int(text), (0...9).contains(value) else {
+                            throw ReadError("expected an <octave> from 0 to 9 but found '\(text)'", offset: xml.tokenOffset)
+                        }
+                        octave = value
+                    default: break
+                    }
+                }
+            case "duration": duration = try self.quarters(xml.readText(), xml: xml)
+            case "tie":
+                switch xml.attribute("type") {
+                case "start": tieStart = true
+                case "stop": tieStop = true
+                default: break
+                }
+            case "notations":
+                // <tied> is the notation; some writers give only it, so it counts as a tie too.
+                try xml.forEachChild { xml, name in
+                    guard name == "tied" else { return }
+                    switch xml.attribute("type") {
+                    case "start", "continue": tieStart = true
+                    case "stop": tieStop = true
+                    default: break
+                    }
+                }
+            case "voice": voice = try xml.readText().trimmed
+            case "staff":
+                let text = try xml.readText().trimmed
+                staff = Int(text).map { min(max($0, 1), 64) } ?? 1
+            case "type": type = NoteType.quarters(try xml.readText().trimmed)
+            case "dot": dots += 1
+            case "time-modification":
+                try xml.forEachChild { xml, name in
+                    if name == "actual-notes" { actualNotes = Int(try xml.readText().trimmed) ?? 1 }
+                    if name == "normal-notes" { normalNotes = Int(try xml.readText().trimmed) ?? 1 }
+                }
+            case "lyric":
+                if let lyric = try Self.readLyric(&xml) { lyrics.append(lyric) }
+            default: break
+            }
+        }
+        if isGrace { return }  // Grace notes take no time of their own.
+
+        let length: Rational
+        if let duration {
+            length = duration
+        } else if let type, (1...1000).contains(actualNotes), (1...1000).contains(normalNotes) {
+            length = NoteType.dotted(type, dots: min(dots, 8)) * Rational(normalNotes, actualNotes)
+        } else {
+            throw ReadError("expected <duration> in a <note> that is not a grace note", offset: noteOffset)
+        }
+
+        let onset = isChord ? chordOnset : cursor
+        if !isChord {
+            chordOnset = cursor
+            cursor = try advanced(cursor, by: length)
+            furthest = max(furthest, cursor)
+        }
+        contentful[measureIndex] = true
+        if isRest || isCue || isUnpitched { return }
+
+        guard let step, let semitone = NoteType.stepSemitones[step] else {
+            throw ReadError("expected <pitch> with a <step> from A to G in a pitched note", offset: noteOffset)
+        }
+        guard let octave else { throw ReadError("expected <octave> in <pitch>", offset: noteOffset) }
+        let sounding = Double(12 * (octave + 1) + semitone) + alter + (transposition[staff] ?? transposition[0] ?? 0)
+        guard (0...127).contains(sounding.rounded()) else {
+            throw ReadError(
+                "impossible pitch: \(step)\(octave) with alter \(alter) sounds at MIDI \(sounding), expected 0 to 127",
+                offset: noteOffset)
+        }
+        let midi = Int(sounding.rounded())
+        let velocity = attributeDynamics.map { Dynamics.velocity(percentOfForte: $0) } ?? self.velocity
+        raw.append(
+            RawNote(
+                measure: measureIndex, offset: onset, duration: length, midi: midi,
+                cents: (sounding - Double(midi)) * 100,
+                velocity: velocity, voice: voice, staff: staff, tieStart: tieStart, tieStop: tieStop))
+        for lyric in lyrics {
+            rawLyrics.append(
+                RawLyric(
+                    measure: measureIndex, offset: onset, text: lyric.text, syllabic: lyric.syllabic,
+                    verse: verseNumber(lyric.number), extends: lyric.extends, voice: voice, staff: staff))
+        }
+    }
+
+    private static func readLyric(_ xml: inout XMLTokenizer) throws
+        -> (number: String?, syllabic: Lyric.Syllabic, text: String, extends: Bool)?
+    {
+        let number = xml.attribute("number")
+        var syllabic: Lyric.Syllabic?
+        var text = ""
+        var sawText = false
+        var elision: String?
+        var elided = false
+        var extends = false
+        try xml.forEachChild { xml, name in
+            switch name {
+            case "syllabic":
+                let value = Lyric.Syllabic(rawValue: try xml.readText().trimmed) ?? .single
+                if syllabic == nil { syllabic = value }
+            case "text":
+                let part = try xml.readText()
+                if sawText {
+                    text += elision ?? ""
+                    elided = true
+                }
+                text += part
+                sawText = true
+                elision = nil
+            case "elision":
+                let mark = try xml.readText()
+                elision = mark.isEmpty ? "‿" : mark
+            case "extend":
+                if xml.attribute("type") != "stop" { extends = true }
+            default: break
+            }
+        }
+        guard sawText else { return nil }
+        return (number, elided ? .composite : syllabic ?? .single, text, extends)
+    }
+
+    /// Verses are numbered by the lyric's `number` attribute; names that are not numbers get the next
+    /// numbers in order of appearance.
+    private func verseNumber(_ number: String?) -> Int {
+        guard let number else { return 1 }
+        if let value = Int(number.trimmed), value > 0 { return value }
+        if let known = verseNames[number] { return known }
+        let digits = number.reversed().prefix(while: \.isNumber)
+        let value = Int(String(digits.reversed())).flatMap { $0 > 0 ? $0 : nil } ?? (verseNames.count + 1)
+        verseNames[number] = value
+        return value
+    }
+
+    // MARK: - Assembly
+
+    /// The part's notes on the final layout, ties merged, sorted by onset and pitch.
+    func notes(layout: [Measure]) -> [Note] {
+        var notes: [Note] = []
+        notes.reserveCapacity(raw.count)
+        var openTies: [Double: [Int]] = [:]
+        let ordered = raw.enumerated().sorted {
+            let a = layout[$0.element.measure].start + $0.element.offset
+            let b = layout[$1.element.measure].start + $1.element.offset
+            return a == b ? $0.offset < $1.offset : a < b
+        }
+        for (_, note) in ordered {
+            let onset = layout[note.measure].start + note.offset
+            let pitch = Double(note.midi) * 100 + note.cents
+            if note.tieStop, let candidates = openTies[pitch],
+                let slot = candidates.firstIndex(where: { notes[$0].end == onset })
+            {
+                let index = candidates[slot]
+                notes[index].duration += note.duration
+                if !note.tieStart { openTies[pitch]?.remove(at: slot) }
+                continue
+            }
+            notes.append(
+                Note(
+                    onset: onset, duration: note.duration, midi: note.midi, cents: note.cents,
+                    velocity: note.velocity, voice: note.voice, staff: note.staff, measureIndex: note.measure))
+            if note.tieStart { openTies[pitch, default: []].append(notes.count - 1) }
+        }
+        notes.sort { $0.onset == $1.onset ? $0.pitch < $1.pitch : $0.onset < $1.onset }
+        return notes
+    }
+
+    /// The part's lyrics on the final layout, sorted by onset and verse.
+    func lyrics(layout: [Measure]) -> [Lyric] {
+        rawLyrics.map {
+            Lyric(
+                onset: layout[$0.measure].start + $0.offset, text: $0.text, syllabic: $0.syllabic, verse: $0.verse,
+                extends: $0.extends, voice: $0.voice, staff: $0.staff, measureIndex: $0.measure)
+        }
+        .enumerated()
+        .sorted {
+            ($0.element.onset, $0.element.verse, $0.offset) < ($1.element.onset, $1.element.verse, $1.offset)
+        }
+        .map(\.element)
+    }
+}
+
+private struct RawNote {
+    var measure: Int
+    var offset: Rational
+    var duration: Rational
+    var midi: Int
+    var cents: Double
+    var velocity: Int
+    var voice: String
+    var staff: Int
+    var tieStart: Bool
+    var tieStop: Bool
+}
+
+private struct RawLyric {
+    var measure: Int
+    var offset: Rational
+    var text: String
+    var syllabic: Lyric.Syllabic
+    var verse: Int
+    var extends: Bool
+    var voice: String
+    var staff: Int
+}

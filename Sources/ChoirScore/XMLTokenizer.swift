@@ -1,0 +1,382 @@
+/// A streaming, non-validating XML pull tokenizer over UTF-8 bytes.
+///
+/// It is deliberately small: MusicXML needs elements, attributes and character data, nothing more.
+/// The document type declaration is skipped without being read, so external DTDs are never fetched and
+/// user-defined entities are never expanded: a reference to one is kept as its literal text (`&name;`).
+/// Only the five predefined entities and numeric character references are decoded.
+///
+/// Well-formedness is checked as it goes (tags must nest and close), and every error carries the byte
+/// offset where it was found so callers can report a line and column.
+struct XMLTokenizer {
+    enum Event: Equatable {
+        case start
+        case end
+        case text
+        case endOfDocument
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var openElements: [String] = []
+    private var pendingEnd = false
+
+    /// Name of the element whose start or end was just returned.
+    private(set) var name = ""
+    /// Byte offset where the current token begins.
+    private(set) var tokenOffset = 0
+    private var textRange = 0..<0
+    private var textIsCData = false
+    private var attributeRanges: [(name: Range<Int>, value: Range<Int>)] = []
+
+    /// Creates a tokenizer over a document that is already UTF-8 (see `XMLTokenizer.utf8(from:)`).
+    init(utf8 bytes: [UInt8]) {
+        self.bytes = bytes
+        attributeRanges.reserveCapacity(16)
+        openElements.reserveCapacity(16)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    var depth: Int { openElements.count }
+
+    /// Returns the next event. Whitespace-only text is reported like any other text.
+    mutating func next() throws(XMLSyntaxError) -> Event {
+        if pendingEnd {
+            pendingEnd = false
+            name = openElements.removeLast()
+            return .end
+        }
+        while true {
+            guard position < bytes.count else {
+                if let open = openElements.last {
+                    throw XMLSyntaxError("unexpected end of file: expected </\(open)>", offset: position)
+                }
+                return .endOfDocument
+            }
+            tokenOffset = position
+            if bytes[position] != UInt8(ascii: "<") {
+                let start = position
+                while position < bytes.count && bytes[position] != UInt8(ascii: "<") { position += 1 }
+                if openElements.isEmpty {
+                    if bytes[start..<position].contains(where: { !Self.isSpace($0) }) {
+                        throw XMLSyntaxError("expected '<' but found text outside the root element", offset: start)
+                    }
+                    continue
+                }
+                textRange = start..<position
+                textIsCData = false
+                return .text
+            }
+            guard position + 1 < bytes.count else {
+                throw XMLSyntaxError("unexpected end of file inside a tag", offset: position)
+            }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "?"):
+                try skip(past: Array("?>".utf8), what: "processing instruction")
+            case UInt8(ascii: "!"):
+                if matches("<!--") {
+                    try skip(past: Array("-->".utf8), what: "comment")
+                } else if matches("<![CDATA[") {
+                    guard !openElements.isEmpty else {
+                        throw XMLSyntaxError("CDATA section outside the root element", offset: position)
+                    }
+                    let start = position + 9
+                    try skip(past: Array("]]>".utf8), what: "CDATA section")
+                    textRange = start..<(position - 3)
+                    textIsCData = true
+                    return .text
+                } else if matches("<!DOCTYPE") {
+                    try skipDoctype()
+                } else {
+                    throw XMLSyntaxError("expected a comment, CDATA section or DOCTYPE after '<!'", offset: position)
+                }
+            case UInt8(ascii: "/"):
+                position += 2
+                let nameRange = try scanName()
+                skipSpaces()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+                    throw XMLSyntaxError("expected '>' to close the end tag", offset: position)
+                }
+                position += 1
+                let closing = string(nameRange)
+                guard let open = openElements.last else {
+                    throw XMLSyntaxError("unexpected end tag </\(closing)>", offset: tokenOffset)
+                }
+                guard open == closing else {
+                    throw XMLSyntaxError("expected </\(open)> but found </\(closing)>", offset: tokenOffset)
+                }
+                openElements.removeLast()
+                name = closing
+                return .end
+            default:
+                if openElements.isEmpty && sawRoot {
+                    throw XMLSyntaxError("expected the end of the document after the root element", offset: position)
+                }
+                position += 1
+                let nameRange = try scanName()
+                name = string(nameRange)
+                attributeRanges.removeAll(keepingCapacity: true)
+                try scanAttributes()
+                openElements.append(name)
+                sawRoot = true
+                if bytes[position] == UInt8(ascii: "/") {
+                    guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
+                        throw XMLSyntaxError("expected '/>'", offset: position)
+                    }
+                    position += 2
+                    pendingEnd = true
+                } else {
+                    position += 1
+                }
+                return .start
+            }
+        }
+    }
+
+    private var sawRoot = false
+
+    /// The value of an attribute of the element just started, with references decoded.
+    func attribute(_ wanted: String) -> String? {
+        for (nameRange, valueRange) in attributeRanges where equals(nameRange, wanted) {
+            return decode(valueRange)
+        }
+        return nil
+    }
+
+    /// The current text event's character data, with references decoded.
+    var text: String { textIsCData ? string(textRange) : decode(textRange) }
+
+    /// Reads all character data up to the end of the element just started, skipping nested markup.
+    mutating func readText() throws(XMLSyntaxError) -> String {
+        let target = depth
+        var result = ""
+        while true {
+            switch try next() {
+            case .text: result += text
+            case .end where depth < target: return result
+            case .endOfDocument: return result
+            default: continue
+            }
+        }
+    }
+
+    /// Skips everything up to the end of the element just started.
+    mutating func skipElement() throws(XMLSyntaxError) {
+        let target = depth
+        while true {
+            switch try next() {
+            case .end where depth < target: return
+            case .endOfDocument: return
+            default: continue
+            }
+        }
+    }
+
+    /// Calls `body` with the name of each child element of the element just started. `body` must consume
+    /// the child it is given (by reading or skipping it).
+    mutating func forEachChild(_ body: (inout XMLTokenizer, String) throws -> Void) throws {
+        let target = depth
+        while true {
+            switch try next() {
+            case .start:
+                let childDepth = depth
+                try body(&self, name)
+                if depth >= childDepth { try skipElement() }
+            case .end where depth < target: return
+            case .endOfDocument: return
+            default: continue
+            }
+        }
+    }
+
+    // MARK: - Scanning
+
+    private static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+    }
+
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
+            || b == UInt8(ascii: "<") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'"))
+    }
+
+    private func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        let pointer = literal.utf8Start
+        for i in 0..<count where bytes[position + i] != pointer[i] { return false }
+        return true
+    }
+
+    private mutating func skipSpaces() {
+        while position < bytes.count && Self.isSpace(bytes[position]) { position += 1 }
+    }
+
+    private mutating func scanName() throws(XMLSyntaxError) -> Range<Int> {
+        let start = position
+        while position < bytes.count && Self.isNameByte(bytes[position]) { position += 1 }
+        guard position > start else {
+            throw XMLSyntaxError("expected an element name", offset: start)
+        }
+        guard position < bytes.count else {
+            throw XMLSyntaxError("unexpected end of file inside a tag", offset: position)
+        }
+        return start..<position
+    }
+
+    private mutating func scanAttributes() throws(XMLSyntaxError) {
+        while true {
+            let hadSpace = position < bytes.count && Self.isSpace(bytes[position])
+            skipSpaces()
+            guard position < bytes.count else {
+                throw XMLSyntaxError("unexpected end of file inside a tag", offset: position)
+            }
+            let b = bytes[position]
+            if b == UInt8(ascii: ">") || b == UInt8(ascii: "/") { return }
+            guard hadSpace else {
+                throw XMLSyntaxError("expected whitespace before an attribute", offset: position)
+            }
+            let nameRange = try scanName()
+            skipSpaces()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+                throw XMLSyntaxError("expected '=' after attribute '\(string(nameRange))'", offset: position)
+            }
+            position += 1
+            skipSpaces()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+            else {
+                throw XMLSyntaxError("expected a quoted value for attribute '\(string(nameRange))'", offset: position)
+            }
+            let quote = bytes[position]
+            position += 1
+            let start = position
+            while position < bytes.count && bytes[position] != quote {
+                if bytes[position] == UInt8(ascii: "<") {
+                    throw XMLSyntaxError("'<' is not allowed in an attribute value", offset: position)
+                }
+                position += 1
+            }
+            guard position < bytes.count else {
+                throw XMLSyntaxError("unexpected end of file inside an attribute value", offset: start)
+            }
+            attributeRanges.append((nameRange, start..<position))
+            position += 1
+        }
+    }
+
+    private mutating func skip(past terminator: [UInt8], what: String) throws(XMLSyntaxError) {
+        let start = position
+        guard let end = firstIndex(of: terminator, from: position + 2) else {
+            throw XMLSyntaxError("unexpected end of file inside a \(what)", offset: start)
+        }
+        position = end + terminator.count
+    }
+
+    private func firstIndex(of needle: [UInt8], from: Int) -> Int? {
+        var i = from
+        let last = bytes.count - needle.count
+        while i <= last {
+            if bytes[i] == needle[0] {
+                var j = 1
+                while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Skips `<!DOCTYPE ...>` including an internal subset, whose declarations are never acted upon.
+    private mutating func skipDoctype() throws(XMLSyntaxError) {
+        let start = position
+        position += 9
+        var bracketDepth = 0
+        while position < bytes.count {
+            let b = bytes[position]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                position += 1
+                while position < bytes.count && bytes[position] != b { position += 1 }
+            } else if matches("<!--") {
+                try skip(past: Array("-->".utf8), what: "comment")
+                continue
+            } else if b == UInt8(ascii: "[") {
+                bracketDepth += 1
+            } else if b == UInt8(ascii: "]") {
+                bracketDepth -= 1
+            } else if b == UInt8(ascii: ">") && bracketDepth <= 0 {
+                position += 1
+                return
+            }
+            position += 1
+        }
+        throw XMLSyntaxError("unexpected end of file inside the DOCTYPE", offset: start)
+    }
+
+    // MARK: - Decoding
+
+    private func equals(_ range: Range<Int>, _ s: String) -> Bool {
+        var utf8 = s.utf8.makeIterator()
+        for i in range {
+            guard let c = utf8.next(), c == bytes[i] else { return false }
+        }
+        return utf8.next() == nil
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    private func decode(_ range: Range<Int>) -> String {
+        guard bytes[range].contains(UInt8(ascii: "&")) else { return string(range) }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "&"),
+                let semicolon = bytes[(i + 1)..<min(range.upperBound, i + 12)].firstIndex(of: UInt8(ascii: ";"))
+            else {
+                out.append(b)
+                i += 1
+                continue
+            }
+            let entity = string((i + 1)..<semicolon)
+            if let scalar = Self.decodeEntity(entity) {
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+            } else {
+                out.append(contentsOf: bytes[i...semicolon])
+            }
+            i = semicolon + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func decodeEntity(_ entity: String) -> Unicode.Scalar? {
+        switch entity {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            guard entity.hasPrefix("#") else { return nil }
+            let digits = entity.dropFirst()
+            let value: UInt32?
+            if digits.hasPrefix("x") || digits.hasPrefix("X") {
+                value = UInt32(digits.dropFirst(), radix: 16)
+            } else {
+                value = UInt32(digits, radix: 10)
+            }
+            return value.flatMap(Unicode.Scalar.init)
+        }
+    }
+}
+
+/// A malformed XML document, at a byte offset into its UTF-8 text.
+struct XMLSyntaxError: Error {
+    var message: String
+    var offset: Int
+    init(_ message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import ChoirAudio
+import ChoirPitch
+import ChoirPlayback
+import ChoirScore
+
+/// choir: rehearse a line of a choral score against the other lines.
+@main
+struct Choir: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "choir",
+        abstract: "Practise your line of a choral score, offline, from the terminal.",
+        version: "choir \(version) (FluidSynth \(FluidSynth.version), ALSA \(ALSA.version), \(FFTW.version))",
+        subcommands: [Info.self, Notes.self])
+}
+
+/// Prints `message` on standard error as one line and exits with status 1.
+func fail(_ message: CustomStringConvertible) -> ExitCode {
+    var standardError = StandardError()
+    print("choir: \(message)", to: &standardError)
+    return ExitCode.failure
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
+}

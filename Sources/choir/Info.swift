@@ -1,0 +1,140 @@
+import ArgumentParser
+import ChoirScore
+
+extension Choir {
+    /// `choir info`: what a score holds.
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a score's title, key, time, tempo, length, verses and each line's range.")
+
+        @Argument(help: "MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) files.")
+        var scores: [String]
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            var summaries: [JSON] = []
+            var failed = false
+            for (number, path) in scores.enumerated() {
+                let score: Score
+                do {
+                    score = try ScoreReader.read(contentsOf: path)
+                } catch {
+                    _ = fail(error)
+                    failed = true
+                    continue
+                }
+                let summary = ScoreSummary(score, file: path)
+                if json {
+                    summaries.append(summary.json)
+                } else {
+                    if number > 0 { print() }
+                    print(summary.text, terminator: "")
+                }
+            }
+            if json {
+                print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+/// What `choir info` says about one score.
+struct ScoreSummary {
+    var file: String
+    var score: Score
+    var timeline: Timeline
+    var lines: [Line]
+
+    init(_ score: Score, file: String) {
+        self.file = file
+        self.score = score
+        timeline = Timeline(score)
+        lines = score.lines
+    }
+
+    /// Successive distinct values, e.g. the keys a piece passes through.
+    private func changes<T: Equatable>(_ values: [T]) -> [T] {
+        values.reduce(into: []) { result, value in
+            if result.last != value { result.append(value) }
+        }
+    }
+
+    var keys: [KeySignature] { changes(score.measures.map(\.key)) }
+    var times: [TimeSignature] { changes(score.measures.map(\.time)) }
+    var tempos: [Double] { changes(timeline.tempoMap.points.map(\.quarterNotesPerMinute)) }
+    var hasPickup: Bool { score.measures.first?.isImplicit ?? false }
+
+    func range(_ line: Line) -> (lowest: String, highest: String)? {
+        guard let lowest = line.lowest, let highest = line.highest else { return nil }
+        let flats = (score.measures.first?.key.fifths ?? 0) < 0
+        return (PitchName.name(midi: lowest.midi, flats: flats), PitchName.name(midi: highest.midi, flats: flats))
+    }
+
+    var text: String {
+        var out = "\(file)\n"
+        func row(_ label: String, _ value: String) { out += "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n" }
+        row("Title", score.title ?? "(untitled)")
+        row("Composer", score.composer ?? "(unknown)")
+        row("Key", keys.map(\.description).joined(separator: " → "))
+        row("Time", times.map(\.description).joined(separator: " → "))
+        let tempoText = tempos.prefix(6).map { "♩ = \(Self.number($0))" }.joined(separator: " → ")
+            + (tempos.count > 6 ? " …" : "") + (score.tempos.isEmpty ? " (not marked)" : "")
+        row("Tempo", tempoText)
+        row("Measures", "\(score.measures.count)" + (hasPickup ? " (with a pickup)" : ""))
+        let played = timeline.entries.count == score.measures.count ? "" : ", \(timeline.entries.count) measures played"
+        row("Duration", Self.clock(timeline.seconds) + played)
+        row("Verses", "\(score.verseCount)")
+        out += "  Lines\n"
+        for line in lines {
+            let span = range(line).map { "\($0.lowest)–\($0.highest)" } ?? "no notes"
+            out += "    \(line.name): \(span)\n"
+        }
+        return out
+    }
+
+    var json: JSON {
+        .object([
+            ("file", .string(file)),
+            ("title", JSON(score.title)),
+            ("composer", JSON(score.composer)),
+            ("key", .string(keys[0].description)),
+            ("keys", .array(keys.map { .string($0.description) })),
+            ("time", .string(times[0].description)),
+            ("times", .array(times.map { .string($0.description) })),
+            ("tempo_qpm", .number(timeline.tempoMap.initialTempo)),
+            ("tempo_marked", .bool(!score.tempos.isEmpty)),
+            ("measures", .int(score.measures.count)),
+            ("pickup", .bool(hasPickup)),
+            ("measures_played", .int(timeline.entries.count)),
+            ("duration_s", .number((timeline.seconds * 1000).rounded() / 1000)),
+            ("verses", .int(score.verseCount)),
+            ("lines", .array(lines.map { line in
+                let span = range(line)
+                return .object([
+                    ("name", .string(line.name)),
+                    ("part", .string(score.parts[line.partIndex].name)),
+                    ("notes", .int(line.notes.count)),
+                    ("lowest", JSON(span?.lowest)),
+                    ("highest", JSON(span?.highest)),
+                    ("lowest_midi", line.lowest.map { .int($0.midi) } ?? .null),
+                    ("highest_midi", line.highest.map { .int($0.midi) } ?? .null),
+                ])
+            })),
+        ])
+    }
+
+    /// A tempo without a needless ".0".
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    /// Seconds as m:ss.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let s = total % 60
+        return "\(total / 60):" + (s < 10 ? "0" : "") + "\(s)"
+    }
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import ChoirScore
+import Foundation
+
+extension Choir {
+    /// `choir notes`: the sounding notes of a score or of one line.
+    struct Notes: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.")
+
+        @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file.")
+        var score: String
+
+        @Option(help: "Only this line: a name, a unique prefix, S/A/T/B, or a number from `choir info`.")
+        var part: String?
+
+        @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
+        var noRepeats = false
+
+        @Flag(help: "Print JSON: {\"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
+        var json = false
+
+        func run() throws {
+            let score: Score
+            do {
+                score = try ScoreReader.read(contentsOf: self.score)
+            } catch {
+                throw fail(error)
+            }
+            let lines = score.lines
+            var chosen = Array(lines.indices)
+            if let part {
+                do {
+                    chosen = [try LineSelector.select(part, from: lines)]
+                } catch {
+                    throw fail("\(self.score): \(error)")
+                }
+            }
+            let timeline = Timeline(score, unfolded: !noRepeats)
+            let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline)
+            print(json ? listing.json.serialized() : listing.text, terminator: json ? "\n" : "")
+        }
+    }
+}
+
+/// The notes of some lines on a time line, grouped by part in score order.
+struct NoteListing {
+    var score: Score
+    var timeline: Timeline
+    /// Chosen lines grouped by part index, in score order.
+    var groups: [(part: Int, lines: [Line])]
+
+    init(score: Score, lines: [Line], chosen: [Int], timeline: Timeline) {
+        self.score = score
+        self.timeline = timeline
+        var groups: [(part: Int, lines: [Line])] = []
+        for index in chosen {
+            let line = lines[index]
+            if groups.last?.part == line.partIndex {
+                groups[groups.count - 1].lines.append(line)
+            } else {
+                groups.append((line.partIndex, [line]))
+            }
+        }
+        self.groups = groups
+    }
+
+    /// Notes of the group's lines on the time line, each with the name of its line, in order.
+    private func notes(_ lines: [Line]) -> [(Note, String)] {
+        var rows: [(Note, String)] = []
+        for line in lines {
+            for note in timeline.place(line.notes, in: score) { rows.append((note, line.name)) }
+        }
+        return rows.sorted { a, b in a.0.onset == b.0.onset ? a.0.pitch < b.0.pitch : a.0.onset < b.0.onset }
+    }
+
+    private func lyrics(_ lines: [Line]) -> [Lyric] {
+        lines.flatMap { timeline.place($0.lyrics, in: score) }
+            .sorted { $0.onset == $1.onset ? $0.verse < $1.verse : $0.onset < $1.onset }
+    }
+
+    var json: JSON {
+        let order = timeline.entries.count == score.measures.count ? "written" : "playback"
+        return .object([
+            ("measures", .int(score.measures.count)),
+            ("first_tempo_qpm", JSON(score.tempos.first?.quarterNotesPerMinute)),
+            ("order", .string(order)),
+            ("parts", .array(groups.map(partJSON))),
+        ])
+    }
+
+    private func partJSON(_ group: (part: Int, lines: [Line])) -> JSON {
+        let part = score.parts[group.part]
+        let name = group.lines.count == 1 && group.lines[0].voice != nil ? group.lines[0].name : part.name
+        let noteRows: [JSON] = notes(group.lines).map(noteJSON)
+        let lyricRows: [JSON] = lyrics(group.lines).map { lyric in
+            [.number(lyric.onset.doubleValue), .string(lyric.text), .string(lyric.syllabic.rawValue), .int(lyric.verse)]
+        }
+        return .object([("id", .string(part.id)), ("name", .string(name)), ("notes", .array(noteRows)),
+                        ("lyrics", .array(lyricRows))])
+    }
+
+    private func noteJSON(_ note: Note, line: String) -> JSON {
+        let seconds = (timeline.tempoMap.seconds(at: note.onset) * 1000).rounded() / 1000
+        return [
+            .number(note.onset.doubleValue), .number(note.duration.doubleValue), .number(note.pitch),
+            .number(seconds), .string(score.measures[note.measureIndex].number), .string(note.voice), .string(line),
+        ]
+    }
+
+    /// A note with its beat in the measure, placed on the time line like the note itself.
+    private struct Row: ScoreEvent {
+        var note: Note
+        var beat: Double
+        var lyric: String
+        var onset: Rational
+        var measureIndex: Int { note.measureIndex }
+    }
+
+    var text: String {
+        var out = ""
+        let flats = (score.measures.first?.key.fifths ?? 0) < 0
+        for group in groups {
+            for line in group.lines {
+                let firstVerse = line.lyrics.map(\.verse).min()
+                var syllables: [Rational: String] = [:]
+                for lyric in line.lyrics where lyric.verse == firstVerse { syllables[lyric.onset] = lyric.text }
+                let rows = line.notes.map { note in
+                    let measure = score.measures[note.measureIndex]
+                    let beat = ((note.onset - measure.start) / Rational(4, measure.time.beatType)).doubleValue + 1
+                    return Row(note: note, beat: beat, lyric: syllables[note.onset] ?? "", onset: note.onset)
+                }
+                if !out.isEmpty { out += "\n" }
+                out += "\(line.name)\n  measure  beat   onset  length  note  midi    time  lyric\n"
+                for row in timeline.place(rows, in: score) {
+                    let note = row.note
+                    let name = PitchName.name(midi: note.midi, flats: flats) + Self.cents(note.cents)
+                    var columns = Self.pad(score.measures[note.measureIndex].number, 9) + Self.pad(Self.decimal(row.beat), 6)
+                    columns += Self.pad(Self.decimal(row.onset.doubleValue), 8)
+                    columns += Self.pad(Self.decimal(note.duration.doubleValue), 8) + Self.pad(name, 6)
+                    columns += Self.pad(String(note.midi), 6)
+                    columns += Self.pad(String(format: "%.3f", timeline.tempoMap.seconds(at: row.onset)), 8)
+                    out += (columns + "  " + row.lyric).trimmingCharacters(in: .whitespaces) + "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    private static func cents(_ cents: Double) -> String {
+        abs(cents) < 0.5 ? "" : String(format: "%+.0f¢", cents)
+    }
+}
