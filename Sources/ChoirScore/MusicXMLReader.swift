@@ -401,10 +401,11 @@ final class MusicXMLReader {
         for (index, builder) in measures.enumerated() {
             time = builder.time ?? time
             key = builder.key ?? key
-            var length = builders.values.reduce(Rational.zero) { max($0, $1.length(ofMeasure: index)) }
-            if length == .zero && !builder.isImplicit && !builders.values.contains(where: { $0.hasContent(index) }) {
-                length = time.measureLength
-            }
+            // The length most parts agree on, the longer one on a tie: one part's slip must not shift the others.
+            var votes: [Rational: Int] = [:]
+            for part in builders.values where part.hasContent(index) { votes[part.length(ofMeasure: index), default: 0] += 1 }
+            var length = votes.max { $0.value == $1.value ? $0.key < $1.key : $0.value < $1.value }?.key ?? .zero
+            if votes.isEmpty && !builder.isImplicit { length = time.measureLength }
             var measure = Measure(
                 number: builder.number, start: start, duration: length, time: time, key: key,
                 isImplicit: builder.isImplicit)
@@ -438,16 +439,23 @@ final class MusicXMLReader {
         }
         tempos.sort { $0.position < $1.position }
 
-        let parts = declaredParts.map { declaration in
+        let parts = declaredParts.map { declaration -> Part in
             let builder = builders[declaration.id]
             let name = [declaration.name, declaration.instrumentName ?? "",
                         declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", declaration.id]
                 .first { !$0.isEmpty }!
-            return Part(
+            var part = Part(
                 id: declaration.id, name: name, abbreviation: declaration.abbreviation,
                 midiProgram: declaration.midiProgram, instrumentName: declaration.instrumentName,
                 staffCount: builder?.staffCount ?? 1,
                 notes: builder?.notes(layout: layout) ?? [], lyrics: builder?.lyrics(layout: layout) ?? [])
+            if let builder {
+                for (index, measure) in layout.enumerated() where builder.hasContent(index) {
+                    let length = builder.length(ofMeasure: index)
+                    if length != measure.duration { part.misfitMeasures[index] = length - measure.duration }
+                }
+            }
+            return part
         }
         return Score(
             title: title ?? movementTitle ?? creditTitle, composer: composer, parts: parts, measures: layout,

@@ -47,6 +47,10 @@ public struct Part: Sendable {
     public var notes: [Note]
     /// Lyric syllables sorted by onset, then verse.
     public var lyrics: [Lyric]
+    /// Measures where this part's content is shorter or longer than the measure the other parts agree on
+    /// (an encoding slip), by measure index: the part's length minus the measure's, in quarter notes.
+    /// The part's later measures still start with everyone else's, as MusicXML measures are shared.
+    public var misfitMeasures: [Int: Rational] = [:]
 
     public init(
         id: String, name: String, abbreviation: String? = nil, midiProgram: Int? = nil,

@@ -124,10 +124,16 @@ struct NoteListing {
             for line in group.lines {
                 let firstVerse = line.lyrics.map(\.verse).min()
                 var syllables: [Rational: String] = [:]
-                for lyric in line.lyrics where lyric.verse == firstVerse { syllables[lyric.onset] = lyric.text }
+                for lyric in line.lyrics where lyric.verse == firstVerse {
+                    let hyphen = lyric.syllabic == .begin || lyric.syllabic == .middle ? "-" : ""
+                    syllables[lyric.onset] = lyric.text + hyphen
+                }
                 let rows = line.notes.map { note in
                     let measure = score.measures[note.measureIndex]
-                    let beat = ((note.onset - measure.start) / Rational(4, measure.time.beatType)).doubleValue + 1
+                    // A pickup holds the last beats of a full measure.
+                    let missing = note.measureIndex == 0 ? max(.zero, measure.time.measureLength - measure.duration) : .zero
+                    let position = note.onset - measure.start + missing
+                    let beat = (position / Rational(4, measure.time.beatType)).doubleValue + 1
                     return Row(note: note, beat: beat, lyric: syllables[note.onset] ?? "", onset: note.onset)
                 }
                 if !out.isEmpty { out += "\n" }
@@ -140,7 +146,7 @@ struct NoteListing {
                     columns += Self.pad(Self.decimal(note.duration.doubleValue), 8) + Self.pad(name, 6)
                     columns += Self.pad(String(note.midi), 6)
                     columns += Self.pad(String(format: "%.3f", timeline.tempoMap.seconds(at: row.onset)), 8)
-                    out += (columns + "  " + row.lyric).trimmingCharacters(in: .whitespaces) + "\n"
+                    out += columns + (row.lyric.isEmpty ? "" : "  " + row.lyric) + "\n"
                 }
             }
         }
