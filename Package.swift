@@ -13,7 +13,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         .systemLibrary(
@@ -25,7 +24,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFTW", pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
-        .target(name: "ChoirScore", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
@@ -35,6 +37,7 @@ let package = Package(
                 "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore"]),
         .testTarget(name: "ChoirCLITests", dependencies: ["choir"]),
     ]

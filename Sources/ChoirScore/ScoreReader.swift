@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// Opens MusicXML (`.musicxml`, `.xml`) and compressed MusicXML (`.mxl`) files.
 public enum ScoreReader {
@@ -15,17 +14,23 @@ public enum ScoreReader {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
             throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file")
         }
+        return try read(data: data, file: path)
+    }
+
+    /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML
+    /// otherwise. `file` names it in errors.
+    public static func read(data: [UInt8], file: String) throws(ScoreError) -> Score {
         guard !data.isEmpty else {
-            throw ScoreError(file: path, message: "empty file: expected a MusicXML document")
+            throw ScoreError(file: file, message: "empty file: expected a MusicXML document")
         }
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            let (document, entry) = try extractRootfile(path)
-            return try read(document: document, file: "\(path)!\(entry)")
+            let (document, entry) = try extractRootfile(data, path: file)
+            return try read(document: document, file: "\(file)!\(entry)")
         }
-        if path.lowercased().hasSuffix(".mxl") {
-            throw ScoreError(file: path, message: "not a zip archive: expected a compressed MusicXML (.mxl) file")
+        if file.lowercased().hasSuffix(".mxl") {
+            throw ScoreError(file: file, message: "not a zip archive: expected a compressed MusicXML (.mxl) file")
         }
-        return try read(document: data, file: path)
+        return try read(document: data, file: file)
     }
 
     /// Reads a MusicXML document from its bytes; `file` names it in errors.
@@ -44,46 +49,39 @@ public enum ScoreReader {
     }
 
     /// The bytes of the first rootfile named in `META-INF/container.xml`, and its name.
-    private static func extractRootfile(_ path: String) throws(ScoreError) -> ([UInt8], String) {
-        let archive: Archive
-        do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch {
-            throw ScoreError(file: path, message: "not a readable zip archive: expected a compressed MusicXML (.mxl) file")
+    private static func extractRootfile(_ data: [UInt8], path: String) throws(ScoreError) -> ([UInt8], String) {
+        func unzip<T>(_ body: () throws(ZipArchive.Failure) -> T) throws(ScoreError) -> T {
+            do {
+                return try body()
+            } catch {
+                switch error {
+                case .notAZip:
+                    throw ScoreError(file: path, message: "not a zip archive: expected a compressed MusicXML (.mxl) file")
+                case .corrupt(let what): throw ScoreError(file: path, message: "corrupt zip archive: \(what)")
+                case .unsupported(let what): throw ScoreError(file: path, message: "unsupported zip feature: \(what)")
+                case .tooLarge:
+                    throw ScoreError(
+                        file: path,
+                        message: "an entry expands to more than \(maximumExpandedSize / 1024 / 1024) MB: refused as a zip bomb")
+                }
+            }
         }
+        let archive = try unzip { () throws(ZipArchive.Failure) in try ZipArchive(data) }
         let containerName = "META-INF/container.xml"
         guard let container = archive[containerName] else {
             throw ScoreError(file: path, message: "no \(containerName): expected a compressed MusicXML (.mxl) file")
         }
-        let containerXML = try extract(container, from: archive, file: path)
-        guard let rootName = try rootfilePath(containerXML, file: "\(path)!\(containerName)") else {
-            throw ScoreError(file: "\(path)!\(containerName)", message: "no <rootfile full-path=...>: expected the score's path")
+        let containerFile = "\(path)!\(containerName)"
+        let containerXML = try unzip { () throws(ZipArchive.Failure) in
+            try archive.extract(container, limit: maximumExpandedSize)
+        }
+        guard let rootName = try rootfilePath(containerXML, file: containerFile) else {
+            throw ScoreError(file: containerFile, message: "no <rootfile full-path=...>: expected the score's path")
         }
         guard let root = archive[rootName] else {
             throw ScoreError(file: path, message: "the rootfile '\(rootName)' named in \(containerName) is not in the archive")
         }
-        return (try extract(root, from: archive, file: path), rootName)
-    }
-
-    private static func extract(_ entry: Entry, from archive: Archive, file: String) throws(ScoreError) -> [UInt8] {
-        let tooLarge = ScoreError(
-            file: "\(file)!\(entry.path)",
-            message: "expands to more than \(maximumExpandedSize / 1024 / 1024) MB: refused as a zip bomb")
-        guard entry.uncompressedSize <= UInt64(maximumExpandedSize) else { throw tooLarge }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(entry.uncompressedSize))
-        do {
-            // The declared size may lie, so the limit is also enforced on what actually comes out.
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard bytes.count + chunk.count <= maximumExpandedSize else { throw tooLarge }
-                bytes.append(contentsOf: chunk)
-            }
-        } catch let error as ScoreError {
-            throw error
-        } catch {
-            throw ScoreError(file: "\(file)!\(entry.path)", message: "corrupt compressed entry: \(error)")
-        }
-        return bytes
+        return (try unzip { () throws(ZipArchive.Failure) in try archive.extract(root, limit: maximumExpandedSize) }, rootName)
     }
 
     private static func rootfilePath(_ data: [UInt8], file: String) throws(ScoreError) -> String? {
