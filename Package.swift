@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
-        .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore"]),
+        .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirCLITests", dependencies: ["choir"]),
     ]
 )

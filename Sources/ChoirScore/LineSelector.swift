@@ -18,13 +18,14 @@ public enum LineSelector {
 
         let prefixed = names.indices.filter { !wanted.isEmpty && names[$0].hasPrefix(wanted) }
         if prefixed.count == 1 { return prefixed[0] }
-        if prefixed.count > 1 { throw ambiguous(query, prefixed, lines) }
 
+        // "B" is Bass even when Baritone shares its first letter.
         if let voice = abbreviations[wanted] {
             let matches = names.indices.filter { VoiceNames.words(names[$0]).first == voice }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { throw ambiguous(query, matches, lines) }
         }
+        if prefixed.count > 1 { throw ambiguous(query, prefixed, lines) }
         if let number = Int(wanted), lines.indices.contains(number - 1) { return number - 1 }
         throw Failure(description: "unknown line '\(query)': expected one of \(choices(lines.indices, lines))")
     }

@@ -59,7 +59,7 @@ enum ScoreFixtures {
 
     static func error(bytes: [UInt8], file: String = "test.musicxml") -> String? {
         do {
-            _ = try ScoreReader.read(document: bytes, file: file)
+            _ = try ScoreReader.read(data: bytes, file: file)
             return nil
         } catch {
             return error.description

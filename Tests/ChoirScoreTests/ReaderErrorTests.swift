@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import ChoirScore
+
+/// Bad input gives one clear line naming the file, the line and column where there is one, and what was
+/// expected; it never crashes or hangs.
+struct ReaderErrorTests {
+    typealias F = ScoreFixtures
+
+    static let valid = F.partwise([F.note("C4", 4)])
+
+    @Test(arguments: [
+        ("", "test.musicxml: empty file: expected a MusicXML document"),
+        ("just some text", "test.musicxml:1:1: expected '<' but found text outside the root element"),
+        ("<html><body/></html>",
+         "test.musicxml:1:1: expected <score-partwise> or <score-timewise> but found <html>: not a MusicXML score"),
+        ("<score-partwise>\n  <part-list>\n    <score-part id=\"P1\">",
+         "test.musicxml:3:25: unexpected end of file: expected </score-part>"),
+        ("<score-partwise>\n<work></title></score-partwise>", "test.musicxml:2:7: expected </work> but found </title>"),
+        ("<score-partwise><part-list/></score-partwise>",
+         "test.musicxml:1:1: expected at least one <score-part> in <part-list>"),
+    ])
+    func malformedDocuments(xml: String, message: String) {
+        #expect(F.error(xml) == message)
+    }
+
+    @Test func partNotDeclared() {
+        let xml = Self.valid.replacingOccurrences(of: "<part id=\"P1\">", with: "<part id=\"P9\">")
+        #expect(F.error(xml) == "test.musicxml:4:3: part 'P9' is not declared in <part-list>")
+    }
+
+    @Test(arguments: [
+        ("<duration>4</duration>", "<duration>-4</duration>",
+         "expected a duration of zero or more divisions but found a negative duration"),
+        ("<duration>4</duration>", "<duration>4000000000</duration>",
+         "duration 4000000000 is 4000000000.0 quarter notes: expected at most 100000"),
+        ("<duration>4</duration>", "<duration>four</duration>",
+         "expected a duration of zero or more divisions but found 'four'"),
+        ("<divisions>1</divisions>", "<divisions>0</divisions>", "expected a positive number in <divisions> but found '0'"),
+        ("<octave>4</octave>", "<octave>12</octave>", "expected an <octave> from 0 to 9 but found '12'"),
+        ("<step>C</step>", "<step>H</step>", "expected <pitch> with a <step> from A to G in a pitched note"),
+        ("<octave>4</octave>", "<octave>9</octave></pitch><pitch><step>B</step><alter>2</alter><octave>9</octave>",
+         "impossible pitch: B9 with alter 2.0 sounds at MIDI 133.0, expected 0 to 127"),
+    ])
+    func absurdValues(original: String, replacement: String, message: String) throws {
+        let xml = Self.valid.replacingOccurrences(of: original, with: replacement)
+        let error = try #require(F.error(xml))
+        #expect(error.hasPrefix("test.musicxml:"))
+        #expect(error.hasSuffix(": " + message))
+    }
+
+    @Test func errorsNameTheLineAndColumn() throws {
+        let xml = Self.valid.replacingOccurrences(of: "<octave>4</octave>", with: "<octave>x</octave>")
+        let line = xml.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<octave>x") }! + 1
+        let error = try #require(F.error(xml))
+        #expect(error.hasPrefix("test.musicxml:\(line):"))
+    }
+
+    // MARK: - Compressed files
+
+    @Test func mxlThatIsNotAZip() throws {
+        let path = NSTemporaryDirectory() + "choir-not-zip.mxl"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ScoreError.self) { try ScoreReader.read(contentsOf: path) }
+        do { _ = try ScoreReader.read(contentsOf: path) } catch {
+            #expect(error.description == "\(path): not a zip archive: expected a compressed MusicXML (.mxl) file")
+        }
+    }
+
+    @Test func mxlWithoutRootfile() {
+        let container = Array("<container><rootfiles></rootfiles></container>".utf8)
+        let archive = ZipWriter.archive([("META-INF/container.xml", container)])
+        do { _ = try ScoreReader.read(data: archive, file: "a.mxl") } catch {
+            #expect(error.description == "a.mxl!META-INF/container.xml: no <rootfile full-path=...>: expected the score's path")
+        }
+        let noContainer = ZipWriter.archive([("score.xml", Array(Self.valid.utf8))])
+        do { _ = try ScoreReader.read(data: noContainer, file: "b.mxl") } catch {
+            #expect(error.description == "b.mxl: no META-INF/container.xml: expected a compressed MusicXML (.mxl) file")
+        }
+    }
+
+    @Test func mxlReadsTheRootfile() throws {
+        let container = Array(#"<container><rootfiles><rootfile full-path="s/score.xml"/></rootfiles></container>"#.utf8)
+        let archive = ZipWriter.archive([("META-INF/container.xml", container), ("s/score.xml", Array(Self.valid.utf8))])
+        #expect(try ScoreReader.read(data: archive, file: "c.mxl").firstPartNotes == [[0, 4, 60]])
+    }
+
+    /// 300 MB of zeros deflate to about 300 KB. Whether the archive owns up to the size or claims a small
+    /// one, reading stops at 256 MB.
+    @Test(arguments: [false, true])
+    func zipBombIsRefused(lying: Bool) throws {
+        let bomb = ZipWriter.deflatedZeros(megabytes: 300, name: "score.xml", claimedSize: lying ? 1000 : nil)
+        do {
+            _ = try ScoreReader.read(data: bomb, file: "bomb.mxl")
+            Issue.record("a zip bomb was read")
+        } catch {
+            #expect(error.description == "bomb.mxl: an entry expands to more than 256 MB: refused as a zip bomb")
+        }
+    }
+
+    @Test func everyFuzzerFindingIsHandled() throws {
+        let folder = F.fixtures.appendingPathComponent("fuzz/crashes")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!files.isEmpty)
+        for file in files {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            #expect(throws: ScoreError.self, "\(file)") { try ScoreReader.read(data: Array(data), file: file) }
+        }
+    }
+}
