@@ -61,20 +61,37 @@ enum Dynamics {
 }
 
 extension Rational {
-    /// Parses a non-negative decimal such as "3", "0.5" or "480.25"; nil for anything else,
+    /// Parses a non-negative decimal such as "3", "0.5" or " 480.25 "; nil for anything else,
     /// including negative numbers and values too large or too fine to represent.
     init?(decimal text: String) {
-        let parts = text.trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, whole.count <= 12, whole.allSatisfy(\.isASCII), !(whole.isEmpty && parts.count == 1)
-        else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard fraction.count <= 6, whole.allSatisfy(\.isNumber), fraction.allSatisfy({ $0.isASCII && $0.isNumber })
-        else { return nil }
-        var denominator = 1
-        for _ in fraction { denominator *= 10 }
-        guard let integer = Int(whole.isEmpty ? "0" : String(whole)), let fractional = Int(fraction.isEmpty ? "0" : String(fraction))
-        else { return nil }
-        self.init(integer * denominator + fractional, denominator)
+        var whole = 0, fraction = 0, denominator = 1
+        var digits = 0, fractionDigits = 0
+        var sawPoint = false, sawEnd = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard !sawEnd else { return nil }
+                if sawPoint {
+                    fractionDigits += 1
+                    guard fractionDigits <= 6 else { return nil }
+                    fraction = fraction * 10 + Int(byte - UInt8(ascii: "0"))
+                    denominator *= 10
+                } else {
+                    digits += 1
+                    guard digits <= 12 else { return nil }
+                    whole = whole * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+            case UInt8(ascii: "."):
+                guard !sawPoint, !sawEnd else { return nil }
+                sawPoint = true
+            case 0x20, 0x09, 0x0A, 0x0D:
+                if digits + fractionDigits > 0 || sawPoint { sawEnd = true }
+            default:
+                return nil
+            }
+        }
+        guard digits + fractionDigits > 0 else { return nil }
+        self.init(whole * denominator + fraction, denominator)
     }
 
     public static func / (a: Rational, b: Rational) -> Rational {

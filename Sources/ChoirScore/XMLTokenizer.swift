@@ -1,3 +1,5 @@
+import Glibc
+
 /// A streaming, non-validating XML pull tokenizer over UTF-8 bytes.
 ///
 /// It is deliberately small: MusicXML needs elements, attributes and character data, nothing more.
@@ -15,9 +17,15 @@ struct XMLTokenizer {
         case endOfDocument
     }
 
-    private let bytes: [UInt8]
+    /// The document, in storage the tokenizer owns, read without bounds checks on the hot paths.
+    private let storage: DocumentStorage
+    private var bytes: UnsafeBufferPointer<UInt8> { storage.bytes }
     private var position = 0
-    private var openElements: [String] = []
+    /// Open elements, innermost last, as the byte ranges of their names.
+    private var openElements: [Range<Int>] = []
+    private var openNames: [String] = []
+    /// Element names already turned into strings, by a hash of their bytes: a score has few distinct names.
+    private var names = NameTable()
     private var pendingEnd = false
 
     /// Name of the element whose start or end was just returned.
@@ -30,7 +38,7 @@ struct XMLTokenizer {
 
     /// Creates a tokenizer over a document that is already UTF-8 (see `XMLTokenizer.utf8(from:)`).
     init(utf8 bytes: [UInt8]) {
-        self.bytes = bytes
+        storage = DocumentStorage(bytes)
         attributeRanges.reserveCapacity(16)
         openElements.reserveCapacity(16)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
@@ -42,20 +50,21 @@ struct XMLTokenizer {
     mutating func next() throws(XMLSyntaxError) -> Event {
         if pendingEnd {
             pendingEnd = false
-            name = openElements.removeLast()
+            openElements.removeLast()
+            name = openNames.removeLast()
             return .end
         }
         while true {
             guard position < bytes.count else {
                 if let open = openElements.last {
-                    throw XMLSyntaxError("unexpected end of file: expected </\(open)>", offset: position)
+                    throw XMLSyntaxError("unexpected end of file: expected </\(string(open))>", offset: position)
                 }
                 return .endOfDocument
             }
             tokenOffset = position
             if bytes[position] != UInt8(ascii: "<") {
                 let start = position
-                while position < bytes.count && bytes[position] != UInt8(ascii: "<") { position += 1 }
+                position = nextMarkup(from: position)
                 if openElements.isEmpty {
                     if bytes[start..<position].contains(where: { !Self.isSpace($0) }) {
                         throw XMLSyntaxError("expected '<' but found text outside the root element", offset: start)
@@ -97,15 +106,17 @@ struct XMLTokenizer {
                     throw XMLSyntaxError("expected '>' to close the end tag", offset: position)
                 }
                 position += 1
-                let closing = string(nameRange)
                 guard let open = openElements.last else {
-                    throw XMLSyntaxError("unexpected end tag </\(closing)>", offset: tokenOffset)
+                    throw XMLSyntaxError("unexpected end tag </\(string(nameRange))>", offset: tokenOffset)
                 }
-                guard open == closing else {
-                    throw XMLSyntaxError("expected </\(open)> but found </\(closing)>", offset: tokenOffset)
+                guard open.count == nameRange.count,
+                    memcmp(bytes.baseAddress! + open.lowerBound, bytes.baseAddress! + nameRange.lowerBound, open.count) == 0
+                else {
+                    throw XMLSyntaxError(
+                        "expected </\(string(open))> but found </\(string(nameRange))>", offset: tokenOffset)
                 }
                 openElements.removeLast()
-                name = closing
+                name = openNames.removeLast()
                 return .end
             default:
                 if openElements.isEmpty && sawRoot {
@@ -113,10 +124,11 @@ struct XMLTokenizer {
                 }
                 position += 1
                 let nameRange = try scanName()
-                name = string(nameRange)
+                name = intern(nameRange)
                 attributeRanges.removeAll(keepingCapacity: true)
                 try scanAttributes()
-                openElements.append(name)
+                openElements.append(nameRange)
+                openNames.append(name)
                 sawRoot = true
                 if bytes[position] == UInt8(ascii: "/") {
                     guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
@@ -195,7 +207,8 @@ struct XMLTokenizer {
     }
 
     private static func isNameByte(_ b: UInt8) -> Bool {
-        !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
+        if b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") || b == UInt8(ascii: "-") { return true }
+        return !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
             || b == UInt8(ascii: "<") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'"))
     }
 
@@ -321,6 +334,19 @@ struct XMLTokenizer {
         return utf8.next() == nil
     }
 
+    /// The first `<` at or after `start`, or the end of the document.
+    private func nextMarkup(from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(UInt8(ascii: "<")), bytes.count - start)
+        else { return bytes.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The element name in `range`, shared with earlier occurrences of the same name.
+    private mutating func intern(_ range: Range<Int>) -> String {
+        names.string(for: UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+
     private func string(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
     }
@@ -378,5 +404,50 @@ struct XMLSyntaxError: Error {
     init(_ message: String, offset: Int) {
         self.message = message
         self.offset = offset
+    }
+}
+
+/// A copy of the document that lives as long as the tokenizer, so it can be read through a pointer.
+private final class DocumentStorage {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ array: [UInt8]) {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: array.count)
+        _ = copy.initialize(from: array)
+        bytes = UnsafeBufferPointer(copy)
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// A small open-addressing table from name bytes to shared strings.
+private struct NameTable {
+    private var hashes = [UInt64](repeating: 0, count: 512)
+    private var strings = [String](repeating: "", count: 512)
+    private var keys = [[UInt8]](repeating: [], count: 512)
+    private var count = 0
+
+    mutating func string(for name: UnsafeBufferPointer<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash |= 1  // 0 marks an empty slot
+        var slot = Int(truncatingIfNeeded: hash) & (hashes.count - 1)
+        while hashes[slot] != 0 {
+            if hashes[slot] == hash, keys[slot].count == name.count,
+                keys[slot].withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 })
+            {
+                return strings[slot]
+            }
+            slot = (slot + 1) & (hashes.count - 1)
+        }
+        let fresh = String(decoding: name, as: UTF8.self)
+        // Past half full, stop remembering: a hostile document may invent endless names.
+        if count < hashes.count / 2 {
+            hashes[slot] = hash
+            strings[slot] = fresh
+            keys[slot] = Array(name)
+            count += 1
+        }
+        return fresh
     }
 }

@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+// Speed and memory benchmarks for choir (ordo-one/benchmark). Run with `just bench`.
+import PackageDescription
+
+let package = Package(
+    name: "choir-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ScoreReading",
+            dependencies: [
+                .product(name: "ChoirScore", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ScoreReading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ]
+)

@@ -1,0 +1,53 @@
+# choir's tasks. `just` lists them; every task installs what it needs first.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+example := "Resources/ExamplePieces/amazing_grace.musicxml"
+apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm"
+bench_packages := "libxml2-utils"
+
+# List the tasks.
+default:
+    @just --list
+
+# Install the system libraries and the GM SoundFont (quick when they are already there).
+setup:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    missing=$(for p in {{apt_packages}}; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"; done)
+    if [ -n "$missing" ]; then
+        sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+        echo "Installing:" $missing
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+    fi
+
+# Build choir (release).
+build: setup
+    swift build -c release --product choir
+
+# The main job: show what the bundled example holds.
+demo: build
+    .build/release/choir info {{example}}
+
+# Run every test.
+test: setup
+    swift test
+
+# Speed and memory benchmarks (ordo-one/benchmark), then the side-by-side comparison with other readers.
+bench: setup
+    cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
+    python3 -m pip install -q music21 && Benchmarks/compare-readers.py
+
+# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings.
+fuzz SECONDS="1800": setup
+    swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+        -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
+    mkdir -p .build-fuzz/corpus .build-fuzz/findings
+    cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
+    .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
+        -max_len=65536 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}} -artifact_prefix=.build-fuzz/findings/
+
+# Rewrite the expected CLI outputs in Tests/Fixtures/cli from the current build (review with git diff).
+update-golden: setup
+    CHOIR_UPDATE_GOLDEN=1 swift test --filter ChoirCLITests

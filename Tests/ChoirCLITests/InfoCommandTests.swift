@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `choir`, `choir info` and `choir notes`, end to end: whole outputs and exit statuses.
+struct InfoCommandTests {
+    @Test func helpListsTheSubcommands() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try CLI.golden("help.txt", result.stdout)))
+    }
+
+    @Test func versionNamesTheLibraries() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        let pattern = #/^choir \d+\.\d+\.\d+ \(FluidSynth \d+\.\d+\.\d+, ALSA \d+\.\d+\.\d+, fftw-3\.[^)]+\)\n$/#
+        #expect(result.stdout.wholeMatch(of: pattern) != nil, "\(result.stdout)")
+    }
+
+    @Test func infoOnTheExample() throws {
+        let result = try CLI.run(["info", CLI.example])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == """
+            Resources/ExamplePieces/amazing_grace.musicxml
+              Title     Amazing Grace
+              Composer  Traditional (New Britain)
+              Key       G major
+              Time      3/4
+              Tempo     ♩ = 80
+              Measures  17 (with a pickup)
+              Duration  0:36
+              Verses    2
+              Lines
+                Soprano: D4–D5
+                Alto: B3–G4
+                Tenor: F♯3–D4
+                Bass: G2–G3
+
+            """)
+    }
+
+    @Test func infoAsJSON() throws {
+        let result = try CLI.run(["info", "--json", CLI.example])
+        #expect(result.status == 0)
+        let info = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(info?["title"] as? String == "Amazing Grace")
+        #expect(info?["tempo_qpm"] as? Double == 80)
+        #expect(info?["duration_s"] as? Double == 36)
+        #expect(info?["measures"] as? Int == 17)
+        #expect(info?["verses"] as? Int == 2)
+        let lines = info?["lines"] as? [[String: Any]] ?? []
+        #expect(lines.map { $0["name"] as? String } == ["Soprano", "Alto", "Tenor", "Bass"])
+        #expect(lines.map { $0["lowest"] as? String } == ["D4", "B3", "F♯3", "G2"])
+        #expect(lines.map { $0["highest_midi"] as? Int } == [74, 67, 62, 55])
+    }
+
+    @Test func infoTakesSeveralFilesAndReportsEachFailure() throws {
+        let result = try CLI.run(["info", CLI.example, "missing.musicxml", "Tests/Fixtures/corpus/bach_bwv1.6.mxl"])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            choir: missing.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file
+
+            """)
+        #expect(result.stdout.contains("Amazing Grace"))
+        #expect(result.stdout.contains("Tests/Fixtures/corpus/bach_bwv1.6.mxl\n  Title     (untitled)"))
+        #expect(result.stdout.contains("    Horn 2: F3–C5\n"))
+    }
+
+    @Test func infoJSONForSeveralFilesIsAnArray() throws {
+        let result = try CLI.run(["info", "--json", CLI.example, "Tests/Fixtures/corpus/demos_multiple-verses.xml"])
+        let all = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        #expect(all?.map { $0["verses"] as? Int } == [2, 5])
+    }
+
+    @Test func badScoreGivesOneLineAndStatusOne() throws {
+        let path = NSTemporaryDirectory() + "choir-bad.musicxml"
+        try "<score-partwise>\n  <part-list>\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["info", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "choir: \(path):3:1: unexpected end of file: expected </part-list>\n")
+    }
+}
