@@ -39,6 +39,8 @@ let package = Package(
             ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
-        .testTarget(name: "ChoirCLITests", dependencies: ["choir"]),
+        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
+        .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
+        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch"]),
     ]
 )

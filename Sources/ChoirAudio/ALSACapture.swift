@@ -1,0 +1,134 @@
+import CALSA
+import Glibc
+import Synchronization
+
+/// Why an audio device could not be used.
+public struct AudioDeviceError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// Captures mono float samples from an ALSA device on a real-time thread into an `SPSCRing`.
+///
+/// The capture thread only reads the device and writes the ring: no allocation, lock or logging. Overruns
+/// (the device's buffer filled because the thread fell behind) are recovered and counted.
+public final class ALSACapture: @unchecked Sendable {
+    public let device: String
+    public let sampleRate: Int
+    public let periodFrames: Int
+    public let ring: SPSCRing<Float>
+
+    private let pcm: OpaquePointer
+    private let buffer: UnsafeMutablePointer<Float>
+    private let running = Atomic<Bool>(false)
+    private let overrunCount = Atomic<Int>(0)
+    private let failure = Atomic<Int32>(0)
+    private var thread: pthread_t?
+
+    /// Opens `device` for capture at `sampleRate`, reading `periodFrames` at a time.
+    public init(device: String, sampleRate: Int, periodFrames: Int = 256, ring: SPSCRing<Float>) throws(AudioDeviceError) {
+        var handle: OpaquePointer?
+        var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
+        guard status >= 0, let handle else {
+            throw AudioDeviceError(description: "cannot open capture device '\(device)': \(String(cString: snd_strerror(status)))")
+        }
+        let latency = UInt32(max(20_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
+        guard status >= 0 else {
+            snd_pcm_close(handle)
+            throw AudioDeviceError(
+                description: "capture device '\(device)' cannot record mono at \(sampleRate) Hz: \(String(cString: snd_strerror(status)))")
+        }
+        pcm = handle
+        self.device = device
+        self.sampleRate = sampleRate
+        self.periodFrames = periodFrames
+        self.ring = ring
+        buffer = .allocate(capacity: periodFrames)
+        buffer.initialize(repeating: 0, count: periodFrames)
+    }
+
+    deinit {
+        stop()
+        snd_pcm_close(pcm)
+        buffer.deallocate()
+    }
+
+    /// Overruns recovered so far.
+    public var overruns: Int { overrunCount.load(ordering: .relaxed) }
+
+    /// The error that ended capture, if the device failed or disappeared.
+    public var error: AudioDeviceError? {
+        let code = failure.load(ordering: .acquiring)
+        return code == 0 ? nil : AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))")
+    }
+
+    public var isRunning: Bool { running.load(ordering: .acquiring) }
+
+    /// Starts the capture thread, at real-time priority where the system allows it.
+    public func start() throws(AudioDeviceError) {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        snd_pcm_prepare(pcm)
+        snd_pcm_start(pcm)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var created = pthread_t()
+        let status = pthread_create(&created, &attributes, { context in
+            let capture = Unmanaged<ALSACapture>.fromOpaque(context!).takeRetainedValue()
+            RealTime.promoteCurrentThread()
+            capture.loop()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<ALSACapture>.fromOpaque(context).release()
+            running.store(false, ordering: .releasing)
+            throw AudioDeviceError(description: "cannot start the capture thread: \(String(cString: strerror(status)))")
+        }
+        thread = created
+    }
+
+    /// Stops and joins the capture thread.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        snd_pcm_drop(pcm)
+    }
+
+    private func loop() {
+        while running.load(ordering: .acquiring) {
+            let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
+            if got >= 0 {
+                ring.write(UnsafeBufferPointer(start: buffer, count: Int(got)))
+                continue
+            }
+            let code = Int32(got)
+            if code == -EPIPE {
+                overrunCount.add(1, ordering: .relaxed)
+                snd_pcm_prepare(pcm)
+                snd_pcm_start(pcm)
+            } else if code == -ESTRPIPE {
+                while snd_pcm_resume(pcm) == -EAGAIN { usleep(1000) }
+                snd_pcm_prepare(pcm)
+            } else if code == -EAGAIN || code == -EINTR {
+                continue
+            } else {
+                failure.store(code, ordering: .releasing)
+                running.store(false, ordering: .releasing)
+            }
+        }
+    }
+}
+
+/// Real-time scheduling for audio threads.
+enum RealTime {
+    /// Asks for SCHED_FIFO; without the privilege the thread keeps normal scheduling, which is not an error.
+    static func promoteCurrentThread() {
+        var parameters = sched_param()
+        parameters.sched_priority = 70
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+    }
+}

@@ -1,0 +1,261 @@
+import CFFTW
+
+/// One analysed frame.
+public struct PitchFrame: Equatable, Sendable {
+    /// Centre of the analysis window, in seconds from the start of the signal.
+    public var time: Double
+    /// Fundamental frequency in Hz; 0 when unvoiced.
+    public var frequency: Double
+    /// 1 − d′ at the chosen lag (the cumulative mean normalised difference); 0 for silence.
+    public var confidence: Double
+    public var isVoiced: Bool { frequency > 0 }
+
+    public init(time: Double, frequency: Double, confidence: Double) {
+        self.time = time
+        self.frequency = frequency
+        self.confidence = confidence
+    }
+}
+
+/// The YIN fundamental-frequency estimator (de Cheveigné and Kawahara, 2002), with the difference function
+/// computed through FFTW's single-precision real transforms.
+///
+/// Construction allocates every buffer and plans the transforms; `analyse` allocates nothing, takes no lock
+/// and makes no system call, so it may run on a real-time thread. One detector must not be used from two
+/// threads at once.
+public final class YINDetector: @unchecked Sendable {
+    /// What a detector listens for and how.
+    public struct Configuration: Equatable, Sendable {
+        public var sampleRate: Double
+        /// Analysis window in samples; it must hold two periods of the lowest frequency.
+        public var window: Int
+        /// Samples between successive frames.
+        public var hop: Int
+        public var minimumFrequency: Double
+        public var maximumFrequency: Double
+        /// The absolute threshold on d′ below which a dip counts as the period.
+        public var threshold: Double
+        /// Frames quieter than this RMS are unvoiced (silence gate).
+        public var silenceRMS: Double
+
+        /// A bass's low E (E2) up to a soprano's high C (C6).
+        public static let singingRange = (minimum: 82.0, maximum: 1050.0)
+
+        public init(
+            sampleRate: Double, window: Int = 2048, hop: Int = 256,
+            minimumFrequency: Double = singingRange.minimum, maximumFrequency: Double = singingRange.maximum,
+            threshold: Double = 0.15, silenceRMS: Double = 0.001
+        ) {
+            self.sampleRate = sampleRate
+            self.window = window
+            self.hop = hop
+            self.minimumFrequency = minimumFrequency
+            self.maximumFrequency = maximumFrequency
+            self.threshold = threshold
+            self.silenceRMS = silenceRMS
+        }
+    }
+
+    /// A configuration that cannot work, with what was expected.
+    public struct ConfigurationError: Error, CustomStringConvertible, Equatable, Sendable {
+        public var description: String
+    }
+
+    public let configuration: Configuration
+    private let minimumLag: Int
+    private let maximumLag: Int
+
+    /// Transform length: the window plus the longest lag, so the correlation does not wrap around.
+    private let transformLength: Int
+    private let frame: UnsafeMutablePointer<Float>
+    private let spectrum: UnsafeMutablePointer<fftwf_complex>
+    private let correlation: UnsafeMutablePointer<Float>
+    /// Running sums of squares: energy[i] = Σ_{j<i} x_j².
+    private let energy: UnsafeMutablePointer<Float>
+    private let difference: UnsafeMutablePointer<Float>
+    private let normalised: UnsafeMutablePointer<Float>
+    private let forwardPlan: fftwf_plan
+    private let inversePlan: fftwf_plan
+
+    /// Checks `configuration`, allocates and plans. Planning is slow (FFTW measures): do it off the audio thread.
+    public init(_ configuration: Configuration) throws(ConfigurationError) {
+        let c = configuration
+        guard c.sampleRate.isFinite, c.sampleRate >= 1000, c.sampleRate <= 768_000 else {
+            throw ConfigurationError(description: "sample rate \(c.sampleRate) Hz: expected 1000 to 768000")
+        }
+        guard c.minimumFrequency.isFinite, c.maximumFrequency.isFinite, c.minimumFrequency > 0,
+            c.minimumFrequency < c.maximumFrequency, c.maximumFrequency < c.sampleRate / 2
+        else {
+            throw ConfigurationError(
+                description: "frequency range \(c.minimumFrequency)–\(c.maximumFrequency) Hz: expected 0 < min < max "
+                    + "< \(c.sampleRate / 2) Hz (half the sample rate)")
+        }
+        guard c.window >= 32, c.window <= 1 << 18, c.window % 2 == 0 else {
+            throw ConfigurationError(description: "window \(c.window): expected an even number of samples from 32 to 262144")
+        }
+        let maximumLag = Int((c.sampleRate / c.minimumFrequency).rounded(.up)) + 1
+        guard c.window >= 2 * (maximumLag + 1) else {
+            throw ConfigurationError(
+                description: "window \(c.window) is too short for \(c.minimumFrequency) Hz at \(Int(c.sampleRate)) Hz: "
+                    + "expected at least \(2 * (maximumLag + 1)) samples")
+        }
+        guard c.hop >= 1, c.hop <= c.window else {
+            throw ConfigurationError(description: "hop \(c.hop): expected 1 to the window (\(c.window) samples)")
+        }
+        guard c.threshold > 0, c.threshold < 1 else {
+            throw ConfigurationError(description: "threshold \(c.threshold): expected a value between 0 and 1")
+        }
+        guard c.silenceRMS >= 0, c.silenceRMS.isFinite else {
+            throw ConfigurationError(description: "silence RMS \(c.silenceRMS): expected zero or more")
+        }
+        self.configuration = c
+        self.maximumLag = maximumLag
+        minimumLag = max(2, Int((c.sampleRate / c.maximumFrequency).rounded(.down)) - 1)
+
+        let n = c.window
+        let length = Self.fastLength(atLeast: n + maximumLag + 1)
+        transformLength = length
+        let frame = fftwf_alloc_real(length)!, correlation = fftwf_alloc_real(length)!
+        let spectrum = fftwf_alloc_complex(length / 2 + 1)!
+        // FFTW's planner keeps global state: plan under its lock, here and only here.
+        (forwardPlan, inversePlan) = FFTWPlanner.withLock {
+            let flags = UInt32(FFTW_MEASURE)
+            return (
+                fftwf_plan_dft_r2c_1d(Int32(length), frame, spectrum, flags)!,
+                fftwf_plan_dft_c2r_1d(Int32(length), spectrum, correlation, flags)!
+            )
+        }
+        // Planning with FFTW_MEASURE overwrites the arrays, so they are cleared after it.
+        frame.initialize(repeating: 0, count: length)
+        (self.frame, self.correlation, self.spectrum) = (frame, correlation, spectrum)
+        energy = .allocate(capacity: n + 1)
+        energy.initialize(repeating: 0, count: n + 1)
+        difference = .allocate(capacity: maximumLag + 2)
+        difference.initialize(repeating: 0, count: maximumLag + 2)
+        normalised = .allocate(capacity: maximumLag + 2)
+        normalised.initialize(repeating: 1, count: maximumLag + 2)
+    }
+
+    /// The smallest length at least `minimum` whose only prime factors are 2, 3, 5 and 7, which FFTW
+    /// transforms fastest.
+    static func fastLength(atLeast minimum: Int) -> Int {
+        var length = minimum
+        while true {
+            var rest = length
+            for prime in [2, 3, 5, 7] { while rest % prime == 0 { rest /= prime } }
+            if rest == 1 { return length }
+            length += 1
+        }
+    }
+
+    deinit {
+        FFTWPlanner.withLock {
+            fftwf_destroy_plan(forwardPlan)
+            fftwf_destroy_plan(inversePlan)
+        }
+        fftwf_free(frame)
+        fftwf_free(correlation)
+        fftwf_free(spectrum)
+        energy.deallocate()
+        difference.deallocate()
+        normalised.deallocate()
+    }
+
+    /// Analyses one window of `configuration.window` samples whose centre lies at `time` seconds.
+    /// Allocates nothing and takes no lock.
+    public func analyse(_ samples: UnsafeBufferPointer<Float>, time: Double) -> PitchFrame {
+        let n = configuration.window
+        precondition(samples.count >= n, "a frame needs \(n) samples")
+        var sum: Float = 0
+        for i in 0..<n {
+            frame[i] = samples[i]
+            sum += samples[i]
+        }
+        // Remove DC so that a constant offset is not heard as a very low pitch.
+        let mean = sum / Float(n)
+        var power: Float = 0
+        for i in 0..<n {
+            frame[i] -= mean
+            power += frame[i] * frame[i]
+        }
+        let rms = (power / Float(n)).squareRoot()
+        guard rms.isFinite, Double(rms) > configuration.silenceRMS else {
+            return PitchFrame(time: time, frequency: 0, confidence: 0)
+        }
+
+        // r(τ) = Σ_{j<n−τ} x_j x_{j+τ}, the autocorrelation over the whole window, by FFT (zero-padded so
+        // that it does not wrap). Using the whole window keeps every lag's estimate centred on the window's
+        // centre, where the frame is stamped, so a gliding pitch is not read early.
+        fftwf_execute(forwardPlan)
+        let scale = 1 / Float(transformLength)
+        for k in 0..<(transformLength / 2 + 1) {
+            let (re, im) = (spectrum[k].0, spectrum[k].1)
+            spectrum[k] = ((re * re + im * im) * scale, 0)
+        }
+        fftwf_execute(inversePlan)
+
+        // d(τ) = Σ (x_j − x_{j+τ})² = E(0, n−τ) + E(τ, n) − 2 r(τ), scaled by n / (n − τ) so that the shorter
+        // overlap at long lags does not favour them.
+        energy[0] = 0
+        for i in 0..<n { energy[i + 1] = energy[i] + frame[i] * frame[i] }
+        let top = maximumLag + 1
+        var running: Float = 0
+        for tau in 1...top {
+            let overlap = n - tau
+            let pairs: Float = energy[overlap] + energy[n] - energy[tau] - 2 * correlation[tau]
+            let d: Float = max(0, pairs) * Float(n) / Float(overlap)
+            difference[tau] = d
+            running += d
+            normalised[tau] = running > 0 ? d * Float(tau) / running : 1
+        }
+
+        // Absolute threshold: the first dip below it, followed down to its local minimum.
+        let threshold = Float(configuration.threshold)
+        var chosen = -1
+        var tau = minimumLag
+        while tau < maximumLag {
+            if normalised[tau] < threshold {
+                while tau + 1 < maximumLag && normalised[tau + 1] < normalised[tau] { tau += 1 }
+                chosen = tau
+                break
+            }
+            tau += 1
+        }
+        if chosen < 0 {
+            // No dip is deep enough: report the best one as unvoiced, with its confidence.
+            var best = minimumLag
+            for t in minimumLag..<maximumLag where normalised[t] < normalised[best] { best = t }
+            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[best])))
+        }
+
+        // Parabolic interpolation on the raw difference, which is smooth near the period.
+        let (a, b, c) = (difference[chosen - 1], difference[chosen], difference[chosen + 1])
+        let curvature = a - 2 * b + c
+        var offset: Float = curvature > 0 ? 0.5 * (a - c) / curvature : 0
+        if !offset.isFinite || abs(offset) > 1 { offset = 0 }
+        let period = Double(chosen) + Double(offset)
+        let frequency = configuration.sampleRate / period
+        guard frequency >= configuration.minimumFrequency * 0.97, frequency <= configuration.maximumFrequency * 1.03 else {
+            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[chosen])))
+        }
+        return PitchFrame(time: time, frequency: frequency, confidence: Double(max(0, 1 - normalised[chosen])))
+    }
+
+    /// Analyses a whole signal, one frame per hop, each stamped with the centre of its window.
+    /// Meant for files; it allocates the result.
+    public func analyse(signal: [Float]) -> [PitchFrame] {
+        let n = configuration.window
+        guard signal.count >= n else { return [] }
+        var frames: [PitchFrame] = []
+        frames.reserveCapacity((signal.count - n) / configuration.hop + 1)
+        signal.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start + n <= buffer.count {
+                let time = (Double(start) + Double(n) / 2) / configuration.sampleRate
+                frames.append(analyse(UnsafeBufferPointer(rebasing: buffer[start..<(start + n)]), time: time))
+                start += configuration.hop
+            }
+        }
+        return frames
+    }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import ChoirAudio
+import ChoirPitch
+import Foundation
+import Glibc
+
+extension Choir {
+    /// `choir pitch`: the pitch track of a recording, or a tuner on live input.
+    struct Pitch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Track the pitch of a WAV file (one line per hop), or show a live tuner with --live.")
+
+        @Argument(help: "A WAV file: 16/24/32-bit integer or float PCM, mono or stereo (mixed down), any rate.")
+        var input: String?
+
+        @Flag(help: "Listen to the audio input instead of a file: a tuner at the terminal (q or Ctrl-C quits).")
+        var live = false
+
+        @Option(help: "ALSA capture device for --live.")
+        var device = "default"
+
+        @Option(help: "Sample rate for --live, in Hz.")
+        var sampleRate = 48000
+
+        @Option(help: "With --live, stop after this many seconds instead of waiting for q or Ctrl-C.")
+        var duration: Double?
+
+        @Option(help: "Analysis window in samples.")
+        var window = 2048
+
+        @Option(help: "Samples between frames.")
+        var hop = 256
+
+        @Option(help: "Lowest frequency to look for, in Hz (default: a bass's low E).")
+        var minFreq = YINDetector.Configuration.singingRange.minimum
+
+        @Option(help: "Highest frequency to look for, in Hz (default: a soprano's high C).")
+        var maxFreq = YINDetector.Configuration.singingRange.maximum
+
+        @Option(help: "YIN's absolute threshold on the normalised difference, between 0 and 1.")
+        var threshold = 0.15
+
+        @Option(help: "Output format for files: csv or json.")
+        var format: PitchFormat = .csv
+
+        func validate() throws {
+            if live && input != nil { throw ValidationError("give either a WAV file or --live, not both") }
+            if !live && input == nil { throw ValidationError("give a WAV file, or --live for a tuner") }
+        }
+
+        func configuration(sampleRate: Int) -> YINDetector.Configuration {
+            YINDetector.Configuration(
+                sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
+                maximumFrequency: maxFreq, threshold: threshold)
+        }
+
+        func run() throws {
+            if live {
+                try LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
+                return
+            }
+            let path = input!
+            let audio: WAVFile.Audio
+            do {
+                audio = try WAVFile.read(contentsOf: path)
+            } catch {
+                throw fail(error)
+            }
+            let detector: YINDetector
+            do {
+                detector = try YINDetector(configuration(sampleRate: audio.sampleRate))
+            } catch {
+                throw fail("\(path): \(error)")
+            }
+            let frames = detector.analyse(signal: audio.samples)
+            var out = PitchWriter(format: format)
+            out.begin(sampleRate: audio.sampleRate, window: window, hop: hop)
+            for frame in frames { out.write(frame) }
+            out.end()
+        }
+    }
+}
+
+enum PitchFormat: String, ExpressibleByArgument, CaseIterable {
+    case csv, json
+}
+
+/// Writes pitch frames quickly: fixed-point formatting into one buffer, flushed in large writes.
+struct PitchWriter {
+    var format: PitchFormat
+    private var buffer: [UInt8] = []
+    private var first = true
+
+    init(format: PitchFormat) {
+        self.format = format
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func begin(sampleRate: Int, window: Int, hop: Int) {
+        switch format {
+        case .csv: append("time_s,f0_hz,confidence\n")
+        case .json: append("{\"sample_rate\": \(sampleRate), \"window\": \(window), \"hop\": \(hop), \"frames\": [")
+        }
+    }
+
+    mutating func write(_ frame: PitchFrame) {
+        if format == .json { append(first ? "\n  [" : ",\n  [") }
+        first = false
+        fixed(frame.time, decimals: 5)
+        buffer.append(UInt8(ascii: format == .csv ? "," : ","))
+        if format == .json { buffer.append(UInt8(ascii: " ")) }
+        fixed(frame.frequency, decimals: 3)
+        buffer.append(UInt8(ascii: ","))
+        if format == .json { buffer.append(UInt8(ascii: " ")) }
+        fixed(frame.confidence, decimals: 3)
+        buffer.append(UInt8(ascii: format == .csv ? "\n" : "]"))
+        if buffer.count > 60_000 { flush() }
+    }
+
+    mutating func end() {
+        if format == .json { append(first ? "]}\n" : "\n]}\n") }
+        flush()
+    }
+
+    private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    private mutating func fixed(_ value: Double, decimals: Int) {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((abs(value) * Double(scale)).rounded())
+        if value < 0 && scaled != 0 { buffer.append(UInt8(ascii: "-")) }
+        digits(scaled / scale)
+        buffer.append(UInt8(ascii: "."))
+        var fraction = scaled % scale
+        var divisor = scale / 10
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
+    private mutating func digits(_ value: Int) {
+        if value >= 10 { digits(value / 10) }
+        buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    private mutating func flush() {
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

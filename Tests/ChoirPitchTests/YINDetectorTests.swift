@@ -1,0 +1,120 @@
+import Glibc
+import Testing
+
+@testable import ChoirPitch
+
+/// The detector on signals whose pitch is known exactly.
+struct YINDetectorTests {
+    static func sine(_ frequency: Double, rate: Double, seconds: Double, amplitude: Double = 0.5) -> [Float] {
+        (0..<Int(rate * seconds)).map { Float(amplitude * sin(2 * .pi * frequency * Double($0) / rate)) }
+    }
+
+    static func cents(_ estimate: Double, _ truth: Double) -> Double { 1200 * log2(estimate / truth) }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    static let frequencies = [82.4, 98, 110, 146.8, 196, 261.6, 329.6, 440, 587.3, 784, 1046.5]
+
+    @Test(arguments: [(44100.0, 2048, 256), (48000.0, 2048, 256), (48000.0, 4096, 512), (44100.0, 1536, 128)])
+    func steadySinesAcrossTheRange(rate: Double, window: Int, hop: Int) throws {
+        let detector = try YINDetector(.init(sampleRate: rate, window: window, hop: hop))
+        for frequency in Self.frequencies {
+            let frames = detector.analyse(signal: Self.sine(frequency, rate: rate, seconds: 0.5))
+            #expect(frames.filter(\.isVoiced).count == frames.count, "\(frequency) Hz")
+            let error = Self.median(frames.map { abs(Self.cents($0.frequency, frequency)) })
+            #expect(error < 1, "\(frequency) Hz at \(rate) Hz, window \(window): median error \(error) cents")
+            #expect(frames.allSatisfy { $0.confidence > 0.9 })
+        }
+    }
+
+    /// Harmonics 2 to 8 at full strength over a fundamental at a tenth: the pitch is still the fundamental.
+    @Test(arguments: [98.0, 196, 311.1, 523.3])
+    func weakFundamentalGivesTheRightOctave(frequency: Double) throws {
+        let rate = 48000.0
+        let signal = (0..<Int(rate * 0.5)).map { i -> Float in
+            let t = Double(i) / rate
+            var sample = 0.1 * sin(2 * .pi * frequency * t)
+            for k in 2...8 { sample += sin(2 * .pi * Double(k) * frequency * t + Double(k)) / Double(k) }
+            return Float(0.2 * sample)
+        }
+        let frames = try YINDetector(.init(sampleRate: rate)).analyse(signal: signal)
+        let voiced = frames.filter(\.isVoiced)
+        #expect(voiced.count == frames.count)
+        let error = Self.median(voiced.map { abs(Self.cents($0.frequency, frequency)) })
+        #expect(error < 5, "\(frequency) Hz: median error \(error) cents")
+    }
+
+    @Test func vibratoIsFollowed() throws {
+        let rate = 48000.0
+        var phase = 0.0
+        let truth = { (t: Double) in 220 * pow(2, 50 * sin(2 * .pi * 5.5 * t) / 1200) }
+        let signal = (0..<Int(rate)).map { i -> Float in
+            phase += 2 * .pi * truth(Double(i) / rate) / rate
+            return Float(0.5 * sin(phase))
+        }
+        let frames = try YINDetector(.init(sampleRate: rate)).analyse(signal: signal)
+        let errors = frames.map { abs(Self.cents($0.frequency, truth($0.time))) }
+        #expect(Self.median(errors) < 5, "median \(Self.median(errors)) cents")
+        #expect(errors.max()! < 25)
+    }
+
+    @Test func silenceAndDCAreUnvoicedNeverNaN() throws {
+        let detector = try YINDetector(.init(sampleRate: 48000))
+        for signal in [[Float](repeating: 0, count: 24000), [Float](repeating: 0.4, count: 24000)] {
+            let frames = detector.analyse(signal: signal)
+            #expect(!frames.isEmpty)
+            #expect(frames.allSatisfy { $0.frequency == 0 && $0.confidence == 0 })
+        }
+    }
+
+    @Test func whiteNoiseIsMostlyUnvoiced() throws {
+        var random = SplitMix(seed: 7)
+        let noise = (0..<48000).map { _ in Float(random.unit() - 0.5) }
+        let frames = try YINDetector(.init(sampleRate: 48000)).analyse(signal: noise)
+        let voiced = frames.filter(\.isVoiced).count
+        #expect(Double(voiced) / Double(frames.count) < 0.05, "\(voiced) of \(frames.count) noise frames voiced")
+        #expect(frames.allSatisfy { !$0.frequency.isNaN && !$0.confidence.isNaN })
+    }
+
+    @Test func noisyToneKeepsItsPitch() throws {
+        var random = SplitMix(seed: 3)
+        let signal = Self.sine(261.6, rate: 48000, seconds: 0.5).map { $0 + Float(0.1 * (random.unit() - 0.5)) }
+        let frames = try YINDetector(.init(sampleRate: 48000)).analyse(signal: signal)
+        #expect(frames.filter(\.isVoiced).count == frames.count)
+        #expect(Self.median(frames.map { abs(Self.cents($0.frequency, 261.6)) }) < 2)
+    }
+
+    /// Silence, then a tone from 0.5 s to 1.5 s, then silence: voicing starts and stops within a few
+    /// milliseconds of the tone, as frames are stamped with the centre of their window.
+    @Test(arguments: [(2048, 256), (1536, 128)])
+    func onsetAndOffsetTiming(window: Int, hop: Int) throws {
+        let rate = 48000.0
+        var signal = [Float](repeating: 0, count: Int(rate * 2))
+        let tone = Self.sine(440, rate: rate, seconds: 1)
+        signal.replaceSubrange(Int(rate * 0.5)..<Int(rate * 1.5), with: tone)
+        let frames = try YINDetector(.init(sampleRate: rate, window: window, hop: hop)).analyse(signal: signal)
+        let voiced = frames.filter(\.isVoiced)
+        let onset = try #require(voiced.first).time, offset = try #require(voiced.last).time
+        let tolerance = Double(window) / rate / 2
+        #expect(abs(onset - 0.5) <= tolerance, "onset \(onset)")
+        #expect(abs(offset - 1.5) <= tolerance, "offset \(offset)")
+        #expect(frames.first!.time == Double(window) / 2 / rate)
+        #expect(abs(frames[1].time - frames[0].time - Double(hop) / rate) < 1e-12)
+    }
+
+    @Test func badConfigurationsSayWhatWasExpected() {
+        func message(_ configuration: YINDetector.Configuration) -> String? {
+            do { _ = try YINDetector(configuration); return nil } catch { return error.description }
+        }
+        #expect(message(.init(sampleRate: 48000, window: 1024)) ==
+            "window 1024 is too short for 82.0 Hz at 48000 Hz: expected at least 1176 samples")
+        #expect(message(.init(sampleRate: 48000, window: 2048, hop: 4096)) ==
+            "hop 4096: expected 1 to the window (2048 samples)")
+        #expect(message(.init(sampleRate: 48000, minimumFrequency: 500, maximumFrequency: 400)) ==
+            "frequency range 500.0–400.0 Hz: expected 0 < min < max < 24000.0 Hz (half the sample rate)")
+        #expect(message(.init(sampleRate: 48000, threshold: 1.5)) == "threshold 1.5: expected a value between 0 and 1")
+    }
+}
