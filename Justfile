@@ -3,7 +3,7 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
-apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm"
+apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 bench_packages := "libxml2-utils"
 
 # List the tasks.

@@ -11,6 +11,21 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "PitchDetection",
+            dependencies: [
+                .product(name: "ChoirPitch", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PitchDetection",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "make-singing-signals",
+            dependencies: [
+                .product(name: "ChoirPitch", package: "main"),
+                .product(name: "ChoirAudio", package: "main"),
+            ],
+            path: "Sources/make-singing-signals"),
+        .executableTarget(
             name: "ScoreReading",
             dependencies: [
                 .product(name: "ChoirScore", package: "main"),

@@ -26,12 +26,13 @@ public final class ALSACapture: @unchecked Sendable {
 
     /// Opens `device` for capture at `sampleRate`, reading `periodFrames` at a time.
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, ring: SPSCRing<Float>) throws(AudioDeviceError) {
+        choir_alsa_silence_errors()
         var handle: OpaquePointer?
         var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
         guard status >= 0, let handle else {
             throw AudioDeviceError(description: "cannot open capture device '\(device)': \(String(cString: snd_strerror(status)))")
         }
-        let latency = UInt32(max(20_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
         status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
         guard status >= 0 else {
             snd_pcm_close(handle)

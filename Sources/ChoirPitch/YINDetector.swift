@@ -142,7 +142,7 @@ public final class YINDetector: @unchecked Sendable {
         var length = minimum
         while true {
             var rest = length
-            for prime in [2, 3, 5, 7] { while rest % prime == 0 { rest /= prime } }
+            for prime in [2] { while rest % prime == 0 { rest /= prime } }
             if rest == 1 { return length }
             length += 1
         }

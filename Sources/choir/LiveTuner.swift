@@ -44,7 +44,7 @@ struct LiveTuner {
         var writer = PitchWriter(format: .csv)
         if terminal == nil { writer.begin(sampleRate: rate, window: window, hop: hop) }
         while !interrupted.load(ordering: .relaxed) && capture.isRunning {
-            if let duration, Double(consumed) / configuration.sampleRate >= duration { break }
+            if let duration, Double(consumed + hop) > duration * configuration.sampleRate { break }
             if terminal?.readKey() == UInt8(ascii: "q") { break }
             let got = incoming.withUnsafeMutableBufferPointer { buffer in
                 ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[pending..<hop]))

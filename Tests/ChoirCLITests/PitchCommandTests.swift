@@ -1,0 +1,90 @@
+import ChoirAudio
+import ChoirPitch
+import Foundation
+import Testing
+
+struct PitchCommandTests {
+    /// A sine of `frequency` written to a temporary WAV file.
+    static func tone(_ frequency: Double, seconds: Double, rate: Int = 48000, name: String) throws -> URL {
+        let samples = (0..<Int(Double(rate) * seconds)).map { Float(0.5 * sin(2 * .pi * frequency * Double($0) / Double(rate))) }
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-\(name).wav")
+        try Data(WAVFile.encode(interleaved: samples, channels: 1, sampleRate: rate)).write(to: url)
+        return url
+    }
+
+    @Test func csvHasOneLinePerHop() throws {
+        let wav = try Self.tone(440, seconds: 0.25, name: "csv")
+        let result = try CLI.run(["pitch", wav.path])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "time_s,f0_hz,confidence")
+        #expect(lines.count == 1 + (12000 - 2048) / 256 + 1)
+        for (index, line) in lines.dropFirst().enumerated() {
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            #expect(fields.count == 3)
+            #expect(abs(fields[0] - (Double(index * 256) + 1024) / 48000) < 0.00001)
+            #expect(abs(fields[1] - 440) < 0.05, "\(line)")
+            #expect(fields[2] >= 0.99)
+        }
+    }
+
+    @Test func jsonWithOptions() throws {
+        let wav = try Self.tone(196, seconds: 0.5, rate: 44100, name: "json")
+        let result = try CLI.run(["pitch", wav.path, "--format", "json", "--window", "4096", "--hop", "1024",
+                                  "--min-freq", "60", "--max-freq", "800", "--threshold", "0.1"])
+        #expect(result.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(json?["sample_rate"] as? Int == 44100)
+        #expect(json?["window"] as? Int == 4096)
+        let frames = json?["frames"] as? [[Double]] ?? []
+        #expect(frames.count == (22050 - 4096) / 1024 + 1)
+        #expect(frames.allSatisfy { abs($0[1] - 196) < 0.05 })
+    }
+
+    @Test func badInputsSayWhatWasExpected() throws {
+        let empty = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-empty.wav")
+        try Data().write(to: empty)
+        let text = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-text.wav")
+        try Data("not audio".utf8).write(to: text)
+        let wav = try Self.tone(440, seconds: 0.2, name: "bad")
+        let truncated = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-truncated.wav")
+        try Data(try Data(contentsOf: wav).dropLast(1000)).write(to: truncated)
+        let cases: [([String], String)] = [
+            (["pitch", "/nonexistent.wav"], "choir: /nonexistent.wav: no such file: expected a WAV file\n"),
+            (["pitch", empty.path], "choir: \(empty.path): empty file: expected a WAV file\n"),
+            (["pitch", text.path], "choir: \(text.path): not a WAV file: expected a RIFF/WAVE header\n"),
+            (["pitch", truncated.path],
+             "choir: \(truncated.path): truncated: the data chunk declares 19200 bytes but only 18200 are present\n"),
+            (["pitch", wav.path, "--window", "512"],
+             "choir: \(wav.path): window 512 is too short for 82.0 Hz at 48000 Hz: expected at least 1176 samples\n"),
+            (["pitch", wav.path, "--hop", "4096"], "choir: \(wav.path): hop 4096: expected 1 to the window (2048 samples)\n"),
+            (["pitch", "--live", "--device", "nonexistent", "--duration", "1"],
+             "choir: cannot open capture device 'nonexistent': No such file or directory\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stdout.isEmpty || arguments.contains("--live"))
+            #expect(result.stderr == message)
+        }
+    }
+
+    /// A real-time round trip without a sound card: a tone is played into a PulseAudio null sink and
+    /// `choir pitch --live` listens to the sink's monitor through ALSA's `pulse` device.
+    @Test func liveCaptureThroughPulseAudio() throws {
+        let server = try PulseServer()
+        let wav = try Self.tone(330, seconds: 4, name: "live")
+        let player = try server.play(wav)
+        defer { player.terminate() }
+        let result = try CLI.run(["pitch", "--live", "--device", "pulse", "--duration", "3"], environment: server.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+        #expect(frames.count == (3 * 48000 - 2048) / 256 + 1)
+        // The player and the capture each take a moment to reach the server, so the tone fills part of the take.
+        let voiced = frames.filter { $0.count == 3 && $0[1] > 0 }.map { $0[1] }.sorted()
+        #expect(voiced.count > 150, "\(voiced.count) of \(frames.count) voiced")
+        let median = voiced.isEmpty ? 0 : voiced[voiced.count / 2]
+        #expect(abs(1200 * log2(median / 330)) < 5, "median \(median) Hz")
+        #expect(result.stderr.contains(", 0 overruns, 0 samples dropped"), "\(result.stderr)")
+    }
+}

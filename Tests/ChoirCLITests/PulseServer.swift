@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A private PulseAudio server with a null sink, for real-time tests without a sound card. What is played
+/// to the sink comes back on its monitor source, which is the default source; ALSA programs reach both
+/// through the `pulse` device of libasound2-plugins.
+final class PulseServer {
+    let runtime: URL
+    private var pid: pid_t = 0
+
+    /// Environment for clients of this server.
+    var environment: [String: String] {
+        ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": "unix:" + runtime.appendingPathComponent("pulse/native").path]
+    }
+
+    init() throws {
+        runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-pulse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        // Spawned directly rather than through Foundation's Process: pulseaudio closes every inherited
+        // descriptor at start-up, which Process takes for its exit and then waits on, blocking every other child.
+        let arguments = [
+            "pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit", "--log-level=error",
+            "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=choir_test rate=48000",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let status = posix_spawn(&pid, "/usr/bin/pulseaudio", nil, nil, argv, envp)
+        try #require(status == 0, "cannot start pulseaudio: \(String(cString: strerror(status)))")
+        // Wait until the server answers, then route defaults to the null sink and its monitor.
+        for _ in 0..<100 {
+            if (try? run("pactl", ["info"]))?.status == 0 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try run("pactl", ["set-default-sink", "choir_test"]).status == 0)
+        #expect(try run("pactl", ["set-default-source", "choir_test.monitor"]).status == 0)
+    }
+
+    deinit {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(at: runtime)
+    }
+
+    /// Runs a PulseAudio client tool against this server.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+        child.arguments = arguments
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        child.standardError = pipe
+        try child.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return (child.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Starts playing a WAV file into the null sink; returns the player, which ends by itself.
+    func play(_ wav: URL) throws -> Process {
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+        player.arguments = [wav.path]
+        player.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        try player.run()
+        return player
+    }
+}
