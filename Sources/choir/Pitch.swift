@@ -66,13 +66,12 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            let detector: YINDetector
+            let frames: [PitchFrame]
             do {
-                detector = try YINDetector(configuration(sampleRate: audio.sampleRate))
+                frames = try YINDetector.track(signal: audio.samples, configuration: configuration(sampleRate: audio.sampleRate))
             } catch {
                 throw fail("\(path): \(error)")
             }
-            let frames = detector.analyse(signal: audio.samples)
             var out = PitchWriter(format: format)
             out.begin(sampleRate: audio.sampleRate, window: window, hop: hop)
             for frame in frames { out.write(frame) }

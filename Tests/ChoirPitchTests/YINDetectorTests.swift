@@ -22,7 +22,7 @@ struct YINDetectorTests {
     func steadySinesAcrossTheRange(rate: Double, window: Int, hop: Int) throws {
         let detector = try YINDetector(.init(sampleRate: rate, window: window, hop: hop))
         for frequency in Self.frequencies {
-            let frames = detector.analyse(signal: Self.sine(frequency, rate: rate, seconds: 0.5))
+            let frames = try YINDetector.track(signal: Self.sine(frequency, rate: rate, seconds: 0.5), configuration: detector.configuration)
             #expect(frames.filter(\.isVoiced).count == frames.count, "\(frequency) Hz")
             let error = Self.median(frames.map { abs(Self.cents($0.frequency, frequency)) })
             #expect(error < 1, "\(frequency) Hz at \(rate) Hz, window \(window): median error \(error) cents")
@@ -40,7 +40,7 @@ struct YINDetectorTests {
             for k in 2...8 { sample += sin(2 * .pi * Double(k) * frequency * t + Double(k)) / Double(k) }
             return Float(0.2 * sample)
         }
-        let frames = try YINDetector(.init(sampleRate: rate)).analyse(signal: signal)
+        let frames = try YINDetector.track(signal: signal, configuration: .init(sampleRate: rate))
         let voiced = frames.filter(\.isVoiced)
         #expect(voiced.count == frames.count)
         let error = Self.median(voiced.map { abs(Self.cents($0.frequency, frequency)) })
@@ -55,7 +55,7 @@ struct YINDetectorTests {
             phase += 2 * .pi * truth(Double(i) / rate) / rate
             return Float(0.5 * sin(phase))
         }
-        let frames = try YINDetector(.init(sampleRate: rate)).analyse(signal: signal)
+        let frames = try YINDetector.track(signal: signal, configuration: .init(sampleRate: rate))
         let errors = frames.map { abs(Self.cents($0.frequency, truth($0.time))) }
         #expect(Self.median(errors) < 5, "median \(Self.median(errors)) cents")
         #expect(errors.max()! < 25)
@@ -64,7 +64,7 @@ struct YINDetectorTests {
     @Test func silenceAndDCAreUnvoicedNeverNaN() throws {
         let detector = try YINDetector(.init(sampleRate: 48000))
         for signal in [[Float](repeating: 0, count: 24000), [Float](repeating: 0.4, count: 24000)] {
-            let frames = detector.analyse(signal: signal)
+            let frames = try YINDetector.track(signal: signal, configuration: detector.configuration)
             #expect(!frames.isEmpty)
             #expect(frames.allSatisfy { $0.frequency == 0 && $0.confidence == 0 })
         }
@@ -73,7 +73,7 @@ struct YINDetectorTests {
     @Test func whiteNoiseIsMostlyUnvoiced() throws {
         var random = SplitMix(seed: 7)
         let noise = (0..<48000).map { _ in Float(random.unit() - 0.5) }
-        let frames = try YINDetector(.init(sampleRate: 48000)).analyse(signal: noise)
+        let frames = try YINDetector.track(signal: noise, configuration: .init(sampleRate: 48000))
         let voiced = frames.filter(\.isVoiced).count
         #expect(Double(voiced) / Double(frames.count) < 0.05, "\(voiced) of \(frames.count) noise frames voiced")
         #expect(frames.allSatisfy { !$0.frequency.isNaN && !$0.confidence.isNaN })
@@ -82,7 +82,7 @@ struct YINDetectorTests {
     @Test func noisyToneKeepsItsPitch() throws {
         var random = SplitMix(seed: 3)
         let signal = Self.sine(261.6, rate: 48000, seconds: 0.5).map { $0 + Float(0.1 * (random.unit() - 0.5)) }
-        let frames = try YINDetector(.init(sampleRate: 48000)).analyse(signal: signal)
+        let frames = try YINDetector.track(signal: signal, configuration: .init(sampleRate: 48000))
         #expect(frames.filter(\.isVoiced).count == frames.count)
         #expect(Self.median(frames.map { abs(Self.cents($0.frequency, 261.6)) }) < 2)
     }
@@ -95,7 +95,7 @@ struct YINDetectorTests {
         var signal = [Float](repeating: 0, count: Int(rate * 2))
         let tone = Self.sine(440, rate: rate, seconds: 1)
         signal.replaceSubrange(Int(rate * 0.5)..<Int(rate * 1.5), with: tone)
-        let frames = try YINDetector(.init(sampleRate: rate, window: window, hop: hop)).analyse(signal: signal)
+        let frames = try YINDetector.track(signal: signal, configuration: .init(sampleRate: rate, window: window, hop: hop))
         let voiced = frames.filter(\.isVoiced)
         let onset = try #require(voiced.first).time, offset = try #require(voiced.last).time
         let tolerance = Double(window) / rate / 2

@@ -13,13 +13,14 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // One frame of a sung vowel through the detector, as the capture path runs it: 2048 samples at 48 kHz.
-    // It must not allocate: the threshold holds the malloc count at zero.
+    // It must not allocate.
     let voice = SyntheticVoice(sampleRate: 48000)
     let signal = voice.render([.init(start: 0, duration: 1, frequency: 196)], length: 1)
     let detector = try! YINDetector(.init(sampleRate: 48000, window: 2048, hop: 256))
     Benchmark(
         "YIN frame (window 2048, 48 kHz)",
-        configuration: .init(thresholds: [.mallocCountTotal: .init(absolute: [.p100: 0])])
+        // The empty iteration above costs the harness 16 mallocs; a frame may add none.
+        configuration: .init(thresholds: [.mallocCountTotal: .init(absolute: [.p100: 16])])
     ) { benchmark in
         signal.withUnsafeBufferPointer { buffer in
             var offset = 4096
