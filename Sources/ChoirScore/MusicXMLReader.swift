@@ -19,9 +19,9 @@ final class MusicXMLReader {
 
     /// Reads a whole UTF-8 document.
     func read(utf8 document: [UInt8]) throws(ReadError) -> Score {
-        var xml = XMLTokenizer(utf8: document)
+        let xml = XMLTokenizer(utf8: document)
         do {
-            try readDocument(&xml)
+            try readDocument(xml)
         } catch let error as XMLSyntaxError {
             throw ReadError(error.message, offset: error.offset)
         } catch let error as ReadError {
@@ -32,7 +32,7 @@ final class MusicXMLReader {
         return try assemble()
     }
 
-    private func readDocument(_ xml: inout XMLTokenizer) throws {
+    private func readDocument(_ xml: XMLTokenizer) throws {
         var root: String?
         while root == nil {
             switch try xml.next() {
@@ -42,8 +42,8 @@ final class MusicXMLReader {
             }
         }
         switch root {
-        case "score-partwise": try readScore(&xml, timewise: false)
-        case "score-timewise": try readScore(&xml, timewise: true)
+        case "score-partwise": try readScore(xml, timewise: false)
+        case "score-timewise": try readScore(xml, timewise: true)
         case let other?:
             throw ReadError(
                 "expected <score-partwise> or <score-timewise> but found <\(other)>: not a MusicXML score",
@@ -55,7 +55,7 @@ final class MusicXMLReader {
         }
     }
 
-    private func readScore(_ xml: inout XMLTokenizer, timewise: Bool) throws {
+    private func readScore(_ xml: XMLTokenizer, timewise: Bool) throws {
         var sawPartList = false
         try xml.forEachChild { xml, name in
             switch name {
@@ -82,7 +82,7 @@ final class MusicXMLReader {
                 if isTitle, self.creditTitle == nil, !words.isEmpty { self.creditTitle = words }
             case "part-list":
                 sawPartList = true
-                try self.readPartList(&xml)
+                try self.readPartList(xml)
             case "part" where !timewise:
                 guard sawPartList else { throw ReadError("expected <part-list> before the first <part>", offset: xml.tokenOffset) }
                 let builder = try self.builder(for: xml.attribute("id"), xml: xml)
@@ -90,7 +90,7 @@ final class MusicXMLReader {
                 try xml.forEachChild { xml, name in
                     guard name == "measure" else { return }
                     try self.readMeasureContent(
-                        &xml, index: measureIndex, number: xml.attribute("number"),
+                        xml, index: measureIndex, number: xml.attribute("number"),
                         implicit: xml.attribute("implicit") == "yes", part: builder)
                     measureIndex += 1
                 }
@@ -102,7 +102,7 @@ final class MusicXMLReader {
                 try xml.forEachChild { xml, name in
                     guard name == "part" else { return }
                     let builder = try self.builder(for: xml.attribute("id"), xml: xml)
-                    try self.readMeasureContent(&xml, index: index, number: number, implicit: implicit, part: builder)
+                    try self.readMeasureContent(xml, index: index, number: number, implicit: implicit, part: builder)
                 }
             default:
                 break
@@ -121,7 +121,7 @@ final class MusicXMLReader {
         return builder
     }
 
-    private func readPartList(_ xml: inout XMLTokenizer) throws {
+    private func readPartList(_ xml: XMLTokenizer) throws {
         try xml.forEachChild { xml, name in
             guard name == "score-part" else { return }
             guard let id = xml.attribute("id") else {
@@ -157,7 +157,7 @@ final class MusicXMLReader {
 
     /// Reads the music data of one part in one measure; `xml` is positioned just inside the element.
     private func readMeasureContent(
-        _ xml: inout XMLTokenizer, index: Int, number: String?, implicit: Bool, part: PartBuilder
+        _ xml: XMLTokenizer, index: Int, number: String?, implicit: Bool, part: PartBuilder
     ) throws {
         while measures.count <= index {
             measures.append(MeasureBuilder(number: String(measures.count + 1)))
@@ -171,7 +171,7 @@ final class MusicXMLReader {
         part.beginMeasure(index)
         try xml.forEachChild { xml, name in
             switch name {
-            case "note": try part.readNote(&xml)
+            case "note": try part.readNote(xml)
             case "backup", "forward":
                 var duration: Rational?
                 var voice: String?
@@ -188,17 +188,17 @@ final class MusicXMLReader {
                     throw ReadError("expected <duration> in <\(name)>", offset: xml.tokenOffset)
                 }
                 if name == "backup" { part.backup(duration) } else { try part.forward(duration, voice: voice, staff: staff) }
-            case "attributes": try self.readAttributes(&xml, index: index, part: part)
-            case "direction": try self.readDirection(&xml, index: index, part: part)
+            case "attributes": try self.readAttributes(xml, index: index, part: part)
+            case "direction": try self.readDirection(xml, index: index, part: part)
             case "sound": self.applySound(xml, index: index, part: part)
-            case "barline": try self.readBarline(&xml, index: index, part: part)
+            case "barline": try self.readBarline(xml, index: index, part: part)
             default: break
             }
         }
         part.endMeasure()
     }
 
-    private func readAttributes(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+    private func readAttributes(_ xml: XMLTokenizer, index: Int, part: PartBuilder) throws {
         try xml.forEachChild { xml, name in
             switch name {
             case "divisions":
@@ -258,7 +258,7 @@ final class MusicXMLReader {
         }
     }
 
-    private func readDirection(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+    private func readDirection(_ xml: XMLTokenizer, index: Int, part: PartBuilder) throws {
         var metronome: Double?
         var dynamics: Int?
         var words: [String] = []
@@ -270,7 +270,7 @@ final class MusicXMLReader {
             case "direction-type":
                 try xml.forEachChild { xml, name in
                     switch name {
-                    case "metronome": metronome = try Self.readMetronome(&xml)
+                    case "metronome": metronome = try Self.readMetronome(xml)
                     case "dynamics":
                         try xml.forEachChild { _, mark in
                             if let velocity = Dynamics.velocity(mark) { dynamics = velocity }
@@ -313,7 +313,7 @@ final class MusicXMLReader {
         }
     }
 
-    private static func readMetronome(_ xml: inout XMLTokenizer) throws -> Double? {
+    private static func readMetronome(_ xml: XMLTokenizer) throws -> Double? {
         var unit: Rational?
         var dots = 0
         var perMinute: Double?
@@ -358,7 +358,7 @@ final class MusicXMLReader {
         measures[index].tempos.append((part.cursor, qpm))
     }
 
-    private func readBarline(_ xml: inout XMLTokenizer, index: Int, part: PartBuilder) throws {
+    private func readBarline(_ xml: XMLTokenizer, index: Int, part: PartBuilder) throws {
         try xml.forEachChild { xml, name in
             switch name {
             case "repeat":

@@ -84,7 +84,7 @@ final class PartBuilder {
 
     // MARK: - Notes
 
-    func readNote(_ xml: inout XMLTokenizer) throws {
+    func readNote(_ xml: XMLTokenizer) throws {
         let noteOffset = xml.tokenOffset
         let attributeDynamics = xml.attribute("dynamics").flatMap { Double($0.trimmed) }
         var isGrace = false, isCue = false, isChord = false, isRest = false, isUnpitched = false
@@ -151,7 +151,7 @@ final class PartBuilder {
                     if name == "normal-notes" { normalNotes = Int(try xml.readText().trimmed) ?? 1 }
                 }
             case "lyric":
-                if let lyric = try Self.readLyric(&xml) { lyrics.append(lyric) }
+                if let lyric = try Self.readLyric(xml) { lyrics.append(lyric) }
             default: break
             }
         }
@@ -200,7 +200,7 @@ final class PartBuilder {
         }
     }
 
-    private static func readLyric(_ xml: inout XMLTokenizer) throws
+    private static func readLyric(_ xml: XMLTokenizer) throws
         -> (number: String?, syllabic: Lyric.Syllabic, text: String, extends: Bool)?
     {
         let number = xml.attribute("number")

@@ -86,7 +86,7 @@ public enum ScoreReader {
 
     private static func rootfilePath(_ data: [UInt8], file: String) throws(ScoreError) -> String? {
         do {
-            var xml = XMLTokenizer(utf8: try XMLTokenizer.utf8(from: data))
+            let xml = XMLTokenizer(utf8: try XMLTokenizer.utf8(from: data))
             while true {
                 switch try xml.next() {
                 case .start where xml.name == "rootfile":

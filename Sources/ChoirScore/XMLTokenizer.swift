@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Well-formedness is checked as it goes (tags must nest and close), and every error carries the byte
 /// offset where it was found so callers can report a line and column.
-struct XMLTokenizer {
+final class XMLTokenizer {
     enum Event: Equatable {
         case start
         case end
@@ -20,21 +20,23 @@ struct XMLTokenizer {
     /// The document, in storage the tokenizer owns, read without bounds checks on the hot paths.
     private let storage: DocumentStorage
     private var bytes: UnsafeBufferPointer<UInt8> { storage.bytes }
-    private var position = 0
+    @exclusivity(unchecked) private var position = 0
     /// Open elements, innermost last, as the byte ranges of their names.
-    private var openElements: [Range<Int>] = []
-    private var openNames: [String] = []
+    @exclusivity(unchecked) private var openElements: [Range<Int>] = []
+    @exclusivity(unchecked) private var openNames: [String] = []
     /// Element names already turned into strings, by a hash of their bytes: a score has few distinct names.
-    private var names = NameTable()
-    private var pendingEnd = false
+    @exclusivity(unchecked) private var names = NameTable()
+    @exclusivity(unchecked) private var pendingEnd = false
 
     /// Name of the element whose start or end was just returned.
-    private(set) var name = ""
+    @exclusivity(unchecked) private(set) var name = ""
     /// Byte offset where the current token begins.
-    private(set) var tokenOffset = 0
-    private var textRange = 0..<0
-    private var textIsCData = false
-    private var attributeRanges: [(name: Range<Int>, value: Range<Int>)] = []
+    @exclusivity(unchecked) private(set) var tokenOffset = 0
+    @exclusivity(unchecked) private var textRange = 0..<0
+    @exclusivity(unchecked) private var textIsCData = false
+    /// The current element's attributes: the first `attributeCount` entries, reused from element to element.
+    @exclusivity(unchecked) private var attributeRanges: [(name: Range<Int>, value: Range<Int>)] = []
+    @exclusivity(unchecked) private var attributeCount = 0
 
     /// Creates a tokenizer over a document that is already UTF-8 (see `XMLTokenizer.utf8(from:)`).
     init(utf8 bytes: [UInt8]) {
@@ -47,7 +49,7 @@ struct XMLTokenizer {
     var depth: Int { openElements.count }
 
     /// Returns the next event. Whitespace-only text is reported like any other text.
-    mutating func next() throws(XMLSyntaxError) -> Event {
+    func next() throws(XMLSyntaxError) -> Event {
         if pendingEnd {
             pendingEnd = false
             openElements.removeLast()
@@ -125,7 +127,7 @@ struct XMLTokenizer {
                 position += 1
                 let nameRange = try scanName()
                 name = intern(nameRange)
-                attributeRanges.removeAll(keepingCapacity: true)
+                attributeCount = 0
                 try scanAttributes()
                 openElements.append(nameRange)
                 openNames.append(name)
@@ -148,7 +150,7 @@ struct XMLTokenizer {
 
     /// The value of an attribute of the element just started, with references decoded.
     func attribute(_ wanted: String) -> String? {
-        for (nameRange, valueRange) in attributeRanges where equals(nameRange, wanted) {
+        for (nameRange, valueRange) in attributeRanges[0..<attributeCount] where equals(nameRange, wanted) {
             return decode(valueRange)
         }
         return nil
@@ -158,7 +160,7 @@ struct XMLTokenizer {
     var text: String { textIsCData ? string(textRange) : decode(textRange) }
 
     /// Reads all character data up to the end of the element just started, skipping nested markup.
-    mutating func readText() throws(XMLSyntaxError) -> String {
+    func readText() throws(XMLSyntaxError) -> String {
         let target = depth
         var result = ""
         while true {
@@ -172,7 +174,7 @@ struct XMLTokenizer {
     }
 
     /// Skips everything up to the end of the element just started.
-    mutating func skipElement() throws(XMLSyntaxError) {
+    func skipElement() throws(XMLSyntaxError) {
         let target = depth
         while true {
             switch try next() {
@@ -185,13 +187,13 @@ struct XMLTokenizer {
 
     /// Calls `body` with the name of each child element of the element just started. `body` must consume
     /// the child it is given (by reading or skipping it).
-    mutating func forEachChild(_ body: (inout XMLTokenizer, String) throws -> Void) throws {
+    func forEachChild(_ body: (XMLTokenizer, String) throws -> Void) throws {
         let target = depth
         while true {
             switch try next() {
             case .start:
                 let childDepth = depth
-                try body(&self, name)
+                try body(self, name)
                 if depth >= childDepth { try skipElement() }
             case .end where depth < target: return
             case .endOfDocument: return
@@ -220,11 +222,11 @@ struct XMLTokenizer {
         return true
     }
 
-    private mutating func skipSpaces() {
+    private func skipSpaces() {
         while position < bytes.count && Self.isSpace(bytes[position]) { position += 1 }
     }
 
-    private mutating func scanName() throws(XMLSyntaxError) -> Range<Int> {
+    private func scanName() throws(XMLSyntaxError) -> Range<Int> {
         let start = position
         while position < bytes.count && Self.isNameByte(bytes[position]) { position += 1 }
         guard position > start else {
@@ -236,7 +238,7 @@ struct XMLTokenizer {
         return start..<position
     }
 
-    private mutating func scanAttributes() throws(XMLSyntaxError) {
+    private func scanAttributes() throws(XMLSyntaxError) {
         while true {
             let hadSpace = position < bytes.count && Self.isSpace(bytes[position])
             skipSpaces()
@@ -271,12 +273,17 @@ struct XMLTokenizer {
             guard position < bytes.count else {
                 throw XMLSyntaxError("unexpected end of file inside an attribute value", offset: start)
             }
-            attributeRanges.append((nameRange, start..<position))
+            if attributeCount < attributeRanges.count {
+                attributeRanges[attributeCount] = (nameRange, start..<position)
+            } else {
+                attributeRanges.append((nameRange, start..<position))
+            }
+            attributeCount += 1
             position += 1
         }
     }
 
-    private mutating func skip(past terminator: [UInt8], what: String) throws(XMLSyntaxError) {
+    private func skip(past terminator: [UInt8], what: String) throws(XMLSyntaxError) {
         let start = position
         guard let end = firstIndex(of: terminator, from: position + 2) else {
             throw XMLSyntaxError("unexpected end of file inside a \(what)", offset: start)
@@ -299,7 +306,7 @@ struct XMLTokenizer {
     }
 
     /// Skips `<!DOCTYPE ...>` including an internal subset, whose declarations are never acted upon.
-    private mutating func skipDoctype() throws(XMLSyntaxError) {
+    private func skipDoctype() throws(XMLSyntaxError) {
         let start = position
         position += 9
         var bracketDepth = 0
@@ -343,7 +350,7 @@ struct XMLTokenizer {
     }
 
     /// The element name in `range`, shared with earlier occurrences of the same name.
-    private mutating func intern(_ range: Range<Int>) -> String {
+    private func intern(_ range: Range<Int>) -> String {
         names.string(for: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
