@@ -4,17 +4,20 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
-bench_packages := "libxml2-utils"
+bench_packages := "libxml2-utils aubio-tools"
 
 # List the tasks.
 default:
     @just --list
 
-# Install the system libraries and the GM SoundFont (quick when they are already there).
-setup:
+# Install the system libraries, the GM SoundFont and PulseAudio for the real-time tests (quick when they are there).
+setup: (_apt apt_packages)
+
+# Install whichever of PACKAGES apt has not installed yet.
+_apt +PACKAGES:
     #!/usr/bin/env bash
     set -euo pipefail
-    missing=$(for p in {{apt_packages}}; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"; done)
+    missing=$(for p in {{PACKAGES}}; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"; done)
     if [ -n "$missing" ]; then
         sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
         echo "Installing:" $missing
@@ -22,9 +25,9 @@ setup:
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
     fi
 
-# Build choir (release).
+# Build choir (release, with the Swift runtime linked in for a quicker start).
 build: setup
-    swift build -c release --product choir
+    swift build -c release --product choir --static-swift-stdlib
 
 # The main job: show what the bundled example holds.
 demo: build
@@ -34,10 +37,12 @@ demo: build
 test: setup
     swift test
 
-# Speed and memory benchmarks (ordo-one/benchmark), then the side-by-side comparison with other readers.
-bench: setup
+# Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint and aubio.
+bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
-    python3 -m pip install -q music21 && Benchmarks/compare-readers.py
+    python3 -m pip install -q music21
+    Benchmarks/compare-readers.py
+    Benchmarks/compare-pitch.py
 
 # Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings.
 fuzz SECONDS="1800": setup

@@ -1,5 +1,7 @@
 import ArgumentParser
 import ChoirScore
+import Dispatch
+import Synchronization
 
 extension Choir {
     /// `choir info`: what a score holds.
@@ -14,29 +16,42 @@ extension Choir {
         var json = false
 
         func run() throws {
+            // Files are read two at a time (the machines choir targets have two cores or more), then
+            // reported in the order given.
+            let results = Self.readAll(scores)
             var summaries: [JSON] = []
             var failed = false
-            for (number, path) in scores.enumerated() {
-                let score: Score
-                do {
-                    score = try ScoreReader.read(contentsOf: path)
-                } catch {
+            for (number, (path, result)) in zip(scores, results).enumerated() {
+                switch result {
+                case .failure(let error):
                     _ = fail(error)
                     failed = true
-                    continue
-                }
-                let summary = ScoreSummary(score, file: path)
-                if json {
-                    summaries.append(summary.json)
-                } else {
-                    if number > 0 { print() }
-                    print(summary.text, terminator: "")
+                case .success(let score):
+                    let summary = ScoreSummary(score, file: path)
+                    if json {
+                        summaries.append(summary.json)
+                    } else {
+                        if number > 0 { print() }
+                        print(summary.text, terminator: "")
+                    }
                 }
             }
             if json {
                 print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
             }
             if failed { throw ExitCode.failure }
+        }
+
+        static func readAll(_ paths: [String]) -> [Result<Score, ScoreError>] {
+            let results = Mutex([Result<Score, ScoreError>?](repeating: nil, count: paths.count))
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: min(2, paths.count)) { _ in
+                while case let index = next.add(1, ordering: .relaxed).oldValue, index < paths.count {
+                    let result = Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: paths[index]) }
+                    results.withLock { $0[index] = result }
+                }
+            }
+            return results.withLock { $0.map { $0! } }
         }
     }
 }
