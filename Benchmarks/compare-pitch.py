@@ -6,7 +6,9 @@ accuracy as mir_eval defines it (share of truly voiced frames estimated within 5
 Speed: both command lines on a minute of singing at window 2048, hop 256, median of several runs.
 Needs aubio-tools (`just bench` installs it).
 """
-import bisect, math, os, statistics, subprocess, sys, tempfile, time
+import bisect, math, os, statistics, subprocess, tempfile
+
+from timing import median_seconds
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 choir = os.path.join(root, ".build", "release", "choir")
@@ -64,15 +66,8 @@ with tempfile.TemporaryDirectory() as folder:
         print(f"  {name:10} {a[0] * 100:7.1f}% {a[1]:6.2f} ¢   {b[0] * 100:7.1f}% {b[1]:6.2f} ¢  (shifted {b[2]:+d} ms)")
 
     minute = os.path.join(folder, "minute.wav")
-    def timed(command, runs=7):
-        samples = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-            samples.append(time.perf_counter() - start)
-        return statistics.median(samples)
-    t_ours = timed([choir, "pitch", "--window", "2048", "--hop", "256", minute])
-    t_aubio = timed(["aubiopitch", "-p", "yinfast", "-B", "2048", "-H", "256", minute])
+    t_ours = median_seconds([choir, "pitch", "--window", "2048", "--hop", "256", minute], 7)
+    t_aubio = median_seconds(["aubiopitch", "-p", "yinfast", "-B", "2048", "-H", "256", minute], 7)
     frames = (60 * 48000 - 2048) // 256 + 1
     print(f"A minute of singing (48 kHz, {frames} frames), whole command lines, median of 7:")
     print(f"  choir pitch   {t_ours * 1000:7.1f} ms  {60 / t_ours:6.0f}x real time")

@@ -5,22 +5,15 @@ Prints each tool's median wall time over several runs, the ratios, and choir's p
 file against its budget (5 x the largest file's XML). Needs music21 (pip) and xmllint (libxml2-utils);
 `just bench` installs both.
 """
-import os, statistics, subprocess, sys, tempfile, time, zipfile
+import os, subprocess, sys, tempfile, zipfile
+
+from timing import median_seconds
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = os.path.join(root, "Tests", "Fixtures", "corpus")
 files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith((".mxl", ".xml", ".musicxml")))
 choir = os.path.join(root, ".build", "release", "choir")
 assert len(files) == 29, files
-
-
-def median_seconds(command, runs):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def peak_kib(command):
