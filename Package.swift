@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
+        .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch"]),
     ]
 )

@@ -38,6 +38,12 @@ public struct Timeline: Sendable {
         tempoMap = TempoMap(points)
     }
 
+    /// A time line of given occurrences, such as a practised range cut from a longer one.
+    public init(entries: [Entry], tempoMap: TempoMap = TempoMap([])) {
+        self.entries = entries
+        self.tempoMap = tempoMap
+    }
+
     /// Total length in quarter notes.
     public var length: Rational { entries.last.map { $0.start + $0.duration } ?? .zero }
 
@@ -76,6 +82,11 @@ public struct TempoMap: Sendable {
     public struct Point: Hashable, Sendable {
         public var position: Rational
         public var quarterNotesPerMinute: Double
+
+        public init(position: Rational, quarterNotesPerMinute: Double) {
+            self.position = position
+            self.quarterNotesPerMinute = quarterNotesPerMinute
+        }
     }
 
     /// Tempo changes sorted by position; the first one also holds before its position.

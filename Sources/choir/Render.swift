@@ -1,0 +1,84 @@
+import ArgumentParser
+import ChoirAudio
+import ChoirPlayback
+import Foundation
+import Glibc
+
+extension Choir {
+    /// `choir render`: the mix to a WAV file, faster than real time.
+    struct Render: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Render the mix of a score to a WAV file, faster than real time.")
+
+        @OptionGroup var playback: PlaybackArguments
+
+        @Option(name: .shortAndLong, help: "The output file: OUT.wav.")
+        var output: String
+
+        @Option(help: "Sample rate of the output, in Hz.")
+        var sampleRate = 48000
+
+        func run() throws {
+            guard output.lowercased().hasSuffix(".wav") else {
+                throw fail("\(output): expected an output file ending in .wav")
+            }
+            let resolved = try playback.resolve()
+            // Fail on an unwritable path before spending time rendering.
+            guard FileManager.default.createFile(atPath: output, contents: nil) else {
+                throw fail("\(output): cannot be written: expected a writable path")
+            }
+            let renderer: SynthRenderer
+            do {
+                renderer = try SynthRenderer(
+                    soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
+                    programs: resolved.programs, mixer: resolved.mixer)
+            } catch {
+                try? FileManager.default.removeItem(atPath: output)
+                throw fail(error)
+            }
+            var progress = isatty(2) == 1 ? ProgressBar(total: renderer.totalFrames) : nil
+            let block = 4096
+            var left = [Float](repeating: 0, count: block), right = left
+            var interleaved: [Float] = []
+            interleaved.reserveCapacity(renderer.totalFrames * 2)
+            while !renderer.isFinished {
+                let count = left.withUnsafeMutableBufferPointer { l in
+                    right.withUnsafeMutableBufferPointer { r in renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: block) }
+                }
+                for i in 0..<count {
+                    interleaved.append(left[i])
+                    interleaved.append(right[i])
+                }
+                progress?.update(renderer.position)
+            }
+            progress?.finish()
+            let bytes = WAVFile.encode(interleaved: interleaved, channels: 2, sampleRate: sampleRate)
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                throw fail("\(output): cannot be written: expected a writable path")
+            }
+        }
+    }
+}
+
+/// A progress bar on standard error, for terminals.
+struct ProgressBar {
+    var total: Int
+    private var shown = -1
+
+    init(total: Int) { self.total = total }
+
+    mutating func update(_ done: Int) {
+        let percent = total > 0 ? done * 100 / total : 100
+        guard percent != shown else { return }
+        shown = percent
+        let filled = percent * 30 / 100
+        var standardError = StandardError()
+        print("\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%",
+              terminator: "", to: &standardError)
+    }
+
+    func finish() {
+        var standardError = StandardError()
+        print("\r\u{1B}[2K", terminator: "", to: &standardError)
+    }
+}

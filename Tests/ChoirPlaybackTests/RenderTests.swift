@@ -1,0 +1,191 @@
+import ChoirPitch
+import ChoirScore
+import Foundation
+import Testing
+
+@testable import ChoirPlayback
+
+/// Rendered audio, analysed: timing, the mix, tempo, loops, count-in and pitch.
+struct RenderTests {
+    static let rate = 48000
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let example = try! ScoreReader.read(
+        contentsOf: root.appendingPathComponent("Resources/ExamplePieces/amazing_grace.musicxml").path)
+
+    static func render(_ score: Score, options: PlaybackOptions = PlaybackOptions(), mixer: Mixer? = nil,
+                       programs: [Int]? = nil) throws -> (left: [Float], right: [Float], schedule: Schedule) {
+        let lines = score.lines
+        let schedule = try Schedule(score: score, lines: lines, options: options)
+        let renderer = try SynthRenderer(
+            soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
+            sampleRate: rate, schedule: schedule, programs: programs ?? Instruments.programs(for: lines, in: score),
+            mixer: mixer ?? Mixer(lineCount: lines.count))
+        let (left, right) = renderer.renderAll()
+        return (left, right, schedule)
+    }
+
+    static func mixer(_ lines: Int, _ request: (inout Mixer.Request) -> Void) throws -> Mixer {
+        var r = Mixer.Request()
+        request(&r)
+        return try Mixer(lineCount: lines, request: r)
+    }
+
+    /// A one-line score: C4, rest, E4, rest, G4, rest at ♩ = 120 (a quarter every half second).
+    static let staccato = try! ScoreReader.read(data: Array("""
+        <score-partwise version="4.0">
+          <part-list><score-part id="P1"><part-name>Piano</part-name>
+            <midi-instrument id="I"><midi-program>1</midi-program></midi-instrument></score-part></part-list>
+          <part id="P1"><measure number="1">
+            <attributes><divisions>1</divisions><time><beats>6</beats><beat-type>4</beat-type></time></attributes>
+            <direction><sound tempo="120"/></direction>
+            <note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+            <note><pitch><step>E</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+            <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+          </measure></part>
+        </score-partwise>
+        """.utf8), file: "staccato.musicxml")
+
+    /// Samples where the signal first rises above a threshold after silence.
+    static func onsets(_ signal: [Float], threshold: Float = 0.005) -> [Int] {
+        var result: [Int] = []
+        var quiet = 0
+        for (i, x) in signal.enumerated() {
+            if abs(x) > threshold {
+                if quiet > rate / 20 { result.append(i) }
+                quiet = 0
+            } else {
+                quiet += 1
+            }
+        }
+        if let first = signal.firstIndex(where: { abs($0) > threshold }), result.first != first { result.insert(first, at: 0) }
+        return result
+    }
+
+    @Test func onsetsLandWhereTheScheduleSays() throws {
+        let (left, _, schedule) = try Self.render(Self.staccato)
+        #expect(schedule.notes.map(\.start) == [0, 1, 2])
+        let found = Self.onsets(left)
+        #expect(found.count == 3)
+        for (onset, expected) in zip(found, [0, 48000, 96000]) {
+            // FluidSynth starts voices on its 64-sample blocks; the piano's attack crosses the threshold at once.
+            #expect(onset >= expected && onset < expected + 64 + 48, "onset at \(onset), scheduled at \(expected)")
+        }
+    }
+
+    @Test func tempoAndBPMScaleTime() throws {
+        var options = PlaybackOptions()
+        options.tempoPercent = 50
+        let slow = try Schedule(score: Self.staccato, lines: Self.staccato.lines, options: options)
+        #expect(slow.notes.map(\.start) == [0, 2, 4])
+        #expect(slow.length == 6)
+        options = PlaybackOptions()
+        options.quarterNotesPerMinute = 60
+        let sixty = try Schedule(score: Self.staccato, lines: Self.staccato.lines, options: options)
+        #expect(sixty.notes.map(\.start) == [0, 2, 4])
+        #expect(sixty.notes.map(\.end) == [1, 3, 5])
+        let (left, _, _) = try Self.render(Self.staccato, options: options)
+        let found = Self.onsets(left)
+        #expect(found.count == 3 && abs(found[2] - 4 * 48000) < 64 + 48, "\(found)")
+    }
+
+    /// The mix is the sum of the lines at their volumes: the full mix minus the mix with the tenor muted is
+    /// the tenor alone, and halving a volume halves the line.
+    @Test func mutedLineIsAbsentAndVolumesAreExact() throws {
+        let score = Self.example
+        var options = PlaybackOptions()
+        options.toMeasure = "4"
+        let full = try Self.render(score, options: options)
+        let muted = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.muted = [2] })
+        let solo = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.soloed = [2] })
+        var worst: Float = 0
+        for i in full.left.indices {
+            worst = max(worst, abs(full.left[i] - muted.left[i] - solo.left[i]), abs(full.right[i] - muted.right[i] - solo.right[i]))
+        }
+        #expect(worst < 1e-5, "largest difference \(worst)")
+        #expect(solo.left.contains { abs($0) > 0.01 })
+
+        let half = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.soloed = [2]; $0.volumes = [2: 50] })
+        let ratio = rms(half.left) / rms(solo.left)
+        #expect(abs(ratio - 0.5) < 1e-4, "ratio \(ratio)")
+
+        let mine = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.singer = 2; $0.muteMine = true })
+        #expect(zip(mine.left, muted.left).allSatisfy { $0 == $1 })
+    }
+
+    @Test func loopsRepeatTheRange() throws {
+        var options = PlaybackOptions()
+        options.fromMeasure = "1"
+        options.toMeasure = "2"
+        options.passes = 3
+        let schedule = try Schedule(score: Self.example, lines: Self.example.lines, options: options)
+        let soprano = schedule.notes.filter { $0.line == 0 }.map(\.start)
+        // Measures 1-2 of the soprano: G, B, G, B, A, three times, 6 beats of 0.75 s apart.
+        #expect(soprano.count == 15)
+        #expect(soprano[5] == soprano[0] + 4.5 && soprano[10] == soprano[0] + 9)
+        #expect(schedule.length == 13.5)
+    }
+
+    @Test func countInClicksThenSoundsTheFirstNote() throws {
+        var options = PlaybackOptions()
+        options.fromMeasure = "1"
+        options.toMeasure = "1"
+        options.countIn = true
+        options.singer = 2
+        let (left, _, schedule) = try Self.render(Self.example, options: options, mixer: Self.mixer(4) { $0.soloed = [2] })
+        #expect(schedule.preroll == 2.25)
+        let clicks = schedule.notes.filter { $0.line == nil }
+        #expect(clicks.map(\.start) == [-2.25, -1.5, -0.75])
+        #expect(clicks.map(\.midi) == [76, 77, 77])
+        let cue = try #require(schedule.notes.first { $0.line == 2 })
+        #expect(cue.start == -2.25 && cue.midi == 59)
+        // Sound before the first beat (sample 108000), from the clicks and the cue.
+        #expect(left[0..<108000].contains { abs($0) > 0.01 })
+    }
+
+    @Test func clickThroughout() throws {
+        var options = PlaybackOptions()
+        options.click = true
+        options.toMeasure = "2"
+        let schedule = try Schedule(score: Self.example, lines: Self.example.lines, options: options)
+        #expect(schedule.notes.filter { $0.line == nil }.map(\.start) == [0, 0.75, 1.5, 2.25, 3, 3.75, 4.5])
+    }
+
+    /// The tenor alone on a piano, tracked with choir's own detector: each note sounds its written pitch.
+    @Test func soloLinePitchFollowsTheNotes() throws {
+        let score = Self.example
+        let programs = [52, 52, 0, 52]
+        let (left, _, schedule) = try Self.render(score, mixer: Self.mixer(4) { $0.soloed = [2] }, programs: programs)
+        let frames = try YINDetector.track(signal: left, configuration: .init(sampleRate: Double(Self.rate)))
+        var checked = 0
+        for note in schedule.notes where note.line == 2 && note.end - note.start >= 0.5 {
+            let middle = frames.filter { $0.time > note.start + 0.1 && $0.time < note.end - 0.1 && $0.isVoiced }
+            guard !middle.isEmpty else { continue }
+            let pitches = middle.map { 69 + 12 * log2($0.frequency / 440) }.sorted()
+            let median = pitches[pitches.count / 2]
+            #expect(abs(median - Double(note.midi)) < 0.2, "note \(note.midi) at \(note.start) s heard as \(median)")
+            checked += 1
+        }
+        #expect(checked >= 15)
+    }
+
+    @Test func badOptionsSayWhatWasExpected() {
+        func message(_ change: (inout PlaybackOptions) -> Void) -> String? {
+            var options = PlaybackOptions()
+            change(&options)
+            do { _ = try Schedule(score: Self.example, lines: Self.example.lines, options: options); return nil } catch {
+                return error.description
+            }
+        }
+        #expect(message { $0.tempoPercent = 0 } == "tempo 0.0%: expected 10 to 400")
+        #expect(message { $0.quarterNotesPerMinute = 100_000 } == "bpm 100000.0: expected 10 to 400 quarter notes per minute")
+        #expect(message { $0.fromMeasure = "40" } == "measure 40 is not in the score: expected 0–16")
+        #expect(message { $0.fromMeasure = "5"; $0.toMeasure = "2" } == "measure 2 is not played after the start of the range")
+        #expect(throws: PlaybackError.self) { try Mixer(lineCount: 4, request: { var r = Mixer.Request(); r.volumes = [0: 150]; return r }()) }
+        #expect(throws: PlaybackError.self) { try SoundFont.locate(explicit: "/nonexistent.sf2", environment: [:]) }
+    }
+}
+
+func rms(_ signal: [Float]) -> Double {
+    (signal.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, signal.count))).squareRoot()
+}
