@@ -29,7 +29,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA"]),
-        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "CFluidSynth"]),
+        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
         .executableTarget(
             name: "choir",

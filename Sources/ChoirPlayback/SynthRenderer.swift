@@ -1,6 +1,8 @@
 import CFluidSynth
+import ChoirAudio
 import ChoirScore
 import Glibc
+import Synchronization
 
 /// Renders a `Schedule` through FluidSynth, one MIDI channel and one output group per line, mixed with a
 /// `Mixer` after synthesis.
@@ -16,6 +18,9 @@ public final class SynthRenderer: @unchecked Sendable {
     public var mixer: Mixer
     /// Samples rendered so far; sample 0 is the start of the count-in, or the range's first beat.
     public private(set) var position = 0
+    /// `position` as last published by `render`, safe to read from another thread.
+    public var renderedFrames: Int { published.load(ordering: .relaxed) }
+    private let published = Atomic<Int>(0)
     /// Where the first beat of the range falls.
     public let zeroSample: Int
     /// The whole render: count-in, every pass and a second for the last notes to ring out.
@@ -143,6 +148,7 @@ public final class SynthRenderer: @unchecked Sendable {
             position += chunk
             done += chunk
         }
+        published.store(position, ordering: .relaxed)
         return wanted
     }
 
@@ -177,3 +183,5 @@ public final class SynthRenderer: @unchecked Sendable {
         return (left, right)
     }
 }
+
+extension SynthRenderer: AudioSource {}

@@ -8,24 +8,34 @@ extension Choir {
     /// `choir render`: the mix to a WAV file, faster than real time.
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Render the mix of a score to a WAV file, faster than real time.")
+            abstract: "Render the mix of a score to a WAV file (faster than real time) or a standard MIDI file.")
 
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(name: .shortAndLong, help: "The output file: OUT.wav.")
+        @Option(name: .shortAndLong, help: "The output file: OUT.wav, or OUT.mid for a MIDI file of the same mix.")
         var output: String
 
         @Option(help: "Sample rate of the output, in Hz.")
         var sampleRate = 48000
 
         func run() throws {
-            guard output.lowercased().hasSuffix(".wav") else {
-                throw fail("\(output): expected an output file ending in .wav")
+            let isMIDI = output.lowercased().hasSuffix(".mid") || output.lowercased().hasSuffix(".midi")
+            guard isMIDI || output.lowercased().hasSuffix(".wav") else {
+                throw fail("\(output): expected an output file ending in .wav or .mid")
             }
             let resolved = try playback.resolve()
             // Fail on an unwritable path before spending time rendering.
             guard FileManager.default.createFile(atPath: output, contents: nil) else {
                 throw fail("\(output): cannot be written: expected a writable path")
+            }
+            if isMIDI {
+                let bytes = MIDIFile.encode(
+                    resolved.schedule, lineNames: resolved.lines.map(\.name), programs: resolved.programs,
+                    mixer: resolved.mixer)
+                guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                    throw fail("\(output): cannot be written: expected a writable path")
+                }
+                return
             }
             let renderer: SynthRenderer
             do {

@@ -1,0 +1,145 @@
+import CALSA
+import Glibc
+import Synchronization
+
+/// Something that renders stereo audio on demand, from the playback thread: it must not allocate, lock or
+/// block. Returns how many frames it wrote (fewer at the end).
+public protocol AudioSource: AnyObject {
+    func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> Int
+}
+
+/// Plays an `AudioSource` through an ALSA device on a real-time thread, a period at a time.
+///
+/// The thread renders, interleaves into a buffer allocated at construction and writes; underruns are
+/// recovered and counted. Pausing plays silence without advancing the source.
+public final class ALSAPlayback: @unchecked Sendable {
+    public let device: String
+    public let sampleRate: Int
+    public let periodFrames: Int
+
+    private let pcm: OpaquePointer
+    private let source: AudioSource
+    private let left: UnsafeMutablePointer<Float>
+    private let right: UnsafeMutablePointer<Float>
+    private let interleaved: UnsafeMutablePointer<Float>
+    private let running = Atomic<Bool>(false)
+    private let pausedFlag = Atomic<Bool>(false)
+    private let finishedFlag = Atomic<Bool>(false)
+    private let underrunCount = Atomic<Int>(0)
+    private let failure = Atomic<Int32>(0)
+    private var thread: pthread_t?
+
+    public init(device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource) throws(AudioDeviceError) {
+        choir_alsa_silence_errors()
+        var handle: OpaquePointer?
+        var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        guard status >= 0, let handle else {
+            throw AudioDeviceError(description: "cannot open playback device '\(device)': \(String(cString: snd_strerror(status)))")
+        }
+        let latency = UInt32(max(20_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, UInt32(sampleRate), 1, latency)
+        guard status >= 0 else {
+            snd_pcm_close(handle)
+            throw AudioDeviceError(
+                description: "playback device '\(device)' cannot play stereo at \(sampleRate) Hz: \(String(cString: snd_strerror(status)))")
+        }
+        pcm = handle
+        self.device = device
+        self.sampleRate = sampleRate
+        self.periodFrames = periodFrames
+        self.source = source
+        left = .allocate(capacity: periodFrames)
+        right = .allocate(capacity: periodFrames)
+        interleaved = .allocate(capacity: 2 * periodFrames)
+        left.initialize(repeating: 0, count: periodFrames)
+        right.initialize(repeating: 0, count: periodFrames)
+        interleaved.initialize(repeating: 0, count: 2 * periodFrames)
+    }
+
+    deinit {
+        stop()
+        snd_pcm_close(pcm)
+        left.deallocate()
+        right.deallocate()
+        interleaved.deallocate()
+    }
+
+    public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    /// Whether the source has run out and its last frames were written.
+    public var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
+    public var isPaused: Bool {
+        get { pausedFlag.load(ordering: .relaxed) }
+        set { pausedFlag.store(newValue, ordering: .relaxed) }
+    }
+    public var error: AudioDeviceError? {
+        let code = failure.load(ordering: .acquiring)
+        return code == 0 ? nil : AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))")
+    }
+
+    public func start() throws(AudioDeviceError) {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        snd_pcm_prepare(pcm)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var created = pthread_t()
+        let status = pthread_create(&created, nil, { context in
+            let playback = Unmanaged<ALSAPlayback>.fromOpaque(context!).takeRetainedValue()
+            RealTime.promoteCurrentThread()
+            playback.loop()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<ALSAPlayback>.fromOpaque(context).release()
+            running.store(false, ordering: .releasing)
+            throw AudioDeviceError(description: "cannot start the playback thread: \(String(cString: strerror(status)))")
+        }
+        thread = created
+    }
+
+    /// Stops at once and joins the thread.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    private func loop() {
+        while running.load(ordering: .acquiring) {
+            var frames = periodFrames
+            if pausedFlag.load(ordering: .relaxed) {
+                left.update(repeating: 0, count: periodFrames)
+                right.update(repeating: 0, count: periodFrames)
+            } else {
+                frames = source.render(left: left, right: right, frames: periodFrames)
+                if frames == 0 {
+                    snd_pcm_drain(pcm)
+                    finishedFlag.store(true, ordering: .releasing)
+                    running.store(false, ordering: .releasing)
+                    return
+                }
+            }
+            for i in 0..<frames {
+                interleaved[2 * i] = left[i]
+                interleaved[2 * i + 1] = right[i]
+            }
+            var offset = 0
+            while offset < frames && running.load(ordering: .relaxed) {
+                let written = snd_pcm_writei(pcm, interleaved + 2 * offset, snd_pcm_uframes_t(frames - offset))
+                if written >= 0 {
+                    offset += Int(written)
+                } else if Int32(written) == -EPIPE {
+                    underrunCount.add(1, ordering: .relaxed)
+                    snd_pcm_prepare(pcm)
+                } else if Int32(written) == -ESTRPIPE {
+                    while snd_pcm_resume(pcm) == -EAGAIN { usleep(1000) }
+                    snd_pcm_prepare(pcm)
+                } else if Int32(written) != -EAGAIN && Int32(written) != -EINTR {
+                    failure.store(Int32(written), ordering: .releasing)
+                    running.store(false, ordering: .releasing)
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ChoirAudio
+import ChoirPitch
+import Foundation
+import Testing
+
+struct PlaybackCommandTests {
+    static func temporary(_ name: String) -> String { NSTemporaryDirectory() + "choir-\(name)" }
+
+    @Test func renderWritesTheMix() throws {
+        let out = Self.temporary("render.wav")
+        let result = try CLI.run(["render", CLI.example, "-o", out, "--to", "2", "--sample-rate", "44100"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let audio = try WAVFile.read(contentsOf: out)
+        #expect(audio.sampleRate == 44100 && audio.channels == 2)
+        // Pickup and two bars of 3/4 at 80: 5.25 s, and a second to ring out.
+        #expect(abs(audio.duration - 6.25) < 0.001)
+        #expect(audio.samples.contains { abs($0) > 0.05 })
+    }
+
+    /// The MIDI file has a tempo track and one track per line, with the line's notes.
+    @Test func renderWritesAMIDIFile() throws {
+        let out = Self.temporary("render.mid")
+        let result = try CLI.run(["render", CLI.example, "-o", out, "--part", "T", "--my-instrument", "clarinet", "--bpm", "60"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(Array(bytes[0..<4]) == Array("MThd".utf8))
+        #expect(bytes[9] == 1 && bytes[11] == 5)  // format 1, 5 tracks
+        #expect(bytes[12] == 0x01 && bytes[13] == 0xE0)  // 480 ticks per quarter
+        // The tempo meta event: 1,000,000 µs per quarter.
+        #expect(bytes.windows(ofCount: 6).contains([0xFF, 0x51, 0x03, 0x0F, 0x42, 0x40]))
+        // The tenor (channel 2) plays the clarinet (program 71) and has 31 note-ons.
+        #expect(bytes.windows(ofCount: 2).contains([0xC2, 71]))
+        let tenorOns = bytes.windows(ofCount: 3).filter { $0.first == 0x92 }.count
+        #expect(tenorOns >= 31)
+    }
+
+    @Test func badOptionsGiveOneLine() throws {
+        let out = Self.temporary("bad.wav")
+        let cases: [([String], String)] = [
+            (["render", CLI.example, "-o", out, "--part", "viola"],
+             "choir: \(CLI.example): unknown line 'viola': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass\n"),
+            (["render", CLI.example, "-o", out, "--instrument", "T=kazoo"],
+             "choir: \(CLI.example): unknown instrument 'kazoo': expected a GM program number 1-128 or name, such as piano\n"),
+            (["render", CLI.example, "-o", out, "--soundfont", "/nonexistent.sf2"],
+             "choir: \(CLI.example): /nonexistent.sf2: no such SoundFont: expected a readable .sf2 file\n"),
+            (["render", CLI.example, "-o", out, "--from", "30"],
+             "choir: \(CLI.example): measure 30 is not in the score: expected 0–16\n"),
+            (["render", CLI.example, "-o", out, "--tempo", "0"], "choir: \(CLI.example): tempo 0.0%: expected 10 to 400\n"),
+            (["render", CLI.example, "-o", out, "--bpm", "9999"],
+             "choir: \(CLI.example): bpm 9999.0: expected 10 to 400 quarter notes per minute\n"),
+            (["render", CLI.example, "-o", "/nonexistent/dir/out.wav"],
+             "choir: /nonexistent/dir/out.wav: cannot be written: expected a writable path\n"),
+            (["play", CLI.example, "--device", "nonexistent"],
+             "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
+                + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == message)
+        }
+    }
+
+    /// The tenor on a piano, played through ALSA into a PulseAudio null sink while `choir pitch --live` listens
+    /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, and playback had no
+    /// underrun.
+    @Test func playThroughPulseAudio() throws {
+        let server = try PulseServer()
+        let track = Self.temporary("heard.csv")
+        FileManager.default.createFile(atPath: track, contents: nil)
+        let listener = Process()
+        listener.executableURL = CLI.executable
+        listener.arguments = ["pitch", "--live", "--device", "pulse", "--duration", "9"]
+        listener.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        listener.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: track))
+        listener.standardError = FileHandle.nullDevice
+        try listener.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        let result = try CLI.run(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=piano",
+                                  "--to", "3", "--bpm", "120"], environment: server.environment)
+        listener.waitUntilExit()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(", 0 underruns\n"), "\(result.stderr)")
+        #expect(result.stdout == "measure 0\nmeasure 1\nmeasure 2\nmeasure 3\n")
+
+        // Note changes heard: (time, MIDI) wherever the rounded pitch changes and holds for 12 frames (64 ms).
+        let rows = try String(contentsOfFile: track, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 3 }
+        var changes: [(Double, Int)] = []
+        var run: (start: Double, midi: Int, count: Int)?
+        for row in rows where row[1] > 0 {
+            let midi = Int((69 + 12 * log2(row[1] / 440)).rounded())
+            if run?.midi == midi { run!.count += 1 } else { run = (row[0], midi, 1) }
+            if run!.count == 12, changes.last?.1 != midi { changes.append((run!.start, midi)) }
+        }
+        // Tenor, measures 0-3: G3 | B3 B3 | G3 F♯3 | C4 G3 (the repeated B3 merges in this view).
+        #expect(changes.map(\.1) == [55, 59, 55, 54, 60, 55], "\(changes)")
+        if changes.count == 6 {
+            // At ♩ = 120: G3 at 0, B3 at 0.5, G3 at 2, F♯3 at 3, C4 at 3.5, G3 at 4.5 s.
+            for (change, time) in zip(changes, [0, 0.5, 2, 3, 3.5, 4.5]) {
+                #expect(abs(change.0 - changes[0].0 - time) < 0.06, "\(change) expected \(time) s after the first")
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func windows(ofCount count: Int) -> [[UInt8]] {
+        self.count < count ? [] : (0...(self.count - count)).map { Array(self[$0..<($0 + count)]) }
+    }
+}
