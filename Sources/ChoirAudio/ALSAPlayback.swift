@@ -36,7 +36,8 @@ public final class ALSAPlayback: @unchecked Sendable {
         guard status >= 0, let handle else {
             throw AudioDeviceError(description: "cannot open playback device '\(device)': \(String(cString: snd_strerror(status)))")
         }
-        let latency = UInt32(max(20_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        // 100 ms of device buffer: enough to ride out a busy machine; practice measures and subtracts it.
+        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
         status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, UInt32(sampleRate), 1, latency)
         guard status >= 0 else {
             snd_pcm_close(handle)

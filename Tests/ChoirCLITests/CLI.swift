@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Runs the built `choir` executable and captures what it prints.
@@ -24,8 +25,9 @@ enum CLI {
         var stderr: String
     }
 
-    /// Runs `choir` with `arguments` from the package root, with colour and terminal features off.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs `choir` with `arguments` from the package root, with colour and terminal features off. A run that
+    /// outlasts `timeout` seconds is killed, so a hang fails the test instead of stalling the suite.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -39,6 +41,10 @@ enum CLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        nonisolated(unsafe) let watched = process
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+        }
         // Read before waiting, so a large output cannot fill the pipe and stall the child.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -20,7 +20,7 @@ final class PulseServer {
         // Spawned directly rather than through Foundation's Process: pulseaudio closes every inherited
         // descriptor at start-up, which Process takes for its exit and then waits on, blocking every other child.
         let arguments = [
-            "pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit", "--log-level=error",
+            "pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=10", "--disallow-exit", "--log-level=error",
             "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=choir_test rate=48000",
         ]
         var environment = ProcessInfo.processInfo.environment
