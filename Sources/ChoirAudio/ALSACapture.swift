@@ -26,19 +26,7 @@ public final class ALSACapture: @unchecked Sendable {
 
     /// Opens `device` for capture at `sampleRate`, reading `periodFrames` at a time.
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, ring: SPSCRing<Float>) throws(AudioDeviceError) {
-        choir_alsa_silence_errors()
-        var handle: OpaquePointer?
-        var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
-        guard status >= 0, let handle else {
-            throw AudioDeviceError(description: "cannot open capture device '\(device)': \(String(cString: snd_strerror(status)))")
-        }
-        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
-        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
-        guard status >= 0 else {
-            snd_pcm_close(handle)
-            throw AudioDeviceError(
-                description: "capture device '\(device)' cannot record mono at \(sampleRate) Hz: \(String(cString: snd_strerror(status)))")
-        }
+        let handle = try ALSADevice.open(device, capture: true, channels: 1, sampleRate: sampleRate, periodFrames: periodFrames)
         pcm = handle
         self.device = device
         self.sampleRate = sampleRate
@@ -121,6 +109,33 @@ public final class ALSACapture: @unchecked Sendable {
                 running.store(false, ordering: .releasing)
             }
         }
+    }
+}
+
+/// Opening ALSA devices the way choir uses them: interleaved float, through ALSA's conversions.
+enum ALSADevice {
+    /// Opens `device` with 100 ms of buffer (or four periods if more): enough to ride out a busy machine.
+    /// Practice measures the round trip and subtracts it.
+    static func open(_ device: String, capture: Bool, channels: Int, sampleRate: Int, periodFrames: Int)
+        throws(AudioDeviceError) -> OpaquePointer
+    {
+        choir_alsa_silence_errors()
+        let role = capture ? "capture" : "playback"
+        var handle: OpaquePointer?
+        var status = snd_pcm_open(&handle, device, capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK, 0)
+        guard status >= 0, let handle else {
+            throw AudioDeviceError(description: "cannot open \(role) device '\(device)': \(String(cString: snd_strerror(status)))")
+        }
+        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        status = snd_pcm_set_params(
+            handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate), 1, latency)
+        guard status >= 0 else {
+            snd_pcm_close(handle)
+            throw AudioDeviceError(
+                description: "\(role) device '\(device)' cannot take \(channels) channel(s) at \(sampleRate) Hz: "
+                    + String(cString: snd_strerror(status)))
+        }
+        return handle
     }
 }
 

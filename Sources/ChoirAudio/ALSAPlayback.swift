@@ -30,20 +30,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     private var thread: pthread_t?
 
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource) throws(AudioDeviceError) {
-        choir_alsa_silence_errors()
-        var handle: OpaquePointer?
-        var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
-        guard status >= 0, let handle else {
-            throw AudioDeviceError(description: "cannot open playback device '\(device)': \(String(cString: snd_strerror(status)))")
-        }
-        // 100 ms of device buffer: enough to ride out a busy machine; practice measures and subtracts it.
-        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
-        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, UInt32(sampleRate), 1, latency)
-        guard status >= 0 else {
-            snd_pcm_close(handle)
-            throw AudioDeviceError(
-                description: "playback device '\(device)' cannot play stereo at \(sampleRate) Hz: \(String(cString: snd_strerror(status)))")
-        }
+        let handle = try ALSADevice.open(device, capture: false, channels: 2, sampleRate: sampleRate, periodFrames: periodFrames)
         pcm = handle
         self.device = device
         self.sampleRate = sampleRate
