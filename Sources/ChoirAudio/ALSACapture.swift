@@ -58,21 +58,12 @@ public final class ALSACapture: @unchecked Sendable {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         snd_pcm_prepare(pcm)
         snd_pcm_start(pcm)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        var created = pthread_t()
-        let status = pthread_create(&created, &attributes, { context in
-            let capture = Unmanaged<ALSACapture>.fromOpaque(context!).takeRetainedValue()
-            RealTime.promoteCurrentThread()
-            capture.loop()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<ALSACapture>.fromOpaque(context).release()
+        let created: pthread_t
+        do {
+            created = try RealTime.spawn("capture") { self.loop() }
+        } catch {
             running.store(false, ordering: .releasing)
-            throw AudioDeviceError(description: "cannot start the capture thread: \(String(cString: strerror(status)))")
+            throw error
         }
         thread = created
     }
@@ -141,6 +132,27 @@ enum ALSADevice {
 
 /// Real-time scheduling for audio threads.
 enum RealTime {
+    /// Starts a thread that asks for real-time priority and runs `body`; join it with `pthread_join`.
+    static func spawn(_ role: String, _ body: @escaping () -> Void) throws(AudioDeviceError) -> pthread_t {
+        final class Box {
+            let body: () -> Void
+            init(_ body: @escaping () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var created = pthread_t()
+        let status = pthread_create(&created, nil, { context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            RealTime.promoteCurrentThread()
+            box.body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
+        }
+        return created
+    }
+
     /// Asks for SCHED_FIFO; without the privilege the thread keeps normal scheduling, which is not an error.
     static func promoteCurrentThread() {
         var parameters = sched_param()

@@ -67,18 +67,12 @@ public final class ALSAPlayback: @unchecked Sendable {
     public func start() throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         snd_pcm_prepare(pcm)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var created = pthread_t()
-        let status = pthread_create(&created, nil, { context in
-            let playback = Unmanaged<ALSAPlayback>.fromOpaque(context!).takeRetainedValue()
-            RealTime.promoteCurrentThread()
-            playback.loop()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<ALSAPlayback>.fromOpaque(context).release()
+        let created: pthread_t
+        do {
+            created = try RealTime.spawn("playback") { self.loop() }
+        } catch {
             running.store(false, ordering: .releasing)
-            throw AudioDeviceError(description: "cannot start the playback thread: \(String(cString: strerror(status)))")
+            throw error
         }
         thread = created
     }

@@ -142,7 +142,8 @@ public final class SynthRenderer: @unchecked Sendable {
             }
             var chunk = min(wanted - done, blockSize)
             if nextEvent < events.count { chunk = min(chunk, events[nextEvent].sample - position) }
-            stems.update(repeating: 0, count: 2 * groupCount * blockSize)
+            // FluidSynth adds into the stems; clear only the samples it is about to write.
+            for buffer in 0..<(2 * groupCount) { stemPointers[buffer]!.update(repeating: 0, count: chunk) }
             fluid_synth_process(synth, Int32(chunk), 0, nil, Int32(2 * groupCount), stemPointers)
             mix(into: left + done, right + done, chunk)
             position += chunk
