@@ -4,7 +4,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
-bench_packages := "libxml2-utils aubio-tools"
+bench_packages := "libxml2-utils aubio-tools fluidsynth"
 
 # List the tasks.
 default:
@@ -37,12 +37,13 @@ demo: build
 test: setup
     swift test
 
-# Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint and aubio.
+# Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth.
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21
     Benchmarks/compare-readers.py
     Benchmarks/compare-pitch.py
+    Benchmarks/compare-playback.py
 
 # Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings.
 fuzz SECONDS="1800": setup

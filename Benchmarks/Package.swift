@@ -19,6 +19,15 @@ let package = Package(
             path: "Benchmarks/PitchDetection",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "Playback",
+            dependencies: [
+                .product(name: "ChoirPlayback", package: "main"),
+                .product(name: "ChoirScore", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Playback",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "make-singing-signals",
             dependencies: [
                 .product(name: "ChoirPitch", package: "main"),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading and writing RIFF/WAVE files: 16-, 24- and 32-bit integer or 32- and 64-bit float PCM, any number
 /// of channels, any sample rate.
@@ -108,24 +108,44 @@ public enum WAVFile {
     public static func encode(interleaved samples: [Float], channels: Int, sampleRate: Int, floatingPoint: Bool = false)
         -> [UInt8]
     {
-        let width = floatingPoint ? 4 : 2
-        let dataSize = samples.count * width
-        var out: [UInt8] = []
-        out.reserveCapacity(44 + dataSize)
-        func u16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func u32(_ v: Int) { u16(v & 0xFFFF); u16((v >> 16) & 0xFFFF) }
-        out += Array("RIFF".utf8); u32(36 + dataSize); out += Array("WAVE".utf8)
-        out += Array("fmt ".utf8); u32(16); u16(floatingPoint ? 3 : 1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * width); u16(channels * width); u16(width * 8)
-        out += Array("data".utf8); u32(dataSize)
-        for sample in samples {
+        let format = SampleFormat(floatingPoint: floatingPoint)
+        var out = header(channels: channels, sampleRate: sampleRate, format: format, dataSize: samples.count * format.width)
+        out.reserveCapacity(out.count + samples.count * format.width)
+        samples.withUnsafeBufferPointer { format.append($0, to: &out) }
+        return out
+    }
+
+    /// How samples are stored in a written file.
+    struct SampleFormat {
+        var floatingPoint: Bool
+        var width: Int { floatingPoint ? 4 : 2 }
+
+        /// Appends `samples` in this format, clipping integers to −1…1.
+        func append(_ samples: UnsafeBufferPointer<Float>, to out: inout [UInt8]) {
+            for sample in samples { append(sample, to: &out) }
+        }
+
+        func append(_ sample: Float, to out: inout [UInt8]) {
             if floatingPoint {
                 withUnsafeBytes(of: sample.bitPattern.littleEndian) { out += $0 }
             } else {
-                let clipped = max(-1, min(1, sample))
-                u16(Int(Int16(clamping: Int((clipped * 32767).rounded()))) & 0xFFFF)
+                let value = UInt16(bitPattern: Int16((max(-1, min(1, sample)) * 32767).rounded()))
+                out.append(UInt8(value & 0xFF))
+                out.append(UInt8(value >> 8))
             }
         }
+    }
+
+    /// The 44-byte canonical header for `dataSize` bytes of samples.
+    static func header(channels: Int, sampleRate: Int, format: SampleFormat, dataSize: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        func u16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+        func u32(_ v: Int) { u16(v & 0xFFFF); u16((v >> 16) & 0xFFFF) }
+        let width = format.width
+        out += Array("RIFF".utf8); u32(36 + dataSize); out += Array("WAVE".utf8)
+        out += Array("fmt ".utf8); u32(16); u16(format.floatingPoint ? 3 : 1); u16(channels); u32(sampleRate)
+        u32(sampleRate * channels * width); u16(channels * width); u16(width * 8)
+        out += Array("data".utf8); u32(dataSize)
         return out
     }
 

@@ -63,6 +63,7 @@ public final class SynthRenderer: @unchecked Sendable {
         let channelCount = ((programs.count + 1 + 15) / 16) * 16
         groupCount = channelCount
 
+        FluidSynth.silenced
         settings = new_fluid_settings()
         fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
         fluid_settings_setint(settings, "synth.midi-channels", Int32(channelCount))
@@ -71,7 +72,7 @@ public final class SynthRenderer: @unchecked Sendable {
         // Reverb and chorus would mix the lines together; the mix must stay the exact sum of the lines.
         fluid_settings_setint(settings, "synth.reverb.active", 0)
         fluid_settings_setint(settings, "synth.chorus.active", 0)
-        fluid_settings_setint(settings, "synth.polyphony", 1024)
+        fluid_settings_setint(settings, "synth.polyphony", 256)
         fluid_settings_setnum(settings, "synth.gain", 0.5)
         guard let synth = new_fluid_synth(settings) else {
             delete_fluid_settings(settings)

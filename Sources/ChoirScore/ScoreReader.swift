@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens MusicXML (`.musicxml`, `.xml`) and compressed MusicXML (`.mxl`) files.
 public enum ScoreReader {

@@ -54,7 +54,7 @@ extension XMLTokenizer {
         let limit = min(data.count, start + 200)
         guard let end = data[start..<limit].firstIndex(of: UInt8(ascii: ">")) else { return nil }
         let declaration = String(decoding: data[start..<end], as: UTF8.self)
-        guard let range = declaration.range(of: "encoding") else { return nil }
+        guard let range = declaration.firstRange(of: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "=" })
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix(while: { $0 != quote })).lowercased()

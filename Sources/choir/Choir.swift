@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Glibc
+import FoundationEssentials
 import ChoirAudio
 import ChoirPitch
 import ChoirPlayback
@@ -25,5 +26,5 @@ func fail(_ message: CustomStringConvertible) -> ExitCode {
 }
 
 struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
+    mutating func write(_ string: String) { FileOutput.write(string, to: 2) }
 }

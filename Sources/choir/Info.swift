@@ -90,7 +90,7 @@ struct ScoreSummary {
 
     var text: String {
         var out = "\(file)\n"
-        func row(_ label: String, _ value: String) { out += "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n" }
+        func row(_ label: String, _ value: String) { out += "  " + label.padded(to: 10) + value + "\n" }
         row("Title", score.title ?? "(untitled)")
         row("Composer", score.composer ?? "(unknown)")
         row("Key", keys.map(\.description).joined(separator: " → "))
@@ -143,7 +143,7 @@ struct ScoreSummary {
 
     /// A tempo without a needless ".0".
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? String(Int(value)) : String(printf: "%.1f", value)
     }
 
     /// Seconds as m:ss.

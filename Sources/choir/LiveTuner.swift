@@ -72,7 +72,7 @@ struct LiveTuner {
         capture.stop()
         terminal?.restore()
         var standardError = StandardError()
-        print("choir: captured \(String(format: "%.1f", Double(consumed) / configuration.sampleRate)) s from '\(device)', "
+        print("choir: captured \(String(printf: "%.1f", Double(consumed) / configuration.sampleRate)) s from '\(device)', "
               + "\(capture.overruns) overruns, \(ring.dropped) samples dropped", to: &standardError)
         if let error = capture.error { throw fail(error) }
     }
@@ -91,8 +91,8 @@ enum TunerLine {
         needle[position] = "●"
         let name = PitchName.name(midi: midi)
         let signed = cents > 0 ? "+\(cents)" : "\(cents)"
-        return name.padding(toLength: 5, withPad: " ", startingAt: 0) + signed.padding(toLength: 4, withPad: " ", startingAt: 0)
-            + "¢  " + needle.joined() + "  " + String(format: "%7.2f Hz", frame.frequency)
+        return name.padded(to: 5) + signed.padded(to: 4)
+            + "¢  " + needle.joined() + "  " + String(printf: "%7.2f Hz", frame.frequency)
     }
 }
 
@@ -130,8 +130,9 @@ final class RawTerminal {
 }
 
 enum FileOutput {
-    static func write(_ text: String) {
+    /// Writes `text` to a file descriptor, standard output unless told.
+    static func write(_ text: String, to descriptor: Int32 = 1) {
         var text = text
-        text.withUTF8 { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 }

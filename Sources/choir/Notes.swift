@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChoirScore
-import Foundation
+import FoundationEssentials
 
 extension Choir {
     /// `choir notes`: the sounding notes of a score or of one line.
@@ -141,11 +141,11 @@ struct NoteListing {
                 for row in timeline.place(rows, in: score) {
                     let note = row.note
                     let name = PitchName.name(midi: note.midi, flats: flats) + Self.cents(note.cents)
-                    var columns = Self.pad(score.measures[note.measureIndex].number, 9) + Self.pad(Self.decimal(row.beat), 6)
-                    columns += Self.pad(Self.decimal(row.onset.doubleValue), 8)
-                    columns += Self.pad(Self.decimal(note.duration.doubleValue), 8) + Self.pad(name, 6)
-                    columns += Self.pad(String(note.midi), 6)
-                    columns += Self.pad(String(format: "%.3f", timeline.tempoMap.seconds(at: row.onset)), 8)
+                    var columns = score.measures[note.measureIndex].number.padded(to: 9, alignRight: true) + Self.decimal(row.beat).padded(to: 6, alignRight: true)
+                    columns += Self.decimal(row.onset.doubleValue).padded(to: 8, alignRight: true)
+                    columns += Self.decimal(note.duration.doubleValue).padded(to: 8, alignRight: true) + name.padded(to: 6, alignRight: true)
+                    columns += String(note.midi).padded(to: 6, alignRight: true)
+                    columns += String(printf: "%.3f", timeline.tempoMap.seconds(at: row.onset)).padded(to: 8, alignRight: true)
                     out += columns + (row.lyric.isEmpty ? "" : "  " + row.lyric) + "\n"
                 }
             }
@@ -153,18 +153,14 @@ struct NoteListing {
         return out
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-
     private static func decimal(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
+        var text = String(printf: "%.3f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
     private static func cents(_ cents: Double) -> String {
-        abs(cents) < 0.5 ? "" : String(format: "%+.0f¢", cents)
+        abs(cents) < 0.5 ? "" : String(printf: "%+.0f¢", cents)
     }
 }

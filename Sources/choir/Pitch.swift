@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChoirAudio
 import ChoirPitch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension Choir {

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChoirAudio
 import ChoirPlayback
 import ChoirScore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension Choir {
@@ -63,7 +63,7 @@ extension Choir {
             terminal?.restore()
             var standardError = StandardError()
             let seconds = Double(renderer.renderedFrames) / Double(sampleRate)
-            print("choir: played \(String(format: "%.1f", seconds)) s on '\(device)', \(output.underruns) underruns",
+            print("choir: played \(String(printf: "%.1f", seconds)) s on '\(device)', \(output.underruns) underruns",
                   to: &standardError)
             if let error = output.error { throw fail(error) }
         }

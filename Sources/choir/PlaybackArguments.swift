@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChoirPlayback
 import ChoirScore
-import Foundation
+import FoundationEssentials
 
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChoirAudio
 import ChoirPlayback
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension Choir {
@@ -47,25 +47,25 @@ extension Choir {
                 throw fail(error)
             }
             var progress = isatty(2) == 1 ? ProgressBar(total: renderer.totalFrames) : nil
-            let block = 4096
-            var left = [Float](repeating: 0, count: block), right = left
-            var interleaved: [Float] = []
-            interleaved.reserveCapacity(renderer.totalFrames * 2)
-            while !renderer.isFinished {
-                let count = left.withUnsafeMutableBufferPointer { l in
-                    right.withUnsafeMutableBufferPointer { r in renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: block) }
+            do {
+                let writer = try WAVWriter(path: output, channels: 2, sampleRate: sampleRate)
+                let block = 4096
+                var left = [Float](repeating: 0, count: block), right = left
+                while !renderer.isFinished {
+                    try left.withUnsafeMutableBufferPointer { l in
+                        try right.withUnsafeMutableBufferPointer { r in
+                            let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: block)
+                            try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count)
+                        }
+                    }
+                    progress?.update(renderer.position)
                 }
-                for i in 0..<count {
-                    interleaved.append(left[i])
-                    interleaved.append(right[i])
-                }
-                progress?.update(renderer.position)
+                try writer.finish()
+            } catch {
+                progress?.finish()
+                throw fail("\(error)")
             }
             progress?.finish()
-            let bytes = WAVFile.encode(interleaved: interleaved, channels: 2, sampleRate: sampleRate)
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw fail("\(output): cannot be written: expected a writable path")
-            }
         }
     }
 }

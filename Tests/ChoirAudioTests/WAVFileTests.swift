@@ -82,3 +82,33 @@ struct WAVFileTests {
         }
     }
 }
+
+struct WAVWriterTests {
+    @Test func blocksWrittenOneByOneReadBackAsOneFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(getpid()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try WAVWriter(path: path, channels: 2, sampleRate: 44100)
+        let left: [Float] = [0.5, -0.5, 1, 2], right: [Float] = [0.5, -0.5, -1, -2]
+        for start in [0, 2] {
+            try left.withUnsafeBufferPointer { l in
+                try right.withUnsafeBufferPointer { r in
+                    try writer.append(left: l.baseAddress! + start, right: r.baseAddress! + start, frames: 2)
+                }
+            }
+        }
+        try writer.finish()
+        let audio = try WAVFile.read(contentsOf: path)
+        #expect(audio.sampleRate == 44100 && audio.channels == 2 && audio.bitsPerSample == 16)
+        // Channels are averaged on reading; out-of-range samples were clipped to ±1 before.
+        #expect(audio.samples.count == 4)
+        #expect(abs(audio.samples[0] - 0.5) < 1e-4 && abs(audio.samples[1] + 0.5) < 1e-4)
+        #expect(abs(audio.samples[2]) < 1e-4 && abs(audio.samples[3]) < 1e-4)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 44 + 4 * 2 * 2)
+    }
+
+    @Test func unwritablePathIsOneLine() {
+        #expect(throws: WAVFile.Failure.self) {
+            _ = try WAVWriter(path: "/nonexistent-dir/x.wav", channels: 1, sampleRate: 8000)
+        }
+    }
+}

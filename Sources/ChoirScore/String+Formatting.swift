@@ -1,0 +1,28 @@
+import Glibc
+
+extension String {
+    /// Formats `arguments` as C's `printf` does. choir uses this rather than Foundation's `String(printf:)`,
+    /// which would link all of Foundation and its ICU data into the binary.
+    public init(printf format: String, _ arguments: any CVarArg...) {
+        self = withVaList(arguments) { list in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+                let needed = Int(vsnprintf(buffer.baseAddress, 256, format, list))
+                guard needed >= 256 else { return String(cString: buffer.baseAddress!) }
+                return withVaList(arguments) { again in
+                    [CChar](unsafeUninitializedCapacity: needed + 1) { large, count in
+                        vsnprintf(large.baseAddress, needed + 1, format, again)
+                        count = needed + 1
+                    }.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters, on the right (left-aligned) or on the left.
+    public func padded(to width: Int, alignRight: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - count))
+        return alignRight ? padding + self : self + padding
+    }
+}
