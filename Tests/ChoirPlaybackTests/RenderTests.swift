@@ -89,6 +89,34 @@ struct RenderTests {
         #expect(found.count == 3 && abs(found[2] - 4 * 48000) < 64 + 48, "\(found)")
     }
 
+    /// Twenty lines, more than one synth's 16 MIDI channels: line i plays a sixteenth note on beat i (♩ = 60),
+    /// and each one sounds on its beat.
+    @Test func moreLinesThanMIDIChannelsAllPlay() throws {
+        let count = 20
+        let partList = (0..<count).map { "<score-part id=\"P\($0)\"><part-name>Line \($0)</part-name></score-part>" }
+        let parts = (0..<count).map { i in
+            let before = i == 0 ? "" : "<note><rest/><duration>\(4 * i)</duration></note>"
+            let after = "<note><rest/><duration>\(3 + 4 * (count - 1 - i))</duration></note>"
+            return """
+                <part id="P\(i)"><measure number="1"><attributes><divisions>4</divisions>
+                <time><beats>\(count)</beats><beat-type>4</beat-type></time></attributes>
+                <direction><sound tempo="60"/></direction>\(before)
+                <note><pitch><step>A</step><octave>4</octave></pitch><duration>1</duration></note>\(after)</measure></part>
+                """
+        }
+        let xml = "<score-partwise version=\"4.0\"><part-list>\(partList.joined())</part-list>\(parts.joined())</score-partwise>"
+        let score = try ScoreReader.read(data: Array(xml.utf8), file: "twenty.musicxml")
+        #expect(score.lines.count == count)
+        let (left, right, _) = try Self.render(score, programs: Array(repeating: 0, count: count))
+        let mono = zip(left, right).map { $0 + $1 }
+        let found = Self.onsets(mono)
+        #expect(found.count == count, "\(found.count) onsets: \(found)")
+        for (i, onset) in found.enumerated() {
+            let expected = i * Self.rate
+            #expect(onset >= expected && onset < expected + 64 + 48, "line \(i) starts at \(onset), scheduled at \(expected)")
+        }
+    }
+
     /// The mix is the sum of the lines at their volumes: the full mix minus the mix with the tenor muted is
     /// the tenor alone, and halving a volume halves the line.
     @Test func mutedLineIsAbsentAndVolumesAreExact() throws {
