@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "ChoirAudio", targets: ["ChoirAudio"]),
         .library(name: "ChoirPlayback", targets: ["ChoirPlayback"]),
         .library(name: "ChoirPitch", targets: ["ChoirPitch"]),
+        .library(name: "ChoirPractice", targets: ["ChoirPractice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -31,10 +33,15 @@ let package = Package(
         .target(name: "ChoirAudio", dependencies: ["CALSA"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
+        .target(
+            name: "ChoirPractice",
+            dependencies: [
+                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch",
+                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
@@ -42,6 +49,7 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(name: "ChoirPracticeTests", dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch"]),
     ]
 )

@@ -14,12 +14,24 @@ public struct SyntheticVoice: Sendable {
         public var frequency: Double
         /// Cents added to the target over the whole note (out-of-tune singing).
         public var detuneCents: Double
+        /// A legato singer slides from the previous note's frequency instead of scooping.
+        public var glideFrom: Double?
+        /// Seconds of consonant noise (an "s", a "t") just before the vowel starts.
+        public var consonantSeconds: Double
+        /// This note's vibrato depth, in place of the voice's.
+        public var vibratoCents: Double?
 
-        public init(start: Double, duration: Double, frequency: Double, detuneCents: Double = 0) {
+        public init(
+            start: Double, duration: Double, frequency: Double, detuneCents: Double = 0, glideFrom: Double? = nil,
+            consonantSeconds: Double = 0, vibratoCents: Double? = nil
+        ) {
             self.start = start
             self.duration = duration
             self.frequency = frequency
             self.detuneCents = detuneCents
+            self.glideFrom = glideFrom
+            self.consonantSeconds = consonantSeconds
+            self.vibratoCents = vibratoCents
         }
     }
 
@@ -45,8 +57,13 @@ public struct SyntheticVoice: Sendable {
     /// The instantaneous fundamental at `time` while `note` sounds.
     public func frequency(of note: Note, at time: Double) -> Double {
         let t = time - note.start
-        var cents = note.detuneCents + vibratoCents * sin(2 * .pi * vibratoRate * t)
-        if t < scoopSeconds { cents += scoopCents * (1 - t / scoopSeconds) }
+        var cents = note.detuneCents + (note.vibratoCents ?? vibratoCents) * sin(2 * .pi * vibratoRate * t)
+        if let from = note.glideFrom {
+            let glide = scoopSeconds
+            if t < glide { cents += 1200 * log2(from / note.frequency) * (1 - t / glide) }
+        } else if t < scoopSeconds {
+            cents += scoopCents * (1 - t / scoopSeconds)
+        }
         cents += driftCents * sin(2 * .pi * 0.31 * time + Double(seed % 7))
         return note.frequency * pow(2, cents / 1200)
     }
@@ -62,6 +79,12 @@ public struct SyntheticVoice: Sendable {
         var out = [Float](repeating: 0, count: count)
         var random = SplitMix(seed: seed)
         for note in notes {
+            // The consonant: a short hiss, loudest where the vowel begins.
+            let hiss = max(0, Int((note.start - note.consonantSeconds) * sampleRate))
+            for i in hiss..<min(count, max(hiss, Int(note.start * sampleRate))) {
+                let ramp = (Double(i) / sampleRate - note.start + note.consonantSeconds) / max(note.consonantSeconds, 1e-3)
+                out[i] += Float(amplitude * 0.4 * ramp * (random.unit() * 2 - 1))
+            }
             var phase = 0.0
             let first = max(0, Int(note.start * sampleRate))
             let last = min(count, Int((note.start + note.duration) * sampleRate))
@@ -81,7 +104,7 @@ public struct SyntheticVoice: Sendable {
                 let t = time - note.start
                 let envelope = min(1, t / attack, (note.duration - t) / release)
                 let noise = (random.unit() * 2 - 1) * breath
-                out[i] = Float(amplitude * envelope * (sample + noise))
+                out[i] += Float(amplitude * envelope * (sample + noise))
             }
         }
         return out

@@ -9,12 +9,15 @@ public struct PitchFrame: Equatable, Sendable {
     public var frequency: Double
     /// 1 − d′ at the chosen lag (the cumulative mean normalised difference); 0 for silence.
     public var confidence: Double
+    /// RMS of the window, so that a judge can tell the singer from quieter sounds around them.
+    public var level: Double
     public var isVoiced: Bool { frequency > 0 }
 
-    public init(time: Double, frequency: Double, confidence: Double) {
+    public init(time: Double, frequency: Double, confidence: Double, level: Double = 0) {
         self.time = time
         self.frequency = frequency
         self.confidence = confidence
+        self.level = level
     }
 }
 
@@ -177,8 +180,9 @@ public final class YINDetector: @unchecked Sendable {
         }
         let rms = (power / Float(n)).squareRoot()
         guard rms.isFinite, Double(rms) > configuration.silenceRMS else {
-            return PitchFrame(time: time, frequency: 0, confidence: 0)
+            return PitchFrame(time: time, frequency: 0, confidence: 0, level: rms.isFinite ? Double(rms) : 0)
         }
+        let level = Double(rms)
 
         // r(τ) = Σ_{j<n−τ} x_j x_{j+τ}, the autocorrelation over the whole window, by FFT (zero-padded so
         // that it does not wrap). Using the whole window keeps every lag's estimate centred on the window's
@@ -222,7 +226,7 @@ public final class YINDetector: @unchecked Sendable {
             // No dip is deep enough: report the best one as unvoiced, with its confidence.
             var best = minimumLag
             for t in minimumLag..<maximumLag where normalised[t] < normalised[best] { best = t }
-            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[best])))
+            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[best])), level: level)
         }
 
         // Parabolic interpolation on the raw difference, which is smooth near the period.
@@ -233,9 +237,9 @@ public final class YINDetector: @unchecked Sendable {
         let period = Double(chosen) + Double(offset)
         let frequency = configuration.sampleRate / period
         guard frequency >= configuration.minimumFrequency * 0.97, frequency <= configuration.maximumFrequency * 1.03 else {
-            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[chosen])))
+            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[chosen])), level: level)
         }
-        return PitchFrame(time: time, frequency: frequency, confidence: Double(max(0, 1 - normalised[chosen])))
+        return PitchFrame(time: time, frequency: frequency, confidence: Double(max(0, 1 - normalised[chosen])), level: level)
     }
 
     /// Analyses a whole signal, one frame per hop, each stamped with the centre of its window. Meant for

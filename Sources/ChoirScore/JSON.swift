@@ -1,5 +1,5 @@
 /// A JSON value with keys kept in the order they were given, so output is stable and diffable.
-enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+public enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
 {
     case null
@@ -10,17 +10,17 @@ enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleB
     case array([JSON])
     case object([(String, JSON)])
 
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int) { self = .int(value) }
-    init(floatLiteral value: Double) { self = .number(value) }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
 
-    init(_ value: String?) { self = value.map(JSON.string) ?? .null }
-    init(_ value: Double?) { self = value.map(JSON.number) ?? .null }
+    public init(_ value: String?) { self = value.map(JSON.string) ?? .null }
+    public init(_ value: Double?) { self = value.map(JSON.number) ?? .null }
 
     /// Pretty-printed with two-space indents; arrays of plain values stay on one line.
-    func serialized(indent: Int = 0) -> String {
+    public func serialized(indent: Int = 0) -> String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"

@@ -1,0 +1,56 @@
+import ChoirPlayback
+import ChoirScore
+
+/// A written note of the singer's line, placed on the session's clock.
+public struct ExpectedNote: Sendable, Equatable, Codable {
+    /// Position in the session, from 0.
+    public var index: Int
+    /// The printed measure number.
+    public var measure: String
+    /// Index into the score's measures.
+    public var measureIndex: Int
+    /// Seconds from the first beat of the practised range, at the session's tempo.
+    public var onset: Double
+    public var duration: Double
+    public var midi: Int
+    /// Whether an entrance can be heard here: the first note, a note after a rest, or a change of pitch.
+    /// Only entrances are judged late.
+    public var isEntrance: Bool
+    /// The pitch sung just before, when this note follows another without a rest.
+    public var previousMIDI: Int?
+
+    public var end: Double { onset + duration }
+
+    public init(
+        index: Int, measure: String, measureIndex: Int, onset: Double, duration: Double, midi: Int, isEntrance: Bool,
+        previousMIDI: Int? = nil
+    ) {
+        self.index = index
+        self.measure = measure
+        self.measureIndex = measureIndex
+        self.onset = onset
+        self.duration = duration
+        self.midi = midi
+        self.isEntrance = isEntrance
+        self.previousMIDI = previousMIDI
+    }
+
+    /// The singer's notes in `schedule`, in time order; the count-in's pitch is not judged.
+    public static func notes(of singer: Int, in schedule: Schedule, score: Score) -> [ExpectedNote] {
+        let mine = schedule.notes.filter { $0.line == singer && $0.start >= 0 }.sorted { $0.start < $1.start }
+        var result: [ExpectedNote] = []
+        result.reserveCapacity(mine.count)
+        for (index, note) in mine.enumerated() {
+            let previous = index > 0 ? mine[index - 1] : nil
+            // A gap of more than 50 ms is a rest the singer has to come in after.
+            let afterRest = previous.map { note.start - $0.end > 0.05 } ?? true
+            let entrance = afterRest || previous?.midi != note.midi
+            result.append(
+                ExpectedNote(
+                    index: index, measure: score.measures[note.measureIndex].number, measureIndex: note.measureIndex,
+                    onset: note.start, duration: note.end - note.start, midi: note.midi, isEntrance: entrance,
+                    previousMIDI: afterRest ? nil : previous?.midi))
+        }
+        return result
+    }
+}

@@ -1,0 +1,103 @@
+import ChoirScore
+
+/// A self-contained HTML page (`--html FILE.html`): the summary, the heat map, and an SVG piano roll of the
+/// written notes coloured by verdict with the sung pitch drawn over them. No scripts, fonts or links, so it
+/// opens offline in any browser.
+public enum HTMLReport {
+    static let colours: [Verdict: String] = [
+        .correct: "#3a9d5d", .flat: "#3b7dd8", .sharp: "#e08a1e", .wrong: "#d64541", .octave: "#8e44ad",
+        .late: "#c9a227", .missing: "#9aa0a6",
+    ]
+
+    public static func render(_ report: SessionReport) -> String {
+        let counts = report.counts
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>choir: \(escape(report.score)) — \(escape(report.part))</title>
+            <style>
+            body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+            table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}
+            .heat{display:flex;gap:2px;margin:8px 0}.heat div{width:26px;height:26px;font-size:10px;color:#fff;
+            display:flex;align-items:center;justify-content:center;border-radius:3px}
+            .key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;border-radius:2px}
+            svg{background:#fafafa;border:1px solid #ddd}
+            </style></head><body>
+            <h1>\(escape(report.score)) — \(escape(report.part))</h1>
+            <table id="summary">
+            <tr><th>Accuracy</th><td>\(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)</td></tr>
+            <tr><th>Tempo</th><td>♩ = \(Int(report.tempo.rounded()))</td></tr>
+            <tr><th>Tolerance</th><td>±\(Int(report.options.toleranceCents)) cents</td></tr>
+
+            """
+        if let bias = report.biasCents {
+            html += "<tr><th>Bias</th><td>\(String(printf: "%+.0f", bias)) cents</td></tr>\n"
+        }
+        html += "<tr><th>Verdicts</th><td>" + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
+            + "</td></tr>\n</table>\n<h2>Measures</h2>\n<div class=\"heat\" id=\"heatmap\">"
+        for measure in report.measures {
+            let hue = Int(measure.accuracy * 1.2)  // 0 red … 120 green
+            html += "<div style=\"background:hsl(\(hue),60%,45%)\" title=\"measure \(escape(measure.number)): \(Int(measure.accuracy))%\">\(escape(measure.number))</div>"
+        }
+        html += "</div>\n<h2>Piano roll</h2>\n" + pianoRoll(report) + "\n<p class=\"key\">"
+        html += Verdict.allCases.map { "<span style=\"background:\(colours[$0]!)\"></span>\($0.rawValue)" }.joined()
+        html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n</body></html>\n"
+        return html
+    }
+
+    /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top.
+    static func pianoRoll(_ report: SessionReport) -> String {
+        let notes = report.results.map(\.note)
+        let low = (notes.map(\.midi).min() ?? 60) - 3, high = (notes.map(\.midi).max() ?? 72) + 3
+        let end = max(notes.map(\.end).max() ?? 1, report.trace.last?.time ?? 0)
+        let pxPerSecond = 60.0, rowHeight = 10.0, top = 20.0
+        let width = Int(end * pxPerSecond) + 20, height = Int(Double(high - low + 1) * rowHeight + top + 10)
+        func x(_ time: Double) -> String { String(printf: "%.1f", 10 + time * pxPerSecond) }
+        func y(_ midi: Double) -> String { String(printf: "%.1f", top + (Double(high) - midi) * rowHeight) }
+        var svg = "<svg id=\"pianoroll\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
+        for midi in low...high where [0, 2, 4, 5, 7, 9, 11].contains(((midi % 12) + 12) % 12) == false {
+            svg += "<rect x=\"0\" y=\"\(y(Double(midi) + 0.5))\" width=\"\(width)\" height=\"\(rowHeight)\" fill=\"#eee\"/>\n"
+        }
+        for mark in report.measureStarts where mark.time <= end {
+            svg += "<line x1=\"\(x(mark.time))\" y1=\"12\" x2=\"\(x(mark.time))\" y2=\"\(height)\" stroke=\"#ccc\"/>"
+            svg += "<text x=\"\(x(mark.time))\" y=\"11\" font-size=\"10\" fill=\"#666\">\(escape(mark.number))</text>\n"
+        }
+        for result in report.results {
+            let note = result.note
+            svg += "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
+                + "width=\"\(String(printf: "%.1f", max(1, note.duration * pxPerSecond - 1)))\" height=\"\(rowHeight - 1)\" rx=\"2\" "
+                + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
+                + "\(PitchName.name(midi: note.midi)) \(result.verdict.rawValue)"
+                + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "") + "</title></rect>\n"
+        }
+        // The trace, broken wherever the singer stopped.
+        var segment: [String] = []
+        var previous: TracePoint?
+        func flush() {
+            if segment.count > 1 {
+                svg += "<polyline class=\"trace\" fill=\"none\" stroke=\"#111\" stroke-width=\"1.5\" points=\"\(segment.joined(separator: " "))\"/>\n"
+            }
+            segment.removeAll()
+        }
+        for point in report.trace where point.midi >= Double(low) - 12 && point.midi <= Double(high) + 12 {
+            if let previous, point.time - previous.time > 0.1 || abs(point.midi - previous.midi) > 6 { flush() }
+            segment.append("\(x(point.time)),\(y(point.midi))")
+            previous = point
+        }
+        flush()
+        return svg + "</svg>"
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

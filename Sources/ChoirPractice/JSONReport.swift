@@ -1,0 +1,51 @@
+import ChoirScore
+
+/// The machine-readable report (`--report FILE.json`).
+public enum JSONReport {
+    public static func render(_ report: SessionReport) -> String {
+        let counts = report.counts
+        let summary: JSON = .object([
+            ("notes", .int(report.results.count)),
+            ("correct", .int(report.correct)),
+            ("accuracy_pct", .number(rounded(report.accuracy))),
+            ("mean_abs_cents", JSON(report.meanAbsoluteCents.map(rounded))),
+            ("bias_cents", JSON(report.biasCents.map(rounded))),
+            ("verdicts", .object(Verdict.allCases.map { ($0.rawValue, .int(counts[$0] ?? 0)) })),
+        ])
+        let measures: JSON = .array(report.measures.map {
+            .object([("number", .string($0.number)), ("accuracy_pct", .number(rounded($0.accuracy)))])
+        })
+        let notes: JSON = .array(report.results.map { result in
+            let note = result.note
+            return .object([
+                ("index", .int(note.index)),
+                ("measure", .string(note.measure)),
+                ("onset_s", .number(rounded(note.onset, 3))),
+                ("duration_s", .number(rounded(note.duration, 3))),
+                ("expected_midi", .int(note.midi)),
+                ("verdict", .string(result.verdict.rawValue)),
+                ("median_cents", JSON(result.medianCents.map { rounded($0) })),
+                ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
+                ("in_tune_pct", .number(rounded(result.inTunePercent))),
+            ])
+        })
+        let document: JSON = .object([
+            ("score", .string(report.score)),
+            ("part", .string(report.part)),
+            ("tempo_qpm", .number(rounded(report.tempo))),
+            ("tolerance_cents", .number(report.options.toleranceCents)),
+            ("summary", summary),
+            ("measures", measures),
+            ("notes", notes),
+        ])
+        return document.serialized() + "\n"
+    }
+
+    static func rounded(_ value: Double) -> Double { rounded(value, 1) }
+
+    static func rounded(_ value: Double, _ digits: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,43 @@
+import ChoirPitch
+import Glibc
+
+/// Learns how loud the singer is, so that quieter sounds (the accompaniment heard through the microphone,
+/// room noise, breaths) can be told apart from singing.
+///
+/// It keeps a histogram of the levels of confident voiced frames in 1 dB steps; the gate sits a fixed
+/// distance below the level that 90% of them stay under, which is the singer's full voice.
+public struct LevelGate: Sendable {
+    /// How far below the singer's full voice a frame may be and still count.
+    public var rangeDecibels: Double
+    private var counts = [Int](repeating: 0, count: 121)
+    private var total = 0
+
+    public init(rangeDecibels: Double = 20) { self.rangeDecibels = rangeDecibels }
+
+    /// Learns from every frame of a whole take at once.
+    public init(frames: some Sequence<PitchFrame>, rangeDecibels: Double = 20) {
+        self.init(rangeDecibels: rangeDecibels)
+        for frame in frames { add(frame) }
+    }
+
+    public mutating func add(_ frame: PitchFrame) {
+        guard frame.isVoiced, frame.confidence >= 0.8, frame.level > 0 else { return }
+        counts[bin(frame.level)] += 1
+        total += 1
+    }
+
+    /// The RMS below which frames are not the singer; 0 until enough singing has been heard.
+    public var threshold: Double {
+        guard total >= 50 else { return 0 }
+        var seen = 0
+        for (index, count) in counts.enumerated() {
+            seen += count
+            if seen * 10 >= total * 9 {
+                return pow(10, (Double(index) - 120 - rangeDecibels) / 20)
+            }
+        }
+        return 0
+    }
+
+    private func bin(_ level: Double) -> Int { max(0, min(120, Int((20 * log10(level)).rounded()) + 120)) }
+}

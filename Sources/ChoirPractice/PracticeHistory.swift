@@ -1,0 +1,184 @@
+import FoundationEssentials
+import GRDB
+
+/// The practice history: an SQLite database of sessions and their per-note results.
+///
+/// Results are written while the session runs, in WAL mode, so a session that is killed keeps what it had
+/// judged up to its last write (at most a second old).
+public final class PracticeHistory {
+    /// A history that cannot be opened or written, with the reason.
+    public struct Failure: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// One stored session, as `choir history` lists it.
+    public struct Session: Sendable, Equatable {
+        public var id: Int64
+        public var score: String
+        public var part: String
+        public var started: Date
+        public var tempo: Double
+        public var notes: Int
+        public var correct: Int
+        public var finished: Bool
+        public var accuracy: Double { notes == 0 ? 0 : 100 * Double(correct) / Double(notes) }
+    }
+
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? "/tmp") + "/.local/share"
+        return base + "/choir/history.sqlite"
+    }
+
+    /// Opens (creating if need be) the history at `path`.
+    public init(path: String) throws(Failure) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]).ifEmpty("."),
+                withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(1)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            try database.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS session (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                        started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE IF NOT EXISTS result (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
+                        idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
+                        onset_error REAL, in_tune_pct REAL NOT NULL, PRIMARY KEY (session, idx));
+                    CREATE TABLE IF NOT EXISTS trace (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL NOT NULL,
+                        midi REAL NOT NULL);
+                    CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
+                    """)
+            }
+        } catch {
+            throw Failure(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Starts a session and returns its id.
+    public func begin(_ report: SessionReport, started: Date = Date()) throws(Failure) -> Int64 {
+        try attempt { db in
+            try db.execute(
+                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    report.score, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
+                    try Self.json(report.options), try Self.json(report.measureStarts),
+                ])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Appends judged notes and trace points to a session, in one transaction.
+    public func record(_ results: some Collection<NoteResult>, trace: some Collection<TracePoint>, session: Int64) throws(Failure) {
+        guard !results.isEmpty || !trace.isEmpty else { return }
+        try attempt { db in
+            for result in results {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        session, try Self.json(result.note), result.note.index, result.note.measure, result.verdict.rawValue,
+                        result.medianCents, result.onsetError, result.inTunePercent,
+                    ])
+            }
+            for point in trace {
+                try db.execute(sql: "INSERT INTO trace VALUES (?, ?, ?)", arguments: [session, point.time, point.midi])
+            }
+        }
+    }
+
+    /// Marks a session as ended normally.
+    public func finish(session: Int64) throws(Failure) {
+        try attempt { db in try db.execute(sql: "UPDATE session SET finished = 1 WHERE id = ?", arguments: [session]) }
+    }
+
+    /// Sessions, oldest first; of one score (matched by file name) when given.
+    public func sessions(score: String? = nil) throws(Failure) -> [Session] {
+        try attempt { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished,
+                       COUNT(r.idx) AS notes, COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
+                FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
+                """)
+            return rows.map { row in
+                Session(
+                    id: row["id"], score: row["score"], part: row["part"],
+                    started: Date(timeIntervalSince1970: row["started"]), tempo: row["tempo"], notes: row["notes"],
+                    correct: row["correct"], finished: row["finished"])
+            }.filter { score == nil || Self.sameScore($0.score, score!) }
+        }
+    }
+
+    /// A stored session, rebuilt as a report.
+    public func report(session: Int64) throws(Failure) -> SessionReport {
+        try attempt { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [session]) else {
+                throw Failure(path: path, reason: "no session \(session): expected one of the ids `choir history` lists")
+            }
+            let decoder = JSONDecoder()
+            let results = try Row.fetchAll(db, sql: "SELECT * FROM result WHERE session = ? ORDER BY idx", arguments: [session])
+                .map { row in
+                    NoteResult(
+                        note: try decoder.decode(ExpectedNote.self, from: Data((row["note"] as String).utf8)),
+                        verdict: Verdict(rawValue: row["verdict"]) ?? .missing, medianCents: row["median_cents"],
+                        onsetError: row["onset_error"], inTunePercent: row["in_tune_pct"])
+                }
+            let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
+                .map { TracePoint(time: $0["time"], midi: $0["midi"]) }
+            return SessionReport(
+                score: row["score"], part: row["part"], tempo: row["tempo"], tempoPercent: row["tempo_percent"],
+                options: try decoder.decode(NoteComparator.Options.self, from: Data((row["options"] as String).utf8)),
+                results: results, trace: trace,
+                measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)))
+        }
+    }
+
+    /// Whether two score paths name the same piece: the same file name.
+    static func sameScore(_ a: String, _ b: String) -> Bool {
+        a.split(separator: "/").last == b.split(separator: "/").last
+    }
+
+    private func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T {
+        do {
+            return try database.write(work)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(path: path, reason: Self.reason(error))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return "the history database is locked by another program"
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the history database is corrupt (not an SQLite database)"
+            default: return "the history database cannot be used (\(error.message ?? "\(error.resultCode)"))"
+            }
+        }
+        return "the history database cannot be used (\(error))"
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
+}

@@ -1,0 +1,82 @@
+import ChoirPitch
+import Glibc
+
+/// Judges a session's notes as the pitch frames arrive, in time order: a note is judged as soon as the
+/// frames have passed its end, so results can be shown and stored while the singer goes on.
+public struct PracticeJudge: Sendable {
+    public let notes: [ExpectedNote]
+    public var comparator: NoteComparator
+    /// Whether the level gate keeps learning from the frames as they come (live) or was given whole (files).
+    public var learnsLevel: Bool
+    public private(set) var gate: LevelGate
+    public private(set) var results: [NoteResult] = []
+    /// The sung pitch over the session, thinned for reports: (seconds, MIDI number) of sung frames.
+    public private(set) var trace: [TracePoint] = []
+    private var pending: [PitchFrame] = []
+
+    public init(notes: [ExpectedNote], options: NoteComparator.Options, gate: LevelGate = LevelGate(), learnsLevel: Bool) {
+        self.notes = notes
+        self.comparator = NoteComparator(options: options, levelGate: gate.threshold)
+        self.gate = gate
+        self.learnsLevel = learnsLevel
+        trace.reserveCapacity(4096)
+    }
+
+    /// A pitch detector for `notes` at `sampleRate`: it hears down to an octave and a bit below the line's
+    /// lowest note, so that a bass singing an octave low is still heard, with frames every 5 ms or so.
+    public static func detector(for notes: [ExpectedNote], sampleRate: Double) -> YINDetector.Configuration {
+        let lowest = notes.map(\.midi).min() ?? 40, highest = notes.map(\.midi).max() ?? 84
+        let minimum = max(40, min(YINDetector.Configuration.singingRange.minimum, 440 * pow(2, Double(lowest - 69 - 14) / 12)))
+        let maximum = max(YINDetector.Configuration.singingRange.maximum, 440 * pow(2, Double(highest - 69 + 5) / 12))
+        var window = 256
+        while Double(window) < 2.2 * sampleRate / minimum { window *= 2 }
+        var hop = 64
+        while Double(hop) * 2 <= sampleRate * 0.006 { hop *= 2 }
+        return YINDetector.Configuration(
+            sampleRate: sampleRate, window: window, hop: hop, minimumFrequency: minimum, maximumFrequency: maximum)
+    }
+
+    /// Frames end this long after a note so that a note's last frames are in before it is judged.
+    static let settle = 0.06
+
+    /// Adds one frame (on the session's clock) and returns the notes it completes.
+    public mutating func add(_ frame: PitchFrame) -> ArraySlice<NoteResult> {
+        if learnsLevel {
+            gate.add(frame)
+            comparator.levelGate = gate.threshold
+        }
+        if comparator.isSung(frame), trace.last.map({ frame.time - $0.time >= 0.02 }) ?? true {
+            trace.append(TracePoint(time: frame.time, midi: 69 + 12 * log2(frame.frequency / 440)))
+        }
+        pending.append(frame)
+        let first = results.count
+        while results.count < notes.count, notes[results.count].end + Self.settle <= frame.time {
+            results.append(comparator.judge(notes[results.count], frames: pending))
+            dropFramesBefore(results.count)
+        }
+        return results[first...]
+    }
+
+    /// Judges every note not yet judged with the frames there are, when the session ends.
+    public mutating func finish() -> ArraySlice<NoteResult> {
+        let first = results.count
+        while results.count < notes.count {
+            results.append(comparator.judge(notes[results.count], frames: pending))
+        }
+        return results[first...]
+    }
+
+    /// Keeps only the frames the next note can still use (an entrance looks a little before its onset).
+    private mutating func dropFramesBefore(_ next: Int) {
+        guard next < notes.count else { return }
+        let keepFrom = notes[next].onset - 0.2
+        if let cut = pending.firstIndex(where: { $0.time >= keepFrom }), cut > 0 { pending.removeFirst(cut) }
+    }
+}
+
+/// A point of the sung pitch trace.
+public struct TracePoint: Sendable, Equatable, Codable {
+    public var time: Double
+    /// Fractional MIDI note number.
+    public var midi: Double
+}

@@ -1,0 +1,109 @@
+import Glibc
+
+/// Everything a finished (or interrupted) session says: what was practised and each note's verdict, with
+/// the figures derived from them.
+public struct SessionReport: Sendable, Codable, Equatable {
+    public var score: String
+    public var part: String
+    public var tempo: Double
+    public var tempoPercent: Double
+    public var options: NoteComparator.Options
+    public var results: [NoteResult]
+    public var trace: [TracePoint]
+    /// Where each measure of the session starts, for drawing.
+    public var measureStarts: [MeasureMark]
+
+    public init(
+        score: String, part: String, tempo: Double, tempoPercent: Double = 100, options: NoteComparator.Options,
+        results: [NoteResult], trace: [TracePoint], measureStarts: [MeasureMark]
+    ) {
+        self.score = score
+        self.part = part
+        self.tempo = tempo
+        self.tempoPercent = tempoPercent
+        self.options = options
+        self.results = results
+        self.trace = trace
+        self.measureStarts = measureStarts
+    }
+
+    public var correct: Int { results.count { $0.verdict.isCorrect } }
+
+    /// Correct notes as a share of all, 0…100.
+    public var accuracy: Double { results.isEmpty ? 0 : 100 * Double(correct) / Double(results.count) }
+
+    public var counts: [Verdict: Int] { Dictionary(grouping: results, by: \.verdict).mapValues(\.count) }
+
+    /// Mean absolute deviation of the sung notes, in cents, octave and wrong notes left out.
+    public var meanAbsoluteCents: Double? { mean(pitched.map { abs($0) }) }
+
+    /// Mean signed deviation: below 0 the singer tends to be flat.
+    public var biasCents: Double? { mean(pitched) }
+
+    /// Deviations of the notes sung near the written pitch.
+    private var pitched: [Double] {
+        results.compactMap { result in
+            guard let cents = result.medianCents, ![.wrong, .octave, .missing].contains(result.verdict) else { return nil }
+            return cents
+        }
+    }
+
+    private func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+
+    /// Accuracy per measure, in the order the measures were first sung.
+    public var measures: [(number: String, accuracy: Double)] {
+        var order: [String] = []
+        var tally: [String: (correct: Int, total: Int)] = [:]
+        for result in results {
+            let number = result.note.measure
+            if tally[number] == nil { order.append(number) }
+            tally[number, default: (0, 0)].total += 1
+            if result.verdict.isCorrect { tally[number, default: (0, 0)].correct += 1 }
+        }
+        return order.map { ($0, 100 * Double(tally[$0]!.correct) / Double(tally[$0]!.total)) }
+    }
+
+    /// A passage worth practising: consecutive measures with mistakes, worst first.
+    public struct Passage: Sendable, Equatable {
+        public var first: String
+        public var last: String
+        public var accuracy: Double
+        public var mistakes: Int
+        /// A concrete next step.
+        public var suggestion: String
+    }
+
+    /// The (up to) three weakest passages: runs of measures under 100%, joined across one good measure,
+    /// ranked by mistakes.
+    public var weakestPassages: [Passage] {
+        let measures = self.measures
+        var runs: [(start: Int, end: Int)] = []
+        for (index, measure) in measures.enumerated() where measure.accuracy < 100 {
+            if let last = runs.last, index - last.end <= 2 { runs[runs.count - 1].end = index } else { runs.append((index, index)) }
+        }
+        let mistakesIn: (String) -> Int = { number in self.results.count { $0.note.measure == number && !$0.verdict.isCorrect } }
+        let notesIn: (String) -> Int = { number in self.results.count { $0.note.measure == number } }
+        let passages = runs.map { run -> Passage in
+            let numbers = measures[run.start...run.end].map(\.number)
+            let mistakes = numbers.map(mistakesIn).reduce(0, +), notes = numbers.map(notesIn).reduce(0, +)
+            let accuracy = 100 * Double(notes - mistakes) / Double(max(1, notes))
+            let first = numbers.first!, last = numbers.last!
+            let span = first == last ? "measure \(first)" : "measures \(first)–\(last)"
+            let slower = accuracy < 50 ? 70 : 80
+            return Passage(
+                first: first, last: last, accuracy: accuracy, mistakes: mistakes,
+                suggestion: "loop \(span) at \(Int(tempoPercent * Double(slower) / 100))%: choir practice \(score) --part \(part) --from \(first) --to \(last) --loop 3 --tempo \(Int(tempoPercent * Double(slower) / 100))")
+        }
+        return Array(passages.sorted { $0.mistakes != $1.mistakes ? $0.mistakes > $1.mistakes : $0.accuracy < $1.accuracy }.prefix(3))
+    }
+}
+
+/// A measure's printed number and where it starts, in seconds on the session's clock.
+public struct MeasureMark: Sendable, Codable, Equatable {
+    public var number: String
+    public var time: Double
+    public init(number: String, time: Double) {
+        self.number = number
+        self.time = time
+    }
+}

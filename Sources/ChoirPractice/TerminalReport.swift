@@ -1,0 +1,49 @@
+import ChoirScore
+
+/// The report shown when a session ends: accuracy, verdict counts, bias, a heat-map strip of the measures
+/// and the weakest passages.
+public enum TerminalReport {
+    /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files).
+    public static func render(_ report: SessionReport, colour: Bool) -> String {
+        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))\n"
+        out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
+        let counts = report.counts
+        out += "Verdicts: " + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") + "\n"
+        if let bias = report.biasCents, let spread = report.meanAbsoluteCents {
+            let leaning = abs(bias) < 5 ? "centred" : bias < 0 ? "flat" : "sharp"
+            out += "Intonation: \(String(printf: "%+.0f", bias)) cents on average (\(leaning)), \(String(printf: "%.0f", spread)) cents from the written pitch\n"
+        }
+        let measures = report.measures
+        if !measures.isEmpty {
+            out += "Measures: " + measures.map { cell($0.accuracy, colour: colour) }.joined() + (colour ? "\u{1B}[0m" : "") + "\n"
+            out += "          " + axis(measures.map(\.number)) + "\n"
+            out += "          " + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%") + "\n"
+        }
+        let passages = report.weakestPassages
+        if passages.isEmpty {
+            out += "No weak passages: every measure was right.\n"
+        } else {
+            out += "Work on:\n"
+            for (rank, passage) in passages.enumerated() {
+                let span = passage.first == passage.last ? "m. \(passage.first)" : "mm. \(passage.first)–\(passage.last)"
+                out += "  \(rank + 1). \(span): \(passage.mistakes) mistake\(passage.mistakes == 1 ? "" : "s"), \(String(printf: "%.0f", passage.accuracy))% — \(passage.suggestion)\n"
+            }
+        }
+        return out
+    }
+
+    /// One measure of the strip: a coloured cell, or a shade without colour.
+    static func cell(_ accuracy: Double, colour: Bool) -> String {
+        let level = accuracy >= 90 ? 0 : accuracy >= 60 ? 1 : 2
+        return colour ? ["\u{1B}[42m ", "\u{1B}[43m ", "\u{1B}[41m "][level] : ["█", "▓", "░"][level]
+    }
+
+    /// Measure numbers under the strip: the first, then every fifth cell that has room.
+    static func axis(_ numbers: [String]) -> String {
+        var line = ""
+        for (index, number) in numbers.enumerated() where line.count <= index {
+            if index == 0 || index % 5 == 0 { line += String(repeating: " ", count: index - line.count) + number }
+        }
+        return line
+    }
+}
