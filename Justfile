@@ -3,7 +3,8 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
-apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
+apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 bench_packages := "libxml2-utils aubio-tools fluidsynth"
 
 # List the tasks.
@@ -29,9 +30,21 @@ _apt +PACKAGES:
 build: setup
     swift build -c release --product choir --static-swift-stdlib
 
-# The main job: show what the bundled example holds.
+# Practise the tenor line of the example on the default audio device; without one, judge the bundled demo
+# take instead, write the mix to demo-mix.wav and print the report.
 demo: build
-    .build/release/choir info {{example}}
+    #!/usr/bin/env bash
+    set -uo pipefail
+    .build/release/choir practice {{example}} --part tenor
+    status=$?
+    if [ "$status" -eq 69 ]; then
+        exec .build/release/choir practice {{example}} --part tenor --input {{demo_take}} --output demo-mix.wav
+    fi
+    exit "$status"
+
+# Regenerate the bundled demo take (the synthetic singer, with a few planted mistakes).
+demo-take:
+    swift run make-demo-take {{example}} {{demo_take}}
 
 # Run every test.
 test: setup

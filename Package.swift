@@ -45,6 +45,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
+        .executableTarget(
+            name: "make-demo-take", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),

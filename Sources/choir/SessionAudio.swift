@@ -1,0 +1,188 @@
+import ArgumentParser
+import ChoirAudio
+import ChoirPitch
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+import FoundationEssentials
+import Glibc
+
+/// The audio side of a practice session: the mix out, the microphone (or a take) in, on one clock whose
+/// zero is the first beat of the practised range.
+struct SessionAudio {
+    var resolved: PlaybackArguments.Resolved
+    var notes: [ExpectedNote]
+    var options: NoteComparator.Options
+    var sampleRate: Int
+
+    /// Judges a recorded take, as fast as the machine allows when the mix goes to a file or nowhere.
+    func judgeFile(_ path: String, latency: Double, output: String, recorder: HistoryRecorder) throws -> PracticeJudge {
+        let take: WAVFile.Audio
+        do { take = try WAVFile.read(contentsOf: path) } catch { throw fail(error) }
+        guard (8000...192_000).contains(take.sampleRate) else {
+            throw fail("\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
+        }
+        // With a count-in the take starts with it; otherwise its time 0 is the first beat.
+        let offset = resolved.schedule.preroll + latency
+        let last = notes.last!
+        guard take.duration - offset > last.onset else {
+            throw fail("\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
+                + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
+        }
+        let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(take.sampleRate))
+        let frames: [PitchFrame]
+        do { frames = try YINDetector.track(signal: take.samples, configuration: configuration) } catch { throw fail("\(path): \(error)") }
+        var judge = PracticeJudge(notes: notes, options: options, gate: LevelGate(frames: frames), learnsLevel: false)
+        let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
+        try mix.start()
+        var lastSave = 0.0
+        for var frame in frames {
+            if interrupted.load(ordering: .relaxed) { break }
+            frame.time -= offset
+            try mix.advance(to: frame.time + resolved.schedule.preroll)
+            _ = judge.add(frame)
+            if frame.time - lastSave >= 1 {
+                recorder.save(judge)
+                lastSave = frame.time
+            }
+        }
+        if !interrupted.load(ordering: .relaxed) { _ = judge.finish() }
+        try mix.finish()
+        return judge
+    }
+
+    /// Judges the microphone live while the mix plays.
+    func judgeLive(device: String, latency: Double, output: String, recorder: HistoryRecorder) throws -> PracticeJudge {
+        let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
+        let detector: YINDetector
+        do { detector = try YINDetector(configuration) } catch { throw fail("\(error)") }
+        let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
+        let capture: ALSACapture
+        do {
+            capture = try ALSACapture(device: device, sampleRate: sampleRate, periodFrames: 256, ring: ring)
+        } catch {
+            throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
+        }
+        let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
+        var judge = PracticeJudge(notes: notes, options: options, learnsLevel: true)
+        do {
+            try capture.start()
+            try mix.start()
+        } catch {
+            throw fail("\(error)")
+        }
+        let window = configuration.window, hop = configuration.hop
+        var frame = [Float](repeating: 0, count: window)
+        var incoming = [Float](repeating: 0, count: hop)
+        var consumed = 0, pending = 0
+        var lastSave = 0.0
+        var shownMeasure = ""
+        let end = resolved.schedule.length + 0.5
+        while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed {
+            let got = incoming.withUnsafeMutableBufferPointer { ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[pending..<hop])) }
+            pending += got
+            if pending < hop {
+                usleep(2000)
+                continue
+            }
+            pending = 0
+            frame.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress!.update(from: buffer.baseAddress! + hop, count: window - hop)
+                incoming.withUnsafeBufferPointer { buffer.baseAddress!.advanced(by: window - hop).update(from: $0.baseAddress!, count: hop) }
+            }
+            consumed += hop
+            let time = (Double(consumed) - Double(window) / 2) / Double(sampleRate) - resolved.schedule.preroll - latency
+            try mix.advance(to: time + resolved.schedule.preroll + latency)
+            guard consumed >= window else { continue }
+            let pitch = frame.withUnsafeBufferPointer { detector.analyse($0, time: time) }
+            for result in judge.add(pitch) where result.note.measure != shownMeasure {
+                shownMeasure = result.note.measure
+                let done = judge.results.count { $0.note.measure == shownMeasure }
+                FileOutput.write("measure \(shownMeasure): \(done) notes judged, running accuracy "
+                    + String(printf: "%.0f%%", 100 * Double(judge.results.count { $0.verdict.isCorrect }) / Double(judge.results.count)) + "\n")
+            }
+            if time - lastSave >= 1 {
+                recorder.save(judge)
+                lastSave = time
+            }
+            if time > end { break }
+        }
+        capture.stop()
+        if !interrupted.load(ordering: .relaxed) { _ = judge.finish() }
+        try mix.finish()
+        var standardError = StandardError()
+        print("choir: \(capture.overruns) overruns, \(mix.underruns) underruns, \(ring.dropped) samples dropped", to: &standardError)
+        if let error = capture.error { throw fail(error) }
+        return judge
+    }
+}
+
+/// Where a session's mix goes: an ALSA device (played on its real-time thread), a WAV file (rendered in
+/// step with the judging), or nowhere.
+final class MixOutput {
+    private let renderer: SynthRenderer?
+    private let writer: WAVWriter?
+    private let playback: ALSAPlayback?
+    private var left: [Float], right: [Float]
+
+    init(_ output: String, resolved: PlaybackArguments.Resolved, sampleRate: Int) throws {
+        left = [Float](repeating: 0, count: 4096)
+        right = left
+        if output == "none" {
+            renderer = nil; writer = nil; playback = nil
+            return
+        }
+        let isFile = output.lowercased().hasSuffix(".wav")
+        do {
+            let synth = try SynthRenderer(
+                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
+                programs: resolved.programs, mixer: resolved.mixer, blockSize: isFile ? 4096 : 256)
+            renderer = synth
+            if isFile {
+                writer = try WAVWriter(path: output, channels: 2, sampleRate: sampleRate)
+                playback = nil
+            } else {
+                writer = nil
+                playback = try ALSAPlayback(device: output, sampleRate: sampleRate, periodFrames: 256, source: synth)
+            }
+        } catch let error as AudioDeviceError {
+            throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    var failed: Bool { playback?.error != nil }
+    var underruns: Int { playback?.underruns ?? 0 }
+
+    func start() throws {
+        do { try playback?.start() } catch { throw fail(error) }
+    }
+
+    /// Renders the file's mix up to `seconds` from its start (the device plays on its own clock).
+    func advance(to seconds: Double) throws {
+        guard let renderer, let writer else { return }
+        let target = min(renderer.totalFrames, Int(seconds * Double(renderer.sampleRate)))
+        while renderer.position < target {
+            try left.withUnsafeMutableBufferPointer { l in
+                try right.withUnsafeMutableBufferPointer { r in
+                    let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: min(4096, target - renderer.position))
+                    do { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch { throw fail("\(error)") }
+                }
+            }
+        }
+    }
+
+    func finish() throws {
+        if let renderer { try advance(to: Double(renderer.totalFrames) / Double(renderer.sampleRate)) }
+        playback?.stop()
+        do { try writer?.finish() } catch { throw fail(error) }
+    }
+}
+
+/// Prints `message` as one line and exits with ``Choir/Practice/deviceUnavailable``.
+func unavailable(_ message: String) -> ExitCode {
+    var standardError = StandardError()
+    print("choir: \(message)", to: &standardError)
+    return ExitCode(Choir.Practice.deviceUnavailable)
+}
