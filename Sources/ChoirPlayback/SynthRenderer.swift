@@ -73,6 +73,8 @@ public final class SynthRenderer: @unchecked Sendable {
         fluid_settings_setint(settings, "synth.reverb.active", 0)
         fluid_settings_setint(settings, "synth.chorus.active", 0)
         fluid_settings_setint(settings, "synth.polyphony", 256)
+        // Load only the samples of the programs in use, when they are chosen (here, not on the audio thread).
+        fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
         fluid_settings_setnum(settings, "synth.gain", 0.5)
         guard let synth = new_fluid_synth(settings) else {
             delete_fluid_settings(settings)
