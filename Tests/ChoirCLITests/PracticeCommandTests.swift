@@ -1,0 +1,128 @@
+import ChoirAudio
+import Foundation
+import Testing
+
+/// `choir practice` on takes (file sessions), its reports and the history.
+struct PracticeCommandTests {
+    static let take = "Resources/DemoTakes/amazing_grace_tenor.wav"
+
+    /// A fresh data directory, so each test has its own history.
+    static func dataHome() throws -> String {
+        let path = NSTemporaryDirectory() + "choir-data-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func json(_ path: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+    }
+
+    /// The demo take has three planted mistakes (flat in m. 6, late in mm. 7 and 12); the report names them
+    /// and the history keeps the session.
+    @Test func demoTakeReportAndHistory() throws {
+        let data = try Self.dataHome()
+        let report = data + "/report.json", html = data + "/report.html", mix = data + "/mix.wav"
+        let result = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", mix, "--report", report, "--html", html],
+            environment: ["XDG_DATA_HOME": data])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == (try CLI.golden("practice-demo-take.txt", result.stdout)))
+
+        let document = try Self.json(report)
+        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "tolerance_cents", "summary", "measures", "notes"])
+        let summary = document["summary"] as! [String: Any]
+        #expect(Set(summary.keys) == ["notes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
+        let notes = document["notes"] as! [[String: Any]]
+        #expect(Set(notes[0].keys) == ["index", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct"])
+        let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
+        #expect(verdicts[11] == "flat")
+        #expect(verdicts[13] == "late")
+
+        // The mix covers the piece; the HTML page holds the piano roll, the trace and the heat map.
+        let audio = try WAVFile.read(contentsOf: mix)
+        #expect(audio.duration > 30 && audio.samples.contains { abs($0) > 0.05 })
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<svg id=\"pianoroll\"") && page.contains("class=\"trace\"") && page.contains("id=\"heatmap\""))
+        #expect(!page.contains("http://") || page.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+
+        // The history lists the session, and rebuilds the same report.
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(history.status == 0)
+        #expect(history.stdout.contains("amazing_grace.musicxml") && history.stdout.contains("#1 ") && history.stdout.contains("85.7%"))
+        let rebuilt = try CLI.run(["report", "1", "--json", data + "/again.json"], environment: ["XDG_DATA_HOME": data])
+        #expect(rebuilt.stdout == result.stdout)
+        #expect(try String(contentsOfFile: data + "/again.json", encoding: .utf8) == String(contentsOfFile: report, encoding: .utf8))
+    }
+
+    /// The judged notes are `choir notes --part`'s, in playback and in written order.
+    @Test(arguments: [[], ["--no-repeats"]])
+    func judgedNotesMatchTheNotesCommand(order: [String]) throws {
+        let data = try Self.dataHome()
+        let score = "Tests/Fixtures/corpus/bach_bwv1.6.mxl"
+        // A silent take long enough for the whole piece: every note is missing, which is beside the point here.
+        let silent = data + "/silent.wav"
+        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000 * 150), channels: 1, sampleRate: 8000))
+            .write(to: URL(fileURLWithPath: silent))
+        let result = try CLI.run(
+            ["practice", score, "--part", "alto", "--input", silent, "--output", "none", "--report", data + "/r.json", "--no-history"] + order)
+        #expect(result.status == 0, "\(result.stderr)")
+        let judged = (try Self.json(data + "/r.json")["notes"] as! [[String: Any]]).map {
+            [($0["onset_s"] as! Double), Double($0["expected_midi"] as! Int)]
+        }
+        let listed = try CLI.run(["notes", score, "--part", "alto", "--json"] + order)
+        let parts = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [String: Any])["parts"] as! [[String: Any]]
+        let written = (parts[0]["notes"] as! [[Any]]).map { [(($0[3] as! Double) * 1000).rounded() / 1000, $0[2] as! Double] }
+        #expect(judged.count == written.count)
+        #expect(judged == written)
+        #expect(result.stdout.contains("missing \(written.count)"))
+    }
+
+    @Test func badInputGivesOneLine() throws {
+        let data = try Self.dataHome()
+        let short = data + "/short.wav"
+        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 16000), channels: 1, sampleRate: 16000))
+            .write(to: URL(fileURLWithPath: short))
+        let cases: [([String], String)] = [
+            (["--part", "baritone", "--input", Self.take],
+             "choir: \(CLI.example): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass"),
+            (["--part", "tenor", "--input", data + "/nope.wav"], "choir: \(data)/nope.wav: no such file: expected a WAV file"),
+            (["--part", "tenor", "--input", short],
+             "choir: \(short): the take is 1.0 s long: expected at least 32.2 s, to the last note of the practised range"),
+            (["--input", Self.take], "Error: practice needs --part: the line you sing"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// A corrupt or locked history is reported in one line, and the session still runs and reports.
+    @Test func unusableHistoryStillPractises() throws {
+        let data = try Self.dataHome()
+        try FileManager.default.createDirectory(atPath: data + "/choir", withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: data + "/choir/history.sqlite"))
+        let corrupt = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
+        #expect(corrupt.status == 0)
+        #expect(corrupt.stderr == "choir: \(data)/choir/history.sqlite: the history database is corrupt (not an SQLite database); practising without history\n")
+        #expect(corrupt.stdout.contains("Accuracy: 85.7%"))
+
+        let locked = try Self.dataHome()
+        #expect(try CLI.run(["history"], environment: ["XDG_DATA_HOME": locked]).status == 0)  // creates it
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(8)", locked + "/choir/history.sqlite"]
+        let ready = Pipe()
+        holder.standardOutput = ready
+        try holder.run()
+        defer { holder.terminate() }
+        _ = ready.fileHandleForReading.availableData
+        let blocked = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": locked])
+        #expect(blocked.status == 0)
+        #expect(blocked.stderr == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
+        #expect(blocked.stdout.contains("Accuracy: 85.7%"))
+    }
+}
