@@ -39,6 +39,13 @@ final class PulseServer {
         #expect(try run("pactl", ["set-default-source", "choir_test.monitor"]).status == 0)
     }
 
+    /// Whether the server is still running: it exits by itself after ten idle seconds, so that none is left
+    /// behind when the tests end.
+    var isAlive: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
     deinit {
         kill(pid, SIGTERM)
         var status: Int32 = 0

@@ -10,10 +10,10 @@ import Testing
 struct RealTimeTests {
     private static let shared = Mutex<PulseServer?>(nil)
 
-    /// The suite's server, started on first use.
+    /// The suite's server, started on first use and again if it has gone idle and exited.
     static func server() throws -> PulseServer {
         try shared.withLock { server in
-            if let server { return server }
+            if let server, server.isAlive { return server }
             let started = try PulseServer()
             server = started
             return started
