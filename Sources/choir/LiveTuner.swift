@@ -37,34 +37,20 @@ struct LiveTuner {
         defer { terminal?.restore() }
 
         let window = configuration.window, hop = configuration.hop
-        var frame = [Float](repeating: 0, count: window)
-        var incoming = [Float](repeating: 0, count: hop)
-        var consumed = 0
-        var pending = 0
+        let frames = SlidingWindow(window: window, hop: hop)
         var writer = PitchWriter(format: .csv)
         if terminal == nil { writer.begin(sampleRate: rate, window: window, hop: hop) }
         while !interrupted.load(ordering: .relaxed) && capture.isRunning {
-            if let duration, Double(consumed + hop) > duration * configuration.sampleRate { break }
+            if let duration, Double(frames.consumed + hop) > duration * configuration.sampleRate { break }
             if terminal?.readKey() == UInt8(ascii: "q") { break }
-            let got = incoming.withUnsafeMutableBufferPointer { buffer in
-                ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[pending..<hop]))
-            }
-            pending += got
-            if pending < hop {
+            guard frames.advance(from: ring) else {
                 usleep(2000)
                 continue
             }
-            pending = 0
-            frame.withUnsafeMutableBufferPointer { buffer in
-                buffer.baseAddress!.update(from: buffer.baseAddress! + hop, count: window - hop)
-                incoming.withUnsafeBufferPointer { buffer.baseAddress!.advanced(by: window - hop).update(from: $0.baseAddress!, count: hop) }
-            }
-            consumed += hop
-            let time = (Double(consumed) - Double(window) / 2) / configuration.sampleRate
-            let result = frame.withUnsafeBufferPointer { detector.analyse($0, time: time) }
+            let result = frames.withSamples { detector.analyse($0, time: frames.centre(sampleRate: configuration.sampleRate)) }
             if let terminal {
                 terminal.show(TunerLine.render(result))
-            } else if consumed >= window {
+            } else if frames.isFull {
                 writer.write(result)
             }
         }
@@ -72,7 +58,7 @@ struct LiveTuner {
         capture.stop()
         terminal?.restore()
         var standardError = StandardError()
-        print("choir: captured \(String(printf: "%.1f", Double(consumed) / configuration.sampleRate)) s from '\(device)', "
+        print("choir: captured \(String(printf: "%.1f", Double(frames.consumed) / configuration.sampleRate)) s from '\(device)', "
               + "\(capture.overruns) overruns, \(ring.dropped) samples dropped", to: &standardError)
         if let error = capture.error { throw fail(error) }
     }

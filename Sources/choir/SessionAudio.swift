@@ -71,30 +71,20 @@ struct SessionAudio {
         } catch {
             throw fail("\(error)")
         }
-        let window = configuration.window, hop = configuration.hop
-        var frame = [Float](repeating: 0, count: window)
-        var incoming = [Float](repeating: 0, count: hop)
-        var consumed = 0, pending = 0
+        let frames = SlidingWindow(window: configuration.window, hop: configuration.hop)
         var lastSave = 0.0
         var shownMeasure = ""
         let end = resolved.schedule.length + 0.5
         while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed {
-            let got = incoming.withUnsafeMutableBufferPointer { ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[pending..<hop])) }
-            pending += got
-            if pending < hop {
+            guard frames.advance(from: ring) else {
                 usleep(2000)
                 continue
             }
-            pending = 0
-            frame.withUnsafeMutableBufferPointer { buffer in
-                buffer.baseAddress!.update(from: buffer.baseAddress! + hop, count: window - hop)
-                incoming.withUnsafeBufferPointer { buffer.baseAddress!.advanced(by: window - hop).update(from: $0.baseAddress!, count: hop) }
-            }
-            consumed += hop
-            let time = (Double(consumed) - Double(window) / 2) / Double(sampleRate) - resolved.schedule.preroll - latency
-            try mix.advance(to: time + resolved.schedule.preroll + latency)
-            guard consumed >= window else { continue }
-            let pitch = frame.withUnsafeBufferPointer { detector.analyse($0, time: time) }
+            let captured = frames.centre(sampleRate: Double(sampleRate))
+            try mix.advance(to: captured)
+            let time = captured - resolved.schedule.preroll - latency
+            guard frames.isFull else { continue }
+            let pitch = frames.withSamples { detector.analyse($0, time: time) }
             for result in judge.add(pitch) where result.note.measure != shownMeasure {
                 shownMeasure = result.note.measure
                 let done = judge.results.count { $0.note.measure == shownMeasure }

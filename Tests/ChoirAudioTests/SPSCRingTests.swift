@@ -62,3 +62,25 @@ struct SPSCRingTests {
         #expect(ring.dropped == 0)
     }
 }
+
+struct SlidingWindowTests {
+    /// Samples arrive in odd-sized pieces; the window moves one hop at a time and always holds the latest
+    /// `window` samples, oldest first.
+    @Test func movesOneHopAtATimeWhateverArrives() {
+        let ring = SPSCRing<Float>(minimumCapacity: 64, filler: 0)
+        let frames = SlidingWindow(window: 8, hop: 4)
+        var next: Float = 1
+        var moves = 0
+        for piece in [3, 2, 5, 1, 7] {
+            let samples = (0..<piece).map { Float($0) + next }
+            next += Float(piece)
+            _ = samples.withUnsafeBufferPointer { ring.write($0) }
+            while frames.advance(from: ring) { moves += 1 }
+        }
+        // 18 samples: four whole hops; the last two samples wait for the next.
+        #expect(moves == 4 && frames.consumed == 16 && frames.isFull)
+        #expect(frames.withSamples(Array.init) == (9...16).map(Float.init))
+        #expect(frames.centre(sampleRate: 4) == 3)
+        #expect(!frames.advance(from: ring))
+    }
+}
