@@ -23,6 +23,10 @@ public final class ALSACapture: @unchecked Sendable {
     private let overrunCount = Atomic<Int>(0)
     private let failure = Atomic<Int32>(0)
     private var thread: pthread_t?
+    /// Frames read so far; only the capture thread touches it.
+    private var captured = 0
+    /// Which frame (counted from the first one read) is being captured when; see ``AudioClock``.
+    public let clock = AudioClock()
 
     /// Opens `device` for capture at `sampleRate`, reading `periodFrames` at a time.
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, ring: SPSCRing<Float>) throws(AudioDeviceError) {
@@ -83,6 +87,9 @@ public final class ALSACapture: @unchecked Sendable {
             let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
             if got >= 0 {
                 ring.write(UnsafeBufferPointer(start: buffer, count: Int(got)))
+                captured += Int(got)
+                var delay = snd_pcm_sframes_t(0)
+                if snd_pcm_delay(pcm, &delay) == 0 { clock.publish(frame: captured + Int(delay)) }
                 continue
             }
             let code = Int32(got)
@@ -105,8 +112,9 @@ public final class ALSACapture: @unchecked Sendable {
 
 /// Opening ALSA devices the way choir uses them: interleaved float, through ALSA's conversions.
 enum ALSADevice {
-    /// Opens `device` with 100 ms of buffer (or four periods if more): enough to ride out a busy machine.
-    /// Practice measures the round trip and subtracts it.
+    /// Opens `device` with 200 ms of buffer (or four periods if more): enough to ride out a busy machine and a
+    /// sound server that changes its own latency while a stream starts. Capture reads each period as soon as it
+    /// arrives, so only playback is delayed by it, and practice measures that round trip and subtracts it.
     static func open(_ device: String, capture: Bool, channels: Int, sampleRate: Int, periodFrames: Int)
         throws(AudioDeviceError) -> OpaquePointer
     {
@@ -117,7 +125,7 @@ enum ALSADevice {
         guard status >= 0, let handle else {
             throw AudioDeviceError(description: "cannot open \(role) device '\(device)': \(String(cString: snd_strerror(status)))")
         }
-        let latency = UInt32(max(100_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
+        let latency = UInt32(max(200_000, 4 * periodFrames * 1_000_000 / max(sampleRate, 1)))
         status = snd_pcm_set_params(
             handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate), 1, latency)
         guard status >= 0 else {

@@ -28,6 +28,10 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let underrunCount = Atomic<Int>(0)
     private let failure = Atomic<Int32>(0)
     private var thread: pthread_t?
+    /// Source frames handed to the device so far; only the playback thread touches it.
+    private var rendered = 0
+    /// Which source frame is being heard when; see ``AudioClock``.
+    public let clock = AudioClock()
 
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource) throws(AudioDeviceError) {
         let handle = try ALSADevice.open(device, capture: false, channels: 2, sampleRate: sampleRate, periodFrames: periodFrames)
@@ -77,6 +81,13 @@ public final class ALSAPlayback: @unchecked Sendable {
         thread = created
     }
 
+    /// Waits (up to a second) until the device is playing: its buffer is full and its clock is moving.
+    public func waitUntilPlaying() {
+        for _ in 0..<1000 where clock.reading == nil && error == nil && running.load(ordering: .acquiring) {
+            usleep(1000)
+        }
+    }
+
     /// Stops at once and joins the thread.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
@@ -121,6 +132,11 @@ public final class ALSAPlayback: @unchecked Sendable {
                     running.store(false, ordering: .releasing)
                     return
                 }
+            }
+            if !pausedFlag.load(ordering: .relaxed) { rendered += frames }
+            var delay = snd_pcm_sframes_t(0)
+            if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_delay(pcm, &delay) == 0 {
+                clock.publish(frame: rendered - Int(delay))
             }
         }
     }

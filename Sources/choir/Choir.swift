@@ -15,7 +15,7 @@ struct Choir: ParsableCommand {
         commandName: "choir",
         abstract: "Practise your line of a choral score, offline, from the terminal.",
         version: "choir \(version) (FluidSynth \(FluidSynth.version), ALSA \(ALSA.version), \(FFTW.version))",
-        subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, History.self, Report.self])
+        subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, Calibrate.self, History.self, Report.self])
 }
 
 /// Prints `message` on standard error as one line and exits with status 1.

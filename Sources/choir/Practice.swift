@@ -25,7 +25,7 @@ extension Choir {
         @Option(help: "Where the mix goes: an ALSA device, a .wav file, or none.")
         var output = "default"
 
-        @Option(help: "Round-trip latency to subtract from the microphone, in ms (default: the calibrated value for the device, or 0 for files).")
+        @Option(help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
         var latency: Double?
 
         @Option(help: "Cents either side of the written pitch that count as in tune.")
@@ -53,7 +53,7 @@ extension Choir {
             guard playback.part != nil else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
-            if let latency, !(0...2000).contains(latency) { throw ValidationError("--latency \(latency): expected 0 to 2000 ms") }
+            if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
         }
 
         func run() throws {
@@ -79,9 +79,11 @@ extension Choir {
             if input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) {
                 judge = try session.judgeFile(input, latency: (latency ?? 0) / 1000, output: output, recorder: recorder)
             } else {
+                // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
+                let played = output != "none" && !output.lowercased().hasSuffix(".wav")
+                let stored = played ? Calibration.stored(output: output, input: input) : nil
                 judge = try session.judgeLive(
-                    device: input, latency: (latency ?? Calibration.stored(for: input) ?? 0) / 1000, output: output,
-                    recorder: recorder)
+                    device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, recorder: recorder)
             }
             recorder.finish(judge)
             var final = header

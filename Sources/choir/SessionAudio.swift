@@ -66,12 +66,16 @@ struct SessionAudio {
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
         var judge = PracticeJudge(notes: notes, options: options, learnsLevel: true)
         do {
-            try capture.start()
+            // The mix first: a sound server settles its latencies as streams connect, and the capture's reported
+            // delay is off while a playback stream starts after it.
             try mix.start()
+            try capture.start()
         } catch {
             throw fail("\(error)")
         }
         let frames = SlidingWindow(window: configuration.window, hop: configuration.hop)
+        // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
+        let alignment = mix.clock.map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
         var lastSave = 0.0
         var shownMeasure = ""
         let end = resolved.schedule.length + 0.5
@@ -80,9 +84,16 @@ struct SessionAudio {
                 usleep(2000)
                 continue
             }
-            let captured = frames.centre(sampleRate: Double(sampleRate))
-            try mix.advance(to: captured)
-            let time = captured - resolved.schedule.preroll - latency
+            // Samples the ring dropped were captured all the same.
+            var frame = Double(frames.consumed + ring.dropped) - Double(frames.window) / 2
+            if let alignment {
+                alignment.update()
+                guard let offset = alignment.offset else { continue }
+                frame += offset
+            }
+            let position = frame / Double(sampleRate)
+            try mix.advance(to: position)
+            let time = position - resolved.schedule.preroll - latency
             guard frames.isFull else { continue }
             let pitch = frames.withSamples { detector.analyse($0, time: time) }
             for result in judge.add(pitch) where result.note.measure != shownMeasure {
@@ -143,10 +154,14 @@ final class MixOutput {
     }
 
     var failed: Bool { playback?.error != nil }
+    /// The device stream's clock, when the mix goes to a device.
+    var clock: AudioClock? { playback?.clock }
     var underruns: Int { playback?.underruns ?? 0 }
 
+    /// Starts playing, and returns once the device is.
     func start() throws {
         do { try playback?.start() } catch { throw fail(error) }
+        playback?.waitUntilPlaying()
     }
 
     /// Renders the file's mix up to `seconds` from its start (the device plays on its own clock).

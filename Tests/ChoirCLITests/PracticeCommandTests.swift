@@ -98,6 +98,25 @@ struct PracticeCommandTests {
         }
     }
 
+    /// Calibration needs two devices; without them it says which, in one line, with the exit status scripts
+    /// can test for. A stored table that is not one is named and ignored.
+    @Test func calibrateWithoutDevices() throws {
+        let config = try Self.dataHome()
+        let result = try CLI.run(["calibrate", "--device", "nosuchdevice"], environment: ["XDG_CONFIG_HOME": config])
+        #expect(result.status == 69)
+        #expect(result.stderr.hasPrefix("choir: cannot open "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        try FileManager.default.createDirectory(atPath: config + "/choir", withIntermediateDirectories: true)
+        try Data("[1, 2".utf8).write(to: URL(fileURLWithPath: config + "/choir/latency.json"))
+        let practice = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", "nosuchdevice", "--output", "nosuchdevice", "--no-history"],
+            environment: ["XDG_CONFIG_HOME": config])
+        #expect(practice.status == 69)
+        #expect(practice.stderr.hasPrefix(
+            "choir: \(config)/choir/latency.json: not a latency table (expected {\"OUTPUT -> INPUT\": ms}); ignoring it\n"),
+            "\(practice.stderr)")
+    }
+
     /// A corrupt or locked history is reported in one line, and the session still runs and reports.
     @Test func unusableHistoryStillPractises() throws {
         let data = try Self.dataHome()

@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// A private PulseAudio server with a null sink, for real-time tests without a sound card. What is played
-/// to the sink comes back on its monitor source, which is the default source; ALSA programs reach both
-/// through the `pulse` device of libasound2-plugins.
+/// A private PulseAudio server with two null sinks, for real-time tests without a sound card. What is played
+/// to the default sink (`choir_test`) comes back on its monitor source, which is the default source; ALSA
+/// programs reach both through the `pulse` device of libasound2-plugins. `choir_mic`'s monitor is a second
+/// microphone (select it with `PULSE_SOURCE`).
 final class PulseServer {
     let runtime: URL
     private var pid: pid_t = 0
@@ -22,6 +23,8 @@ final class PulseServer {
         let arguments = [
             "pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=10", "--disallow-exit", "--log-level=error",
             "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=choir_test rate=48000",
+            // A second sink, whose monitor is a microphone that hears only what is played into it.
+            "--load=module-null-sink sink_name=choir_mic rate=48000",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtime.path

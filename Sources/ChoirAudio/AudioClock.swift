@@ -1,0 +1,56 @@
+import Glibc
+import Synchronization
+
+/// Where a stream is, in time: the frame that was at the device's converter at a moment of the monotonic clock.
+///
+/// The stream's real-time thread publishes a reading after every transfer (frames transferred, corrected by
+/// the device's reported delay); any other thread reads the latest. Capture and playback each keep one, which
+/// puts both on one time line whatever moment each stream happened to start at.
+public final class AudioClock: Sendable {
+    /// One reading: `frame` was at the converter at `nanoseconds` on CLOCK_MONOTONIC.
+    public struct Reading: Sendable, Equatable {
+        public var frame: Int
+        public var nanoseconds: Int
+
+        public init(frame: Int, nanoseconds: Int) {
+            self.frame = frame
+            self.nanoseconds = nanoseconds
+        }
+
+        /// The frame at the converter at `nanoseconds`, for a stream running at `sampleRate`.
+        public func frame(at nanoseconds: Int, sampleRate: Int) -> Double {
+            Double(frame) + Double(nanoseconds - self.nanoseconds) * Double(sampleRate) / 1e9
+        }
+    }
+
+    // Both halves in one double-word atomic, so that a reader never sees a frame from one reading and a time
+    // from another.
+    private let latest = Atomic<WordPair>(WordPair(first: 0, second: 0))
+
+    public init() {}
+
+    /// Publishes a reading; called only by the stream's thread. Never allocates or blocks.
+    public func publish(frame: Int) {
+        latest.store(WordPair(first: UInt(bitPattern: frame), second: UInt(bitPattern: Self.now())), ordering: .releasing)
+    }
+
+    /// The latest reading, or nil before the stream has transferred anything.
+    public var reading: Reading? {
+        let pair = latest.load(ordering: .acquiring)
+        guard pair.second != 0 else { return nil }
+        return Reading(frame: Int(bitPattern: pair.first), nanoseconds: Int(bitPattern: pair.second))
+    }
+
+    /// The monotonic clock, in nanoseconds.
+    public static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
+
+    /// How many frames to add to a capture frame index to get the playback frame heard at the moment it was
+    /// captured: both readings are brought to the capture reading's moment.
+    public static func offset(capture: Reading, playback: Reading, sampleRate: Int) -> Double {
+        playback.frame(at: capture.nanoseconds, sampleRate: sampleRate) - Double(capture.frame)
+    }
+}
