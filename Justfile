@@ -6,6 +6,8 @@ example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 bench_packages := "libxml2-utils aubio-tools fluidsynth"
+# The HTML report's test opens it in a headless browser.
+test_packages := "chromium"
 
 # List the tasks.
 default:
@@ -47,7 +49,7 @@ demo-take:
     swift run make-demo-take {{example}} {{demo_take}}
 
 # Run every test.
-test: setup
+test: setup (_apt test_packages)
     swift test
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth.

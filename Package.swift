@@ -52,6 +52,6 @@ let package = Package(
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirPracticeTests", dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch"]),
-        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch"]),
+        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch", "CZlib"]),
     ]
 )
