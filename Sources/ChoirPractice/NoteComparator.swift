@@ -48,7 +48,7 @@ public struct NoteComparator: Sendable {
 
         // The body of the note: after the grace window, and short of the very end, where a singer leaves
         // for the next note.
-        let grace = min(options.graceSeconds, note.duration * 0.3)
+        let grace = min(options.graceSeconds, note.duration * 0.4)
         let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
         var body: [(time: Double, cents: Double)] = []
         var bodyFrames = 0
@@ -68,21 +68,52 @@ public struct NoteComparator: Sendable {
         let inTune = body.filter { abs($0.cents - shift) <= options.toleranceCents }.count
         let inTunePercent = 100 * Double(inTune) / Double(body.count)
 
+        // What the singer was singing just before the note, right or not: where a slide or a step comes from.
+        let lead = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.onset - 0.03 && isSung($0) }
+            .map { cents($0) - shift }.sorted()
+        let before = lead.isEmpty ? nil : lead[lead.count / 2]
+        // Nearer this note than the one before: for a step smaller than vibrato's sway, a crest of the old note
+        // can reach the new one, so only a frame that stays nearer for 50 ms (longer than a crest) counts.
+        let candidates = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.end }
+        func nearer(_ frame: PitchFrame) -> Bool {
+            guard let before else { return true }
+            let c = cents(frame) - shift
+            return abs(c - folded) < abs(c - before)
+        }
+        func staysNearer(from index: Int) -> Bool {
+            guard let before, abs(before - folded) < 250 else { return true }
+            let start = candidates[index].time
+            return candidates[index...].prefix { $0.time <= start + 0.05 }.allSatisfy { !isSung($0) || nearer($0) }
+        }
+
         // The singer has arrived at the first frame near the pitch they settle on (closer than a semitone,
         // wider than vibrato's sway), or, sliding from the previous note, once they have clearly left it
         // towards this one: a fast slide is often unvoiced in the middle. An entrance may come a little
         // early. Frames in a scoop or a slide are less periodic, so a lower confidence is enough here.
-        let previous = note.previousMIDI.map { Double($0 - note.midi) * 100 }
+        let origin = before ?? note.previousMIDI.map { Double($0 - note.midi) * 100 }
         let searchStart = note.onset - (note.isEntrance ? 0.1 : 0)
-        let arrival = frames.first { frame in
-            guard frame.time >= searchStart, frame.time < note.end, frame.isVoiced, frame.confidence >= 0.5,
-                frame.level >= levelGate
-            else { return false }
+        let arrivalIndex = candidates.indices.first { index in
+            let frame = candidates[index]
+            guard frame.time >= searchStart, frame.isVoiced, frame.confidence >= 0.5, frame.level >= levelGate else { return false }
             let c = cents(frame) - shift
-            let leaving = previous.map { ($0 - c) * ($0 - folded) > 0 && abs(c - $0) >= min(100, 0.7 * abs(folded - $0)) }
-            return abs(c - folded) <= 70 || leaving == true
+            let leaving = origin.map { ($0 - c) * ($0 - folded) > 0 && abs(c - $0) >= min(100, 0.7 * abs(folded - $0)) }
+            return (abs(c - folded) <= 70 || leaving == true) && nearer(frame) && staysNearer(from: index)
         }
-        let onsetError = arrival.map { $0.time - note.onset }
+        let arrival = arrivalIndex.map { candidates[$0] }
+        // Sliding legato, the singer has come in when they leave the previous note (the slide's frames are
+        // too unsteady to trust): the frame after the last one still nearer the pitch sung before, if the
+        // slide ran on without a break into the arrival.
+        var departure: Double?
+        if let arrival, let before, abs(before - folded) > 60 {
+            let held = candidates.last { frame in
+                frame.time < arrival.time && frame.isVoiced && frame.confidence >= 0.5 && frame.level >= levelGate
+                    && !nearer(frame) && abs(cents(frame) - shift - before) <= 150
+            }
+            if let held, arrival.time - held.time <= 0.15 {
+                departure = candidates.first { $0.time > held.time }.map(\.time)
+            }
+        }
+        let onsetError = arrival.map { min($0.time, departure ?? .infinity) - note.onset }
 
         let verdict: Verdict
         if offOctave && !options.octaveIsCorrect {
@@ -107,8 +138,9 @@ public struct NoteComparator: Sendable {
     static func centre(_ frames: [(time: Double, cents: Double)]) -> Double {
         let halfCycle = 0.09
         guard let first = frames.first?.time, let last = frames.last?.time, last - first >= 2 * halfCycle else {
-            // Too short for a whole cycle: the plain mean.
-            return frames.map(\.cents).reduce(0, +) / Double(max(1, frames.count))
+            // Too short for a whole cycle, where a mean leans towards whichever side of the vibrato it caught:
+            // fit the vibrato (a sinusoid at a singer's rate, 4.5 to 7 Hz) around a centre, and take the centre.
+            return fittedCentre(frames) ?? frames.map(\.cents).reduce(0, +) / Double(max(1, frames.count))
         }
         var averages: [Double] = []
         averages.reserveCapacity(frames.count)
@@ -128,5 +160,51 @@ public struct NoteComparator: Sendable {
         averages.sort()
         let n = averages.count
         return n % 2 == 1 ? averages[n / 2] : (averages[n / 2 - 1] + averages[n / 2]) / 2
+    }
+
+    /// The centre of a least-squares fit of `centre + a·sin(2πft) + b·cos(2πft)` over the vibrato rates
+    /// singers use; nil when there are too few frames or no fit is a plausible vibrato (wider than ±100 cents).
+    static func fittedCentre(_ frames: [(time: Double, cents: Double)]) -> Double? {
+        guard frames.count >= 8, let start = frames.first?.time else { return nil }
+        var best: (residual: Double, centre: Double)?
+        for rate in stride(from: 4.5, through: 7.0, by: 0.5) {
+            // Normal equations for (centre, a, b).
+            var m = [[Double]](repeating: [0, 0, 0], count: 3)
+            var v = [0.0, 0.0, 0.0]
+            for frame in frames {
+                let phase = 2 * Double.pi * rate * (frame.time - start)
+                let basis = [1, sin(phase), cos(phase)]
+                for i in 0..<3 {
+                    v[i] += basis[i] * frame.cents
+                    for j in 0..<3 { m[i][j] += basis[i] * basis[j] }
+                }
+            }
+            guard let x = solve(m, v), (x[1] * x[1] + x[2] * x[2]).squareRoot() <= 100 else { continue }
+            var residual = 0.0
+            for frame in frames {
+                let phase = 2 * Double.pi * rate * (frame.time - start)
+                let error = frame.cents - (x[0] + x[1] * sin(phase) + x[2] * cos(phase))
+                residual += error * error
+            }
+            if residual < best?.residual ?? .infinity { best = (residual, x[0]) }
+        }
+        return best?.centre
+    }
+
+    /// Solves a 3×3 system by Cramer's rule; nil when it is singular.
+    private static func solve(_ m: [[Double]], _ v: [Double]) -> [Double]? {
+        func det(_ a: [[Double]]) -> Double {
+            let d1: Double = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+            let d2: Double = a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+            let d3: Double = a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+            return d1 - d2 + d3
+        }
+        let d = det(m)
+        guard abs(d) > 1e-9 else { return nil }
+        return (0..<3).map { column in
+            var replaced = m
+            for row in 0..<3 { replaced[row][column] = v[row] }
+            return det(replaced) / d
+        }
     }
 }

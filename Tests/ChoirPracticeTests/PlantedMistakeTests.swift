@@ -82,10 +82,12 @@ struct PlantedMistakeTests {
         ("Tests/Fixtures/corpus/bach_bwv267.mxl", "soprano"),
     ]
 
-    /// The goal is 95% both ways. Without accompaniment the verdicts on planted mistakes reach it; false
-    /// "late" and "flat" flags on clean notes, and the accompaniment's pitches leaking into the judge, do not
-    /// yet: those expectations are known issues, and the floors below guard what works.
-    @Test(arguments: [(nil, 0.9, 0.65), (-10.0, 0.6, 0.25)] as [(Double?, Double, Double)])
+    /// The goal is 95% both ways. Without accompaniment the verdicts on planted mistakes reach it (the floor is
+    /// the goal); false
+    /// "flat" and "sharp" flags on short notes (a fraction of a vibrato cycle after the slide into them), and
+    /// the accompaniment's pitches leaking into the judge, do not yet: those expectations are known issues,
+    /// and the floors below guard what works.
+    @Test(arguments: [(nil, 0.95, 0.83), (-10.0, 0.6, 0.3)] as [(Double?, Double, Double)])
     func plantedMistakesAreFound(accompaniment: Double?, recallFloor: Double, precisionFloor: Double) throws {
         var tally = Tally()
         for (file, part) in Self.pieces {
