@@ -76,7 +76,8 @@ public struct NoteComparator: Sendable {
         // can reach the new one, so only a frame that stays nearer for 50 ms (longer than a crest) counts.
         let candidates = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.end }
         func nearer(_ frame: PitchFrame) -> Bool {
-            guard let before else { return true }
+            // A repeated pitch has nothing to be nearer to.
+            guard let before, abs(before - folded) > 60 else { return true }
             let c = cents(frame) - shift
             return abs(c - folded) < abs(c - before)
         }
