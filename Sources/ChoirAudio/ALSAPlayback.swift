@@ -100,7 +100,8 @@ public final class ALSAPlayback: @unchecked Sendable {
     private func loop() {
         while running.load(ordering: .acquiring) {
             var frames = periodFrames
-            if pausedFlag.load(ordering: .relaxed) {
+            let paused = pausedFlag.load(ordering: .relaxed)
+            if paused {
                 left.update(repeating: 0, count: periodFrames)
                 right.update(repeating: 0, count: periodFrames)
             } else {
@@ -133,7 +134,7 @@ public final class ALSAPlayback: @unchecked Sendable {
                     return
                 }
             }
-            if !pausedFlag.load(ordering: .relaxed) { rendered += frames }
+            if !paused { rendered += frames }
             var delay = snd_pcm_sframes_t(0)
             if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_delay(pcm, &delay) == 0 {
                 clock.publish(frame: rendered - Int(delay))
