@@ -72,6 +72,17 @@ public final class ALSACapture: @unchecked Sendable {
         thread = created
     }
 
+    /// Starts `playback` (when there is one) and waits until it plays, then starts capturing: the order a
+    /// full-duplex session needs, because a sound server settles its latencies as streams connect and reports
+    /// the capture's delay wrongly for a while when a playback stream starts after it.
+    public func start(following playback: ALSAPlayback?) throws(AudioDeviceError) {
+        if let playback {
+            try playback.start()
+            playback.waitUntilPlaying()
+        }
+        try start()
+    }
+
     /// Stops and joins the capture thread.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }

@@ -55,11 +55,7 @@ extension Choir {
             // come and go, and the device's clock no longer moves once the signal has ended.
             var offsets: [(captured: Int, offset: Double)] = []
             do {
-                // Playback first: a sound server settles its latencies as streams connect, and the capture's reported
-                // delay is off while a playback stream starts after it.
-                try playback.start()
-                playback.waitUntilPlaying()
-                try capture.start()
+                try capture.start(following: playback)
             } catch {
                 throw fail(error)
             }

@@ -66,16 +66,13 @@ struct SessionAudio {
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
         var judge = PracticeJudge(notes: notes, options: options, learnsLevel: true)
         do {
-            // The mix first: a sound server settles its latencies as streams connect, and the capture's reported
-            // delay is off while a playback stream starts after it.
-            try mix.start()
-            try capture.start()
+            try capture.start(following: mix.playback)
         } catch {
             throw fail("\(error)")
         }
         let frames = SlidingWindow(window: configuration.window, hop: configuration.hop)
         // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
-        let alignment = mix.clock.map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
+        let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
         var lastSave = 0.0
         var shownMeasure = ""
         let end = resolved.schedule.length + 0.5
@@ -123,7 +120,8 @@ struct SessionAudio {
 final class MixOutput {
     private let renderer: SynthRenderer?
     private let writer: WAVWriter?
-    private let playback: ALSAPlayback?
+    /// The device the mix plays on, if it goes to one.
+    let playback: ALSAPlayback?
     private var left: [Float], right: [Float]
 
     init(_ output: String, resolved: PlaybackArguments.Resolved, sampleRate: Int) throws {
@@ -154,14 +152,10 @@ final class MixOutput {
     }
 
     var failed: Bool { playback?.error != nil }
-    /// The device stream's clock, when the mix goes to a device.
-    var clock: AudioClock? { playback?.clock }
     var underruns: Int { playback?.underruns ?? 0 }
 
-    /// Starts playing, and returns once the device is.
     func start() throws {
         do { try playback?.start() } catch { throw fail(error) }
-        playback?.waitUntilPlaying()
     }
 
     /// Renders the file's mix up to `seconds` from its start (the device plays on its own clock).
