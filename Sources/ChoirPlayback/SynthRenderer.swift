@@ -11,13 +11,22 @@ import Synchronization
 /// so nothing depends on the wall clock. FluidSynth itself starts voices on its 64-sample internal blocks, so a
 /// note sounds at most 63 samples (1.3 ms at 48 kHz) after its sample. All buffers are allocated at
 /// construction; `render` allocates nothing and takes no lock.
+///
+/// A live session steers it while it plays, through ``TransportCommand``s sent from one control thread: seek,
+/// speed, pause, a loop, a line's gain, a prompt note. They apply at the start of the next `render`, and every
+/// change of where or how fast the schedule moves is published as a ``TransportSegment``, so that the control
+/// side can tell which schedule time any rendered frame had.
 public final class SynthRenderer: @unchecked Sendable {
     public let sampleRate: Int
     /// Lines of the score, each on its own channel.
     public let lineCount: Int
-    public var mixer: Mixer
-    /// Samples rendered so far; sample 0 is the start of the count-in, or the range's first beat.
+    /// The mix it started with; gains can change later through ``TransportCommand/gain(line:gain:)``.
+    public let mixer: Mixer
+    /// Frames rendered so far. Without transport commands, sample 0 is the start of the count-in, or the range's
+    /// first beat, and `position` equals `cursor`.
     public private(set) var position = 0
+    /// Where the schedule is, in its own samples (at speed 1): what `position` would be had it never been steered.
+    public private(set) var cursor = 0.0
     /// `position` as last published by `render`, safe to read from another thread.
     public var renderedFrames: Int { published.load(ordering: .relaxed) }
     private let published = Atomic<Int>(0)
@@ -36,6 +45,17 @@ public final class SynthRenderer: @unchecked Sendable {
     private let stemPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private let events: [Event]
     private var nextEvent = 0
+    /// Left and right gain per line, as the mixer and later gain commands set them.
+    private let lineGains: UnsafeMutablePointer<Float>
+    private let promptChannel: Int32?
+    /// The frame at which the prompt note stops, if one sounds.
+    private var promptEnd: Int?
+    private var promptKey: Int32 = 0
+    private var speed = 1.0
+    private var paused = false
+    private var loop: (start: Double, end: Double)?
+    private let commands = SPSCRing<TransportCommand>(minimumCapacity: 64, filler: .pause(false))
+    private let segmentRing = SPSCRing<TransportSegment>(minimumCapacity: 256, filler: TransportSegment())
 
     private struct Event {
         var sample: Int
@@ -45,9 +65,11 @@ public final class SynthRenderer: @unchecked Sendable {
         var velocity: Int32
     }
 
-    /// Loads `soundFont` and prepares `schedule`; `programs` gives each line's GM program (0-based).
+    /// Loads `soundFont` and prepares `schedule`; `programs` gives each line's GM program (0-based), and
+    /// `promptProgram` the instrument of ``TransportCommand/sound(key:frames:)``, if prompts are wanted.
     public init(
-        soundFont: String, sampleRate: Int, schedule: Schedule, programs: [Int], mixer: Mixer, blockSize: Int = 1024
+        soundFont: String, sampleRate: Int, schedule: Schedule, programs: [Int], mixer: Mixer, blockSize: Int = 1024,
+        promptProgram: Int? = nil
     ) throws(PlaybackError) {
         guard (8000...192_000).contains(sampleRate) else {
             throw PlaybackError("sample rate \(sampleRate): expected 8000 to 192000 Hz")
@@ -60,7 +82,9 @@ public final class SynthRenderer: @unchecked Sendable {
         // Lines take the channels in order, stepping over 9, the GM percussion channel, which the click uses.
         let lineChannels = (0..<programs.count).map { Int32($0 < 9 ? $0 : $0 + 1) }
         self.lineChannels = lineChannels
-        let channelCount = ((programs.count + 1 + 15) / 16) * 16
+        let promptChannel = promptProgram.map { _ in Int32(programs.count < 9 ? programs.count : programs.count + 1) }
+        self.promptChannel = promptChannel
+        let channelCount = ((programs.count + 2 + 15) / 16) * 16
         groupCount = channelCount
 
         FluidSynth.silenced
@@ -94,6 +118,14 @@ public final class SynthRenderer: @unchecked Sendable {
             fluid_synth_cc(synth, channel, 10, 64)
         }
         fluid_synth_cc(synth, Self.clickChannel, 7, 127)
+        if let promptChannel, let promptProgram {
+            fluid_synth_program_change(synth, promptChannel, Int32(promptProgram))
+            fluid_synth_cc(synth, promptChannel, 7, 127)
+        }
+        lineGains = .allocate(capacity: 2 * max(1, programs.count))
+        for line in 0..<programs.count {
+            (lineGains[2 * line], lineGains[2 * line + 1]) = mixer.stereoGains(line)
+        }
 
         stems = .allocate(capacity: 2 * groupCount * blockSize)
         stems.initialize(repeating: 0, count: 2 * groupCount * blockSize)
@@ -123,18 +155,38 @@ public final class SynthRenderer: @unchecked Sendable {
         delete_fluid_settings(settings)
         stems.deallocate()
         stemPointers.deallocate()
+        lineGains.deallocate()
     }
 
-    public var isFinished: Bool { position >= totalFrames }
+    /// Whether the schedule has been played to its end (a paused renderer never finishes).
+    public var isFinished: Bool { !paused && cursor >= Double(totalFrames) }
+
+    /// Control side: queues a command for the next `render`. Returns false if the queue is full (it is dropped).
+    @discardableResult
+    public func send(_ command: TransportCommand) -> Bool {
+        withUnsafePointer(to: command) { commands.write(UnsafeBufferPointer(start: $0, count: 1)) } == 1
+    }
+
+    /// Control side: the segments published since the last call, oldest first.
+    public func segments() -> [TransportSegment] {
+        var result: [TransportSegment] = []
+        var segment = TransportSegment()
+        while withUnsafeMutablePointer(to: &segment, { segmentRing.read(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }) == 1 {
+            result.append(segment)
+        }
+        return result
+    }
 
     /// Renders the next `frames` samples into `left` and `right` (overwriting them). Returns how many were
     /// rendered: fewer than asked at the end. Allocates nothing.
     @discardableResult
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        let wanted = min(frames, totalFrames - position)
+        applyCommands()
         var done = 0
-        while done < wanted {
-            while nextEvent < events.count && events[nextEvent].sample <= position {
+        while done < frames {
+            if let loop, !paused, cursor >= loop.end { jump(to: loop.start) }
+            if isFinished { break }
+            while nextEvent < events.count && Double(events[nextEvent].sample) <= cursor {
                 let event = events[nextEvent]
                 if event.velocity > 0 {
                     fluid_synth_noteon(synth, event.channel, event.key, event.velocity)
@@ -143,28 +195,104 @@ public final class SynthRenderer: @unchecked Sendable {
                 }
                 nextEvent += 1
             }
-            var chunk = min(wanted - done, blockSize)
-            if nextEvent < events.count { chunk = min(chunk, events[nextEvent].sample - position) }
+            if let end = promptEnd, end <= position, let promptChannel {
+                fluid_synth_noteoff(synth, promptChannel, promptKey)
+                promptEnd = nil
+            }
+            var chunk = min(frames - done, blockSize)
+            if !paused {
+                // Up to the next event (or loop end), at the current speed: events land on their exact frame.
+                var limit = Double(totalFrames)
+                if nextEvent < events.count { limit = min(limit, Double(events[nextEvent].sample)) }
+                if let loop { limit = min(limit, loop.end) }
+                chunk = min(chunk, max(1, Int(((limit - cursor) / speed).rounded(.up))))
+            }
+            if let end = promptEnd { chunk = min(chunk, max(1, end - position)) }
             // FluidSynth adds into the stems; clear only the samples it is about to write.
             for buffer in 0..<(2 * groupCount) { stemPointers[buffer]!.update(repeating: 0, count: chunk) }
             fluid_synth_process(synth, Int32(chunk), 0, nil, Int32(2 * groupCount), stemPointers)
             mix(into: left + done, right + done, chunk)
             position += chunk
             done += chunk
+            if !paused { cursor += Double(chunk) * speed }
         }
         published.store(position, ordering: .relaxed)
-        return wanted
+        return done
+    }
+
+    private func applyCommands() {
+        var command = TransportCommand.pause(false)
+        while withUnsafeMutablePointer(to: &command, { commands.read(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }) == 1 {
+            switch command {
+            case .seek(let sample):
+                jump(to: Double(max(0, min(totalFrames, sample))))
+            case .speed(let newSpeed):
+                speed = max(0.05, min(8, newSpeed))
+                publishSegment()
+            case .pause(let pause):
+                guard pause != paused else { continue }
+                paused = pause
+                if pause { silenceLines() }
+                publishSegment()
+            case .loop(let start, let end):
+                loop = end > start ? (Double(start), Double(end)) : nil
+            case .gain(let line, let gain):
+                guard (0..<lineCount).contains(line) else { continue }
+                let angle = (mixer.pans[line] + 1) * .pi / 4
+                lineGains[2 * line] = Float(gain * cos(angle) * 2.squareRoot())
+                lineGains[2 * line + 1] = Float(gain * sin(angle) * 2.squareRoot())
+            case .sound(let key, let frames):
+                guard let promptChannel else { continue }
+                if promptEnd != nil { fluid_synth_noteoff(synth, promptChannel, promptKey) }
+                promptKey = Int32(key)
+                fluid_synth_noteon(synth, promptChannel, promptKey, 100)
+                promptEnd = position + max(1, frames)
+            }
+        }
+    }
+
+    /// Moves the schedule to `sample`: what sounds stops, and the next event is the first at or after it.
+    private func jump(to sample: Double) {
+        silenceLines()
+        cursor = sample
+        var low = 0, high = events.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Double(events[mid].sample) < sample { low = mid + 1 } else { high = mid }
+        }
+        nextEvent = low
+        publishSegment()
+    }
+
+    private func silenceLines() {
+        for channel in lineChannels { fluid_synth_all_notes_off(synth, channel) }
+        fluid_synth_all_notes_off(synth, Self.clickChannel)
+    }
+
+    private func publishSegment() {
+        var segment = TransportSegment(frame: position, cursor: cursor, speed: paused ? 0 : speed)
+        withUnsafePointer(to: &segment) { _ = segmentRing.write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
     private func mix(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ count: Int) {
         let click = Float(mixer.clickGain)
+        if let promptChannel {
+            let promptLeft = stemPointers[2 * Int(promptChannel)]!, promptRight = stemPointers[2 * Int(promptChannel) + 1]!
+            for i in 0..<count {
+                left[i] = promptLeft[i]
+                right[i] = promptRight[i]
+            }
+        } else {
+            left.update(repeating: 0, count: count)
+            right.update(repeating: 0, count: count)
+        }
         let clickLeft = stemPointers[2 * Int(Self.clickChannel)]!, clickRight = stemPointers[2 * Int(Self.clickChannel) + 1]!
         for i in 0..<count {
-            left[i] = click * clickLeft[i]
-            right[i] = click * clickRight[i]
+            left[i] += click * clickLeft[i]
+            right[i] += click * clickRight[i]
         }
         for line in 0..<lineCount {
-            let (gainLeft, gainRight) = mixer.stereoGains(line)
+            let gainLeft = lineGains[2 * line], gainRight = lineGains[2 * line + 1]
             if gainLeft == 0 && gainRight == 0 { continue }
             let channel = Int(lineChannels[line])
             let stemLeft = stemPointers[2 * channel]!, stemRight = stemPointers[2 * channel + 1]!
@@ -189,3 +317,37 @@ public final class SynthRenderer: @unchecked Sendable {
 }
 
 extension SynthRenderer: AudioSource {}
+
+/// A change to what a ``SynthRenderer`` plays, from the control thread. Positions are in the schedule's own
+/// samples (its sample 0 is the start of the count-in).
+public enum TransportCommand: BitwiseCopyable, Sendable {
+    /// Go to this schedule sample; what sounds stops.
+    case seek(sample: Int)
+    /// Move through the schedule this many times faster than written (tempo changes keep pitch).
+    case speed(Double)
+    /// Stop moving and sound nothing but the prompt; or go on.
+    case pause(Bool)
+    /// Jump back to `from` whenever `to` is reached; `to <= from` ends the loop.
+    case loop(from: Int, to: Int)
+    /// Set one line's gain (0…1), keeping its place in the stereo field.
+    case gain(line: Int, gain: Double)
+    /// Sound `key` on the prompt instrument for `frames` frames, whatever the mix.
+    case sound(key: Int, frames: Int)
+}
+
+/// From rendered frame `frame` on, the schedule moved from `cursor` at `speed` schedule samples per frame
+/// (0 while paused).
+public struct TransportSegment: BitwiseCopyable, Sendable, Equatable {
+    public var frame = 0
+    public var cursor = 0.0
+    public var speed = 1.0
+
+    public init(frame: Int = 0, cursor: Double = 0, speed: Double = 1) {
+        self.frame = frame
+        self.cursor = cursor
+        self.speed = speed
+    }
+
+    /// The schedule sample heard at rendered frame `frame` (at or after this segment's start).
+    public func cursor(at frame: Int) -> Double { cursor + Double(frame - self.frame) * speed }
+}

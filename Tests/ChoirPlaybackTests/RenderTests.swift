@@ -197,6 +197,73 @@ struct RenderTests {
         #expect(checked >= 15)
     }
 
+    /// Renders the staccato score in blocks of 256, sending `commands` before the block that starts at each frame.
+    static func steer(_ commands: [Int: [TransportCommand]], frames: Int, prompt: Int? = nil) throws
+        -> (left: [Float], segments: [TransportSegment])
+    {
+        let lines = staccato.lines
+        let schedule = try Schedule(score: staccato, lines: lines, options: PlaybackOptions())
+        let renderer = try SynthRenderer(
+            soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
+            sampleRate: rate, schedule: schedule, programs: Instruments.programs(for: lines, in: staccato),
+            mixer: Mixer(lineCount: lines.count), blockSize: 256, promptProgram: prompt)
+        var left = [Float](repeating: 0, count: frames), right = left
+        #expect(commands.keys.allSatisfy { $0 % 256 == 0 }, "commands go in at block starts")
+        var segments: [TransportSegment] = []
+        for start in stride(from: 0, to: frames, by: 256) {
+            for command in commands[start] ?? [] { #expect(renderer.send(command)) }
+            left.withUnsafeMutableBufferPointer { l in
+                right.withUnsafeMutableBufferPointer { r in
+                    _ = renderer.render(left: l.baseAddress! + start, right: r.baseAddress! + start, frames: min(256, frames - start))
+                }
+            }
+            segments += renderer.segments()
+        }
+        return (left, segments)
+    }
+
+    @Test func seekingLandsOnTheExactFrameOfTheNextNote() throws {
+        // At frame 12800 jump to schedule sample 40000: E4 (sample 48000) must start 8000 frames later.
+        let (left, segments) = try Self.steer([12800: [.seek(sample: 40000)]], frames: 96000)
+        #expect(segments == [TransportSegment(frame: 12800, cursor: 40000, speed: 1)])
+        let found = Self.onsets(left)
+        #expect(found.count == 3)
+        #expect(found[1] >= 20800 && found[1] < 20800 + 64 + 48, "\(found)")
+        // C4 was released at the seek: its tail dies long before its written end (sample 24000).
+        #expect(rms(Array(left[16000..<20000])) < 0.2 * rms(Array(left[8000..<12000])))
+    }
+
+    @Test func speedScalesTheTimeBetweenNotesAndPauseHoldsIt() throws {
+        let (left, segments) = try Self.steer([0: [.speed(0.5)], 25600: [.pause(true)], 51200: [.pause(false)]], frames: 240000)
+        #expect(segments.map(\.speed) == [0.5, 0, 0.5])
+        // E4 is at schedule sample 48000: 96000 frames at half speed, plus the 25600 frames paused.
+        let found = Self.onsets(left)
+        #expect(found.count >= 2)
+        #expect(found[1] >= 96000 + 25600 && found[1] < 96000 + 25600 + 64 + 48, "\(found)")
+        #expect(rms(Array(left[30000..<51200])) < 1e-3, "paused is silent")
+        #expect(segments[1].cursor(at: 40000) == 12800)
+    }
+
+    @Test func aLoopJumpsBackAndGainsAndPromptsApply() throws {
+        // Loop schedule samples 48000..96000 (E4 and its rest), from the start: E4 every 48000 frames after C4.
+        let (looped, segments) = try Self.steer([0: [.loop(from: 48000, to: 96000)]], frames: 150000)
+        #expect(segments.map(\.frame) == [96000, 144000])
+        let found = Self.onsets(looped)
+        #expect(found.count == 4)
+        for (onset, expected) in zip(found.dropFirst(), [48000, 96000, 144000]) {
+            #expect(onset >= expected && onset < expected + 64 + 48, "\(found)")
+        }
+        // The line's gain set to 0 silences it from that block on; a prompt note sounds over the silence.
+        let (muted, _) = try Self.steer([256: [.gain(line: 0, gain: 0)], 48128: [.sound(key: 67, frames: 24000)]],
+                                       frames: 96000, prompt: 0)
+        #expect(rms(Array(muted[1024..<40000])) < 1e-4)
+        let prompt = Array(muted[50000..<70000])
+        #expect(rms(prompt) > 0.01)
+        let track = try YINDetector.track(signal: prompt, configuration: .init(sampleRate: Double(Self.rate)))
+        let voiced = track.filter(\.isVoiced).map { 69 + 12 * log2($0.frequency / 440) }
+        #expect(!voiced.isEmpty && abs(voiced.sorted()[voiced.count / 2] - 67) < 0.3)
+    }
+
     @Test func badOptionsSayWhatWasExpected() {
         func message(_ change: (inout PlaybackOptions) -> Void) -> String? {
             var options = PlaybackOptions()
