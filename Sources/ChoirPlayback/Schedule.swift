@@ -53,6 +53,16 @@ public struct Schedule: Sendable {
     public var initialTempo: Double
     /// Measures played, in order, with the second each starts at (one pass).
     public var measures: [(index: Int, start: Double)]
+    /// The singer's syllables, one pass, in time order; a measure's n-th time round sings verse n when it has one.
+    public var lyrics: [SungSyllable] = []
+
+    /// A syllable of the singer's lyrics on the schedule.
+    public struct SungSyllable: Sendable, Equatable {
+        public var start: Double
+        public var text: String
+        /// Whether the word goes on in the next syllable.
+        public var continues: Bool
+    }
 
     /// The GM percussion keys of the click: an accented downbeat and the other beats.
     public static let clickKeys = (downbeat: 76, beat: 77)
@@ -99,6 +109,19 @@ public struct Schedule: Sendable {
             }
         }
         for entry in entries { placedMeasures.append((entry.measureIndex, tempo.seconds(at: entry.start - offset))) }
+        if let singer = options.singer {
+            var timesRound: [Int: Int] = [:]
+            for entry in entries {
+                timesRound[entry.measureIndex, default: 0] += 1
+                let written = lines[singer].lyrics.filter { $0.measureIndex == entry.measureIndex }
+                let verse = written.contains { $0.verse == timesRound[entry.measureIndex] } ? timesRound[entry.measureIndex]! : 1
+                for lyric in Timeline(entries: [entry]).place(written.filter { $0.verse == verse }, in: score) {
+                    lyrics.append(
+                        SungSyllable(start: tempo.seconds(at: lyric.onset - offset), text: lyric.text,
+                                     continues: lyric.syllabic == .begin || lyric.syllabic == .middle))
+                }
+            }
+        }
         if options.click {
             for entry in entries {
                 let measure = score.measures[entry.measureIndex]

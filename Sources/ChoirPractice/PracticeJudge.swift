@@ -66,6 +66,17 @@ public struct PracticeJudge: Sendable {
         return results[first...]
     }
 
+    /// Judges the notes that end by `time` with the frames there are, and gives up on the rest: playback moved
+    /// elsewhere at `time`.
+    public mutating func finish(endingBy time: Double) -> ArraySlice<NoteResult> {
+        let first = results.count
+        while results.count < notes.count, notes[results.count].end <= time {
+            results.append(comparator.judge(notes[results.count], frames: pending))
+        }
+        pending.removeAll()
+        return results[first...]
+    }
+
     /// Keeps only the frames the next note can still use (an entrance looks a little before its onset).
     private mutating func dropFramesBefore(_ next: Int) {
         guard next < notes.count else { return }

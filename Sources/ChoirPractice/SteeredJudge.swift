@@ -1,0 +1,112 @@
+import ChoirPitch
+
+/// Judges a session whose playback is steered while it runs: paused, sped up or slowed down, moved to another
+/// measure, looped.
+///
+/// Pitch frames arrive on the session's clock (seconds of mix played). Each stretch of steady playback, a
+/// *segment*, gets its own ``PracticeJudge`` over the notes from where it starts, placed on the session's
+/// clock at its speed, so that entrances and vibrato are judged in real seconds. Results and the sung trace
+/// come out on the score's clock (seconds from the range's first beat), each note once per time it was sung.
+public struct SteeredJudge: Sendable {
+    public let notes: [ExpectedNote]
+    public let options: NoteComparator.Options
+    public private(set) var results: [NoteResult] = []
+    public private(set) var trace: [TracePoint] = []
+    private var gate = LevelGate()
+    private var current: (judge: PracticeJudge, segment: Segment)?
+    private var upcoming: [Segment] = []
+    /// Frames whose time is before this were heard before the latest segment began, and are dropped.
+    private var judgedSince: Int = 0
+    private var tracedSince: Int = 0
+
+    /// From `time` on the session's clock, the score moves from `scoreTime` at `speed` (0: paused).
+    public struct Segment: Sendable, Equatable {
+        public var time: Double
+        public var scoreTime: Double
+        public var speed: Double
+
+        public init(time: Double, scoreTime: Double, speed: Double) {
+            self.time = time
+            self.scoreTime = scoreTime
+            self.speed = speed
+        }
+
+        /// The score time heard at session time `time`.
+        public func scoreTime(at time: Double) -> Double { scoreTime + (time - self.time) * speed }
+        /// The session time at which score time `scoreTime` is heard.
+        func sessionTime(of scoreTime: Double) -> Double { time + (scoreTime - self.scoreTime) / speed }
+    }
+
+    public init(notes: [ExpectedNote], options: NoteComparator.Options, start: Segment = Segment(time: 0, scoreTime: 0, speed: 1)) {
+        self.notes = notes
+        self.options = options
+        upcoming = [start]
+    }
+
+    /// Announces a change of playback; it takes effect for frames from `segment.time` on.
+    public mutating func follow(_ segment: Segment) { upcoming.append(segment) }
+
+    /// The segment that frames at `time` belong to, as far as announced.
+    public func segment(at time: Double) -> Segment? {
+        upcoming.last { $0.time <= time } ?? current?.segment
+    }
+
+    /// Adds a frame on the session's clock; returns how many results were added.
+    @discardableResult
+    public mutating func add(_ frame: PitchFrame) -> Int {
+        let before = results.count
+        while let next = upcoming.first, next.time <= frame.time {
+            upcoming.removeFirst()
+            begin(next)
+        }
+        guard current != nil else { return 0 }
+        gate.add(frame)
+        _ = current!.judge.add(frame)
+        collect()
+        return results.count - before
+    }
+
+    /// Judges what was sung of the notes that have ended, when the session stops.
+    public mutating func finish(at time: Double) {
+        close(at: time)
+    }
+
+    private mutating func begin(_ segment: Segment) {
+        close(at: segment.time)
+        guard segment.speed > 0 else { return }
+        // Notes already begun when playback moved here are not judged: the singer did not get to start them.
+        let placed = notes.filter { $0.onset >= segment.scoreTime - 0.02 }.map { note -> ExpectedNote in
+            var moved = note
+            moved.onset = segment.sessionTime(of: note.onset)
+            moved.duration = note.duration / segment.speed
+            return moved
+        }
+        var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true)
+        judge.comparator.levelGate = gate.threshold
+        current = (judge, segment)
+        judgedSince = 0
+        tracedSince = 0
+    }
+
+    private mutating func close(at time: Double) {
+        guard current != nil else { return }
+        _ = current!.judge.finish(endingBy: time)
+        collect()
+        current = nil
+    }
+
+    /// Moves the judge's new results and trace onto the score's clock.
+    private mutating func collect() {
+        guard let (judge, segment) = current else { return }
+        for result in judge.results[judgedSince...] {
+            var onScore = result
+            onScore.note = notes[result.note.index]
+            results.append(onScore)
+        }
+        judgedSince = judge.results.count
+        for point in judge.trace[tracedSince...] {
+            trace.append(TracePoint(time: segment.scoreTime(at: point.time), midi: point.midi))
+        }
+        tracedSince = judge.trace.count
+    }
+}

@@ -1,0 +1,64 @@
+import ChoirPitch
+import ChoirPlayback
+import ChoirScore
+import Foundation
+import Testing
+
+@testable import ChoirPractice
+
+/// A session steered while it runs: the singer follows the playback through a jump and a slower tempo.
+struct SteeredJudgeTests {
+    @Test func judgesEachSegmentAtItsPlaceAndSpeed() throws {
+        let score = try ScoreReader.read(contentsOf: PlantedMistakeTests.root.appendingPathComponent("Resources/ExamplePieces/amazing_grace.musicxml").path)
+        let singer = try LineSelector.select("tenor", from: score.lines)
+        var options = PlaybackOptions()
+        options.singer = singer
+        let schedule = try Schedule(score: score, lines: score.lines, options: options)
+        let notes = ExpectedNote.notes(of: singer, in: schedule, score: score)
+        // Played from the start for 8 s, then back to score time 3 s at 80%.
+        let jump = SteeredJudge.Segment(time: 8, scoreTime: 3, speed: 0.8)
+        let first = notes.filter { $0.end <= 8 }
+        let second = notes.filter { $0.onset >= 3 }.map { note -> ExpectedNote in
+            var sung = note
+            sung.onset = 8 + (note.onset - 3) / 0.8
+            sung.duration = note.duration / 0.8
+            return sung
+        }
+        let length = second.last!.end + 1
+        var singerModel = SyntheticSinger(sampleRate: 16000, seed: 7)
+        singerModel.reverbLevel = 0.1
+        let take = singerModel.sing(first + second, mistakes: [:], length: length)
+        let frames = try YINDetector.track(signal: take, configuration: PracticeJudge.detector(for: notes, sampleRate: 16000))
+
+        var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
+        judge.follow(jump)
+        for frame in frames { judge.add(frame) }
+        judge.finish(at: length)
+        #expect(judge.results.count == first.count + second.count)
+        let correct = judge.results.count { $0.verdict == .correct }
+        #expect(Double(correct) >= 0.9 * Double(judge.results.count), "\(judge.results.map(\.verdict))")
+        // Results are on the score's clock: the notes after the jump are the written ones again.
+        #expect(judge.results[first.count].note == notes.first { $0.onset >= 3 })
+        #expect(judge.trace.allSatisfy { $0.time < notes.last!.end + 0.5 })
+
+        // Without the jump the same singing is judged against the wrong notes.
+        var unsteered = SteeredJudge(notes: notes, options: NoteComparator.Options())
+        for frame in frames { unsteered.add(frame) }
+        unsteered.finish(at: length)
+        #expect(unsteered.results.count { $0.verdict == .correct } < correct - 5)
+    }
+
+    @Test func pausedStretchesAreNotJudged() {
+        let notes = (0..<4).map {
+            ExpectedNote(index: $0, measure: "1", measureIndex: 0, onset: Double($0), duration: 0.9, midi: 57, isEntrance: $0 == 0)
+        }
+        var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
+        // Paused at 1.5 s (score 1.5) for 2 s: note 1 is cut short; from 3.5 s on, notes 2 and 3 follow at 2.5 s later.
+        judge.follow(.init(time: 1.5, scoreTime: 1.5, speed: 0))
+        judge.follow(.init(time: 3.5, scoreTime: 1.5, speed: 1))
+        for frame in NoteComparatorTests.frames(from: 0, to: 6, cents: { _ in 0 }) { judge.add(frame) }
+        judge.finish(at: 6)
+        #expect(judge.results.map(\.note.index) == [0, 2, 3])
+        #expect(judge.results.allSatisfy { $0.verdict == .correct })
+    }
+}
