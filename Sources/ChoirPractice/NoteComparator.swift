@@ -36,7 +36,7 @@ public struct NoteComparator: Sendable {
     }
 
     /// A frame the singer sang: voiced, sure and loud enough.
-    func isSung(_ frame: PitchFrame) -> Bool {
+    public func isSung(_ frame: PitchFrame) -> Bool {
         frame.isVoiced && frame.confidence >= options.minimumConfidence && frame.level >= levelGate
     }
 

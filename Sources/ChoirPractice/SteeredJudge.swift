@@ -51,6 +51,11 @@ public struct SteeredJudge: Sendable {
         upcoming.last { $0.time <= time } ?? current?.segment
     }
 
+    /// Whether a frame is the singer singing, as far as the judge can tell yet.
+    public func isSung(_ frame: PitchFrame) -> Bool {
+        NoteComparator(options: options, levelGate: gate.threshold).isSung(frame)
+    }
+
     /// Adds a frame on the session's clock; returns how many results were added.
     @discardableResult
     public mutating func add(_ frame: PitchFrame) -> Int {

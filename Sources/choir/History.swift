@@ -72,7 +72,7 @@ extension Choir {
             let history = try openHistory()
             let report: SessionReport
             do { report = try history.report(session: session) } catch { throw fail(error) }
-            let colour = isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+            let colour = Choir.Practice.colour
             FileOutput.write(TerminalReport.render(report, colour: colour))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }

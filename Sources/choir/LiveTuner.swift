@@ -86,6 +86,7 @@ enum TunerLine {
 final class RawTerminal {
     private var original = termios()
     private var restored = false
+    private var fullScreen = false
 
     init?() {
         guard isatty(0) == 1, tcgetattr(0, &original) == 0 else { return nil }
@@ -105,13 +106,49 @@ final class RawTerminal {
         return Glibc.read(0, &byte, 1) == 1 ? byte : nil
     }
 
+    /// A key pressed since the last call, with the arrow keys' escape sequences read whole.
+    func readPress() -> KeyPress? {
+        guard let byte = readKey() else { return nil }
+        guard byte == 0x1B else { return .character(byte) }
+        guard readKey() == UInt8(ascii: "[") else { return .escape }
+        switch readKey() {
+        case UInt8(ascii: "C"): return .right
+        case UInt8(ascii: "D"): return .left
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        default: return .escape
+        }
+    }
+
+    enum KeyPress: Equatable {
+        case character(UInt8), left, right, up, down, escape
+    }
+
+    /// Columns and rows of the terminal (80×24 if it cannot say).
+    var size: (width: Int, height: Int) {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Switches to the alternate screen, so that a full-screen view leaves the scrollback as it was.
+    func enterFullScreen() {
+        fullScreen = true
+        FileOutput.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J")
+    }
+
+    /// Draws `lines` from the top left, each overwriting the line before it in place: no clearing, no flicker.
+    func draw(_ lines: [String]) {
+        FileOutput.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+    }
+
     func show(_ line: String) { FileOutput.write("\r\u{1B}[2K" + line) }
 
     func restore() {
         guard !restored else { return }
         restored = true
         tcsetattr(0, TCSANOW, &original)
-        FileOutput.write("\u{1B}[?25h\n")
+        FileOutput.write(fullScreen ? "\u{1B}[?1049l\u{1B}[?25h" : "\u{1B}[?25h\n")
     }
 }
 

@@ -19,11 +19,15 @@ extension Choir {
 
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(help: "The microphone: an ALSA capture device, or a WAV file to judge instead (time 0 = the first beat).")
+        @Option(name: [.customLong("input"), .customLong("input-device")],
+                help: "The microphone: an ALSA capture device, or a WAV file to judge instead (time 0 = the first beat).")
         var input = "default"
 
-        @Option(help: "Where the mix goes: an ALSA device, a .wav file, or none.")
+        @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
         var output = "default"
+
+        @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
+        var lock = false
 
         @Option(help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
         var latency: Double?
@@ -75,7 +79,7 @@ extension Choir {
             signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
 
             let session = SessionAudio(resolved: resolved, notes: notes, options: options, sampleRate: sampleRate)
-            let judge: PracticeJudge
+            let judge: any JudgedTake
             if input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) {
                 judge = try session.judgeFile(input, latency: (latency ?? 0) / 1000, output: output, recorder: recorder)
             } else {
@@ -83,17 +87,19 @@ extension Choir {
                 let played = output != "none" && !output.lowercased().hasSuffix(".wav")
                 let stored = played ? Calibration.stored(output: output, input: input) : nil
                 judge = try session.judgeLive(
-                    device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, recorder: recorder)
+                    device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, locked: lock, recorder: recorder)
             }
             recorder.finish(judge)
             var final = header
             final.results = judge.results
             final.trace = judge.trace
-            let colour = isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-            FileOutput.write(TerminalReport.render(final, colour: colour))
+            FileOutput.write(TerminalReport.render(final, colour: Self.colour))
             try write(JSONReport.render(final), to: report)
             try write(HTMLReport.render(final), to: html)
         }
+
+        /// Whether standard output takes ANSI colours: a terminal, and NO_COLOR unset.
+        static var colour: Bool { isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
         private func write(_ text: String, to path: String?) throws {
             guard let path else { return }
@@ -123,7 +129,7 @@ final class HistoryRecorder {
     }
 
     /// Writes what the judge has added since the last save.
-    func save(_ judge: PracticeJudge) {
+    func save(_ judge: some JudgedTake) {
         guard let history else { return }
         do {
             try history.record(judge.results[savedResults...], trace: judge.trace[savedTrace...], session: session)
@@ -135,7 +141,7 @@ final class HistoryRecorder {
         }
     }
 
-    func finish(_ judge: PracticeJudge) {
+    func finish(_ judge: some JudgedTake) {
         save(judge)
         do { try history?.finish(session: session) } catch { warn(error) }
     }
@@ -145,3 +151,12 @@ final class HistoryRecorder {
         print("choir: \(error); practising without history", to: &standardError)
     }
 }
+
+/// What a session's judging has produced so far: the verdicts and the sung trace, on the score's clock.
+protocol JudgedTake {
+    var results: [NoteResult] { get }
+    var trace: [TracePoint] { get }
+}
+
+extension PracticeJudge: JudgedTake {}
+extension SteeredJudge: JudgedTake {}

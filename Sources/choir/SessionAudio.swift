@@ -51,8 +51,9 @@ struct SessionAudio {
         return judge
     }
 
-    /// Judges the microphone live while the mix plays.
-    func judgeLive(device: String, latency: Double, output: String, recorder: HistoryRecorder) throws -> PracticeJudge {
+    /// Judges the microphone live while the mix plays; on a terminal the singer steers it with keys and
+    /// watches the live view, otherwise one line per measure is printed.
+    func judgeLive(device: String, latency: Double, output: String, locked: Bool, recorder: HistoryRecorder) throws -> SteeredJudge {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
         let detector: YINDetector
         do { detector = try YINDetector(configuration) } catch { throw fail("\(error)") }
@@ -64,7 +65,11 @@ struct SessionAudio {
             throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
         }
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
-        var judge = PracticeJudge(notes: notes, options: options, learnsLevel: true)
+        let rate = Double(sampleRate)
+        let preroll = resolved.schedule.preroll
+        let start = SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1)
+        var judge = SteeredJudge(notes: notes, options: options, start: start)
+        var controls = LiveControls(resolved: resolved, notes: notes, renderer: mix.renderer, sampleRate: sampleRate, locked: locked)
         do {
             try capture.start(following: mix.playback)
         } catch {
@@ -74,10 +79,17 @@ struct SessionAudio {
         // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
         let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
         var lastSave = 0.0
-        var shownMeasure = ""
-        let end = resolved.schedule.length + 0.5
-        while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed {
+        var lastSung: (time: Double, midi: Double)?
+        var position = 0.0
+        while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed && !controls.quit {
+            controls.poll()
+            for segment in mix.renderer?.segments() ?? [] {
+                judge.follow(SteeredJudge.Segment(
+                    time: Double(segment.frame) / rate, scoreTime: (segment.cursor - Double(controls.zeroSample)) / rate,
+                    speed: segment.speed))
+            }
             guard frames.advance(from: ring) else {
+                controls.show(judge: judge, at: position - latency, sung: lastSung)
                 usleep(2000)
                 continue
             }
@@ -88,29 +100,31 @@ struct SessionAudio {
                 guard let offset = alignment.offset else { continue }
                 frame += offset
             }
-            let position = frame / Double(sampleRate)
+            position = frame / rate
             try mix.advance(to: position)
-            let time = position - resolved.schedule.preroll - latency
+            let time = position - latency
             guard frames.isFull else { continue }
             let pitch = frames.withSamples { detector.analyse($0, time: time) }
-            for result in judge.add(pitch) where result.note.measure != shownMeasure {
-                shownMeasure = result.note.measure
-                let done = judge.results.count { $0.note.measure == shownMeasure }
-                FileOutput.write("measure \(shownMeasure): \(done) notes judged, running accuracy "
-                    + String(printf: "%.0f%%", 100 * Double(judge.results.count { $0.verdict.isCorrect }) / Double(judge.results.count)) + "\n")
-            }
-            if time - lastSave >= 1 {
+            if judge.add(pitch) > 0, time - lastSave >= 1 {
                 recorder.save(judge)
                 lastSave = time
             }
-            if time > end { break }
+            if judge.isSung(pitch) { lastSung = (time, 69 + 12 * log2(pitch.frequency / 440)) }
+            if let renderer = mix.renderer {
+                if renderer.isFinished && position >= Double(renderer.position) / rate { break }
+            } else if time > preroll + resolved.schedule.length + 0.5 {
+                break
+            }
         }
         capture.stop()
-        if !interrupted.load(ordering: .relaxed) { _ = judge.finish() }
+        controls.close()
+        judge.finish(at: position - latency)
         try mix.finish()
         var standardError = StandardError()
         print("choir: \(capture.overruns) overruns, \(mix.underruns) underruns, \(ring.dropped) samples dropped", to: &standardError)
-        if let error = capture.error { throw fail(error) }
+        if let error = capture.error ?? mix.playback?.error {
+            print("choir: \(error); the session ends here", to: &standardError)
+        }
         return judge
     }
 }
@@ -118,7 +132,7 @@ struct SessionAudio {
 /// Where a session's mix goes: an ALSA device (played on its real-time thread), a WAV file (rendered in
 /// step with the judging), or nowhere.
 final class MixOutput {
-    private let renderer: SynthRenderer?
+    let renderer: SynthRenderer?
     private let writer: WAVWriter?
     /// The device the mix plays on, if it goes to one.
     let playback: ALSAPlayback?
@@ -135,7 +149,8 @@ final class MixOutput {
         do {
             let synth = try SynthRenderer(
                 soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
-                programs: resolved.programs, mixer: resolved.mixer, blockSize: isFile ? 4096 : 256)
+                programs: resolved.programs, mixer: resolved.mixer, blockSize: isFile ? 4096 : 256,
+                promptProgram: resolved.singer.map { resolved.programs[$0] })
             renderer = synth
             if isFile {
                 writer = try WAVWriter(path: output, channels: 2, sampleRate: sampleRate)

@@ -170,3 +170,145 @@ struct RealTimeTests {
         }
     }
 }
+
+/// A terminal for a test: a private tmux server with one window of a given size running one command.
+final class TerminalSession {
+    let socket = "choir-test-\(UUID().uuidString)"
+    let environment: [String: String]
+
+    init(_ command: [String], width: Int = 80, height: Int = 24, environment: [String: String]) throws {
+        self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // The shell keeps the window open after choir exits, so that its last screen can be read.
+        let line = command.map { "'\($0)'" }.joined(separator: " ") + "; echo \"[exit $?]\"; sleep 60"
+        // The server it starts keeps whatever output it inherits open, so its output is not read.
+        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line], reading: false)
+        try #require(try tmux(["has-session"]).isEmpty, "tmux did not start")
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    @discardableResult
+    func tmux(_ arguments: [String], reading: Bool = true) throws -> String {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        child.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        child.environment = environment
+        guard reading else {
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            child.waitUntilExit()
+            return ""
+        }
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        child.standardError = pipe
+        try child.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The screen's text, one string per row.
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+
+    /// Waits up to `timeout` seconds for the screen to satisfy `condition`; returns the last screen.
+    @discardableResult
+    func wait(_ timeout: Double = 10, until condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [String] = []
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return last
+    }
+}
+
+extension RealTimeTests {
+    static func liveSession(_ extra: [String], data: String, server: PulseServer) throws -> TerminalSession {
+        try TerminalSession(
+            [CLI.executable.path, "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
+             "--input", "pulse", "--output", "pulse"] + extra,
+            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
+    }
+
+    /// The live view in an 80×24 pseudo-terminal: it fills the screen with what the singer needs, and every
+    /// key does what the help line says.
+    @Test func liveViewFollowsTheKeys() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try Self.liveSession([], data: data, server: server)
+        var screen = try terminal.wait { $0.joined().contains("m. 2:") }
+        try #require(screen.count >= 24, "\(screen)")
+        let text = screen.joined(separator: "\n")
+        #expect(screen.count >= 24 && screen.allSatisfy { $0.count <= 80 }, "\(text)")
+        #expect(screen[0].hasPrefix("Amazing Grace — Tenor") && screen[0].contains("♩ = 80   playing"), "\(text)")
+        // The current syllable in brackets, the words after it on the same line.
+        #expect(screen[1].contains("[") && screen[1].count > 60, "\(text)")
+        #expect(screen[2].contains("target "), "\(text)")
+        #expect(screen.contains { $0.hasPrefix("accuracy ") }, "\(text)")
+        #expect(screen.contains { $0.hasPrefix("space pause · ←/→ measure · l loop") }, "\(text)")
+        // The roll: the tenor's notes as bars, the sung trace over them.
+        #expect(screen.contains { $0.contains("━") }, "\(text)")
+        screen = try terminal.wait { $0.joined().contains("•") && !$0.joined().contains("accuracy –") }
+        #expect(screen.joined().contains("•") && screen.contains { $0.hasPrefix("accuracy ") && $0.contains("%") }, "\(screen.joined(separator: "\n"))")
+
+        try terminal.send("+")
+        screen = try terminal.wait { $0[0].contains("♩ = 84 (105%)") }
+        #expect(screen[0].contains("♩ = 84 (105%)"), "\(screen[0])")
+        try terminal.send("-", "-")
+        screen = try terminal.wait { $0[0].contains("(95%)") }
+        #expect(screen[0].contains("♩ = 76 (95%)"), "\(screen[0])")
+        try terminal.send("m")
+        screen = try terminal.wait { $0[0].contains("my part muted") }
+        #expect(screen[0].contains("my part muted"), "\(screen[0])")
+        try terminal.send("m")
+        screen = try terminal.wait { !$0[0].contains("muted") }
+        #expect(!screen[0].contains("muted"), "\(screen[0])")
+        try terminal.send("Space")
+        screen = try terminal.wait { $0[0].contains("paused") }
+        #expect(screen[0].contains("paused"), "\(screen[0])")
+        let pausedAt = screen[0]
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try terminal.screen()[0] == pausedAt, "paused: the position stands still")
+        try terminal.send("Space")
+        screen = try terminal.wait { $0[0].hasSuffix("playing") }
+        #expect(screen[0].hasSuffix("playing"), "\(screen[0])")
+        let measure = { (line: String) -> Int in
+            Int(line.split(separator: " ").first { $0.contains(":") }?.split(separator: ":").first ?? "") ?? -1
+        }
+        let before = measure(screen[0])
+        try terminal.send("Right", "Right")
+        screen = try terminal.wait { measure($0[0]) >= before + 2 }
+        #expect(measure(screen[0]) >= before + 2, "\(before) → \(screen[0])")
+        try terminal.send("l")
+        screen = try terminal.wait { $0[0].contains("loop mm.") }
+        #expect(screen[0].contains("loop mm."), "\(screen[0])")
+        try terminal.send("q")
+        screen = try terminal.wait { $0.joined().contains("[exit 0]") }
+        let report = screen.joined(separator: "\n")
+        #expect(report.contains("Accuracy: ") && report.contains("[exit 0]"), "\(report)")
+    }
+
+    /// With `--lock` only space and q work: the tempo keys are ignored.
+    @Test func performanceLockIgnoresTheOtherKeys() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try Self.liveSession(["--lock"], data: data, server: server)
+        var screen = try terminal.wait { $0.joined().contains("m. 1:") }
+        #expect(screen[0].contains("locked") && screen.contains { $0.hasPrefix("locked: space pause · q quit") }, "\(screen.joined(separator: "\n"))")
+        try terminal.send("+", "m", "l", "Right")
+        try terminal.send("Space")
+        screen = try terminal.wait { $0[0].contains("paused") }
+        #expect(screen[0].contains("♩ = 80   paused, locked"), "\(screen[0])")
+        try terminal.send("q")
+        screen = try terminal.wait { $0.joined().contains("[exit 0]") }
+        #expect(screen.joined().contains("Accuracy: "), "\(screen.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,172 @@
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+import Glibc
+
+/// The live practice screen: where the music is, the lyrics, the note to sing and the note sung, a piano roll
+/// with the sung trace, and the running accuracy. It is a pure function of a ``LiveView/State``, so that
+/// what a singer sees can be tested without a terminal.
+struct LiveView {
+    var title: String
+    var notes: [ExpectedNote]
+    var lyrics: [Schedule.SungSyllable]
+    /// Seconds of score shown per column of the roll.
+    var secondsPerColumn = 0.1
+
+    /// Everything that changes while the session runs.
+    struct State {
+        var time: Double
+        var measure: String
+        var beat: Int
+        var tempo: Double
+        var tempoPercent: Int
+        /// Paused, looping, locked, muted: short words shown after the tempo.
+        var flags: [String]
+        /// The latest sung pitch as a fractional MIDI number, if the singer is singing.
+        var sung: Double?
+        var trace: [TracePoint]
+        /// The latest verdict on each note, by index.
+        var verdicts: [Int: Verdict]
+        var correct: Int
+        var judged: Int
+        var locked: Bool
+    }
+
+    /// The screen as `height` lines of at most `width` columns; with `colour`, ANSI colours and reverse video.
+    func render(_ state: State, width: Int, height: Int, colour: Bool) -> [String] {
+        let width = max(40, width)
+        var rows: [String] = []
+        let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
+        rows.append(spread(title, "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")), width))
+        rows.append(lyricLine(at: state.time, width: width, colour: colour))
+        rows.append(tuning(state, width: width, colour: colour))
+        let accuracy = state.judged == 0 ? "accuracy –" : String(printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
+        let keys = state.locked ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"
+        let footer = [String(repeating: "─", count: width), accuracy, keys.count <= width ? keys : String(keys.prefix(width))]
+        let rollHeight = max(3, height - rows.count - footer.count - 1)
+        rows.append(String(repeating: "─", count: width))
+        rows += roll(state, width: width, height: rollHeight, colour: colour)
+        rows += footer
+        return Array(rows.prefix(height)) + Array(repeating: "", count: max(0, height - rows.count))
+    }
+
+    /// `left` and `right` on one line, the gap filled with spaces.
+    private func spread(_ left: String, _ right: String, _ width: Int) -> String {
+        let room = width - right.count - 1
+        let head = left.count > room ? String(left.prefix(max(0, room))) : left
+        return head + String(repeating: " ", count: max(1, width - head.count - right.count)) + right
+    }
+
+    /// The lyrics around the current syllable, which is highlighted; words after it run on past the end of
+    /// the phrase, so the singer always sees what comes next.
+    func lyricLine(at time: Double, width: Int, colour: Bool) -> String {
+        guard !lyrics.isEmpty else { return "" }
+        let current = lyrics.lastIndex { $0.start <= time + 0.05 }
+        var pieces: [(text: String, index: Int)] = []
+        for (index, syllable) in lyrics.enumerated() {
+            pieces.append((syllable.text + (syllable.continues ? "-" : " "), index))
+        }
+        // Start a few syllables back so that the current one sits about a third of the way in.
+        var start = current ?? 0
+        var used = 0
+        while start > 0 && used + pieces[start - 1].text.count < width / 3 {
+            start -= 1
+            used += pieces[start].text.count
+        }
+        var line = "  ", length = 2
+        for piece in pieces[start...] {
+            guard length + piece.text.count <= width else { break }
+            length += piece.text.count
+            if piece.index == current {
+                line += colour ? "\u{1B}[7;1m" + piece.text.trimmingSuffix("-") + "\u{1B}[0m" + (piece.text.hasSuffix("-") ? "-" : "") : "[" + piece.text.trimmingSuffix("-") + "]"
+                if !colour { length += 2 }
+            } else {
+                line += piece.text
+            }
+        }
+        return line
+    }
+
+    /// Target and sung note names, and a needle: how many cents the singer is from the target.
+    private func tuning(_ state: State, width: Int, colour: Bool) -> String {
+        let target = notes.last { $0.onset <= state.time + 0.05 && state.time < $0.end } ?? notes.first { $0.onset > state.time }
+        var line = "  target " + (target.map { PitchName.name(midi: $0.midi).padded(to: 4) } ?? "–   ")
+        guard let sung = state.sung else { return line + "   sung –" }
+        line += "   sung " + PitchName.name(midi: Int(sung.rounded())).padded(to: 4)
+        guard let target else { return line }
+        // The needle measures from the target (an octave away is folded), ±100 cents across.
+        var cents = (sung - Double(target.midi)) * 100
+        let octaves = (cents / 1200).rounded()
+        if abs(cents - octaves * 1200) < 100 { cents -= octaves * 1200 }
+        line += String(printf: " %+5.0f¢ ", cents)
+        let span = max(11, min(41, width - line.count - 4)) | 1
+        let centre = span / 2
+        let at = max(0, min(span - 1, centre + Int((cents / 100 * Double(centre)).rounded())))
+        var needle = Array(repeating: "·", count: span)
+        needle[centre] = "|"
+        needle[at] = "●"
+        let inTune = abs(cents) <= 25
+        let mark = colour ? (inTune ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
+        return line + "[" + mark + "]" + (octaves != 0 && abs(cents) < 100 ? " 8va" : "")
+    }
+
+    /// The singer's notes as bars on a pitch-by-time grid scrolling right to left, the sung trace over them
+    /// and a line at "now", a quarter of the way in.
+    private func roll(_ state: State, width: Int, height: Int, colour: Bool) -> [String] {
+        let label = 5
+        let columns = width - label
+        let now = columns / 4
+        let startTime = state.time - Double(now) * secondsPerColumn
+        func column(_ time: Double) -> Int { Int(((time - startTime) / secondsPerColumn).rounded(.down)) }
+        let visible = notes.filter { column($0.end) >= 0 && column($0.onset) < columns }
+        // Centre the pitch range on what is on screen, one row per semitone.
+        let pitches = visible.map(\.midi) + (state.sung.map { [Int($0.rounded())] } ?? [])
+        let middle = pitches.isEmpty ? (notes.first?.midi ?? 60) : (pitches.min()! + pitches.max()!) / 2
+        let top = middle + height / 2
+        var cells = Array(repeating: Array(repeating: (character: " ", style: ""), count: columns), count: height)
+        for row in 0..<height where (top - row) % 12 == 0 {
+            for x in 0..<columns { cells[row][x] = ("·", "\u{1B}[2m") }
+        }
+        for row in 0..<height { cells[row][now] = ("│", "\u{1B}[2m") }
+        for note in visible {
+            let row = top - note.midi
+            guard (0..<height).contains(row) else { continue }
+            let style: String
+            switch state.verdicts[note.index] {
+            case nil: style = "\u{1B}[37m"
+            case .correct: style = "\u{1B}[32m"
+            case .flat, .sharp: style = "\u{1B}[34m"
+            case .late: style = "\u{1B}[33m"
+            case .missing: style = "\u{1B}[90m"
+            case .wrong, .octave: style = "\u{1B}[31m"
+            }
+            let symbol = colour ? "━" : (state.verdicts[note.index].map { $0.isCorrect ? "=" : "x" } ?? "-")
+            for x in max(0, column(note.onset))..<min(columns, max(column(note.onset) + 1, column(note.end))) {
+                cells[row][x] = (symbol, style)
+            }
+        }
+        for point in state.trace where point.time <= state.time {
+            let x = column(point.time), row = top - Int(point.midi.rounded())
+            guard (0..<columns).contains(x), (0..<height).contains(row) else { continue }
+            cells[row][x] = ("•", "\u{1B}[1;36m")
+        }
+        return cells.enumerated().map { row, line in
+            let midi = top - row
+            let name = midi % 12 == 0 || row == 0 || row == height - 1 || notes.contains(where: { $0.midi == midi }) && visible.contains(where: { $0.midi == midi })
+            var text = (name ? PitchName.name(midi: midi) : "").padded(to: label - 1) + " "
+            var open = ""
+            for cell in line {
+                if colour && cell.style != open {
+                    text += "\u{1B}[0m" + cell.style
+                    open = cell.style
+                }
+                text += cell.character
+            }
+            return text + (colour && !open.isEmpty ? "\u{1B}[0m" : "")
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
