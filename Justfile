@@ -6,8 +6,8 @@ example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 bench_packages := "libxml2-utils aubio-tools fluidsynth"
-# The HTML report's test opens it in a headless browser.
-test_packages := "chromium"
+# The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux.
+test_packages := "chromium tmux"
 
 # List the tasks.
 default:

@@ -18,21 +18,15 @@ final class PulseServer {
     init() throws {
         runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-pulse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        // Spawned directly rather than through Foundation's Process: pulseaudio closes every inherited
-        // descriptor at start-up, which Process takes for its exit and then waits on, blocking every other child.
         let arguments = [
-            "pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=10", "--disallow-exit", "--log-level=error",
+            "--daemonize=no", "-n", "--exit-idle-time=10", "--disallow-exit", "--log-level=error",
             "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=choir_test rate=48000",
             // A second sink, whose monitor is a microphone that hears only what is played into it.
             "--load=module-null-sink sink_name=choir_mic rate=48000",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtime.path
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        let status = posix_spawn(&pid, "/usr/bin/pulseaudio", nil, nil, argv, envp)
-        try #require(status == 0, "cannot start pulseaudio: \(String(cString: strerror(status)))")
+        pid = try spawn("/usr/bin/pulseaudio", arguments, environment: environment)
         // Wait until the server answers, then route defaults to the null sink and its monitor.
         for _ in 0..<100 {
             if (try? run("pactl", ["info"]))?.status == 0 { break }
