@@ -51,7 +51,9 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
-        .testTarget(name: "ChoirPracticeTests", dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(
+            name: "ChoirPracticeTests",
+            dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch", "CZlib"]),
     ]
 )

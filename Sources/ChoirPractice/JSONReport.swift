@@ -29,7 +29,7 @@ public enum JSONReport {
                 ("in_tune_pct", .number(rounded(result.inTunePercent))),
             ])
         })
-        let document: JSON = .object([
+        var fields: [(String, JSON)] = [
             ("score", .string(report.score)),
             ("part", .string(report.part)),
             ("tempo_qpm", .number(rounded(report.tempo))),
@@ -37,7 +37,14 @@ public enum JSONReport {
             ("summary", summary),
             ("measures", measures),
             ("notes", notes),
-        ])
+        ]
+        if let audio = report.audio {
+            fields.append(("audio", .object([
+                ("underruns", .int(audio.underruns)), ("overruns", .int(audio.overruns)),
+                ("dropped_samples", .int(audio.droppedSamples)), ("error", JSON(audio.error)),
+            ])))
+        }
+        let document: JSON = .object(fields)
         return document.serialized() + "\n"
     }
 

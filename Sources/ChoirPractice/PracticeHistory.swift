@@ -55,7 +55,7 @@ public final class PracticeHistory {
                     CREATE TABLE IF NOT EXISTS session (
                         id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
                         started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
-                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
                     CREATE TABLE IF NOT EXISTS result (
                         session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
                         idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
@@ -65,6 +65,10 @@ public final class PracticeHistory {
                         midi REAL NOT NULL);
                     CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
                     """)
+                // Histories written before live sessions reported their audio lack the column.
+                if try !db.columns(in: "session").contains(where: { $0.name == "audio" }) {
+                    try db.execute(sql: "ALTER TABLE session ADD COLUMN audio TEXT")
+                }
             }
         } catch {
             throw Failure(path: path, reason: Self.reason(error))
@@ -102,9 +106,13 @@ public final class PracticeHistory {
         }
     }
 
-    /// Marks a session as ended normally.
-    public func finish(session: Int64) throws(Failure) {
-        try attempt { db in try db.execute(sql: "UPDATE session SET finished = 1 WHERE id = ?", arguments: [session]) }
+    /// Marks a session as ended normally, with how its audio devices fared if it was live.
+    public func finish(session: Int64, audio: AudioHealth? = nil) throws(Failure) {
+        try attempt { db in
+            try db.execute(
+                sql: "UPDATE session SET finished = 1, audio = ? WHERE id = ?",
+                arguments: [try audio.map { try Self.json($0) }, session])
+        }
     }
 
     /// Sessions, oldest first; of one score (matched by file name) when given.
@@ -144,7 +152,8 @@ public final class PracticeHistory {
                 score: row["score"], part: row["part"], tempo: row["tempo"], tempoPercent: row["tempo_percent"],
                 options: try decoder.decode(NoteComparator.Options.self, from: Data((row["options"] as String).utf8)),
                 results: results, trace: trace,
-                measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)))
+                measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)),
+                audio: try (row["audio"] as String?).map { try decoder.decode(AudioHealth.self, from: Data($0.utf8)) })
         }
     }
 

@@ -90,4 +90,9 @@ public struct TracePoint: Sendable, Equatable, Codable {
     public var time: Double
     /// Fractional MIDI note number.
     public var midi: Double
+
+    public init(time: Double, midi: Double) {
+        self.time = time
+        self.midi = midi
+    }
 }

@@ -12,10 +12,12 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var trace: [TracePoint]
     /// Where each measure of the session starts, for drawing.
     public var measureStarts: [MeasureMark]
+    /// How the audio devices fared, for a live session.
+    public var audio: AudioHealth?
 
     public init(
         score: String, part: String, tempo: Double, tempoPercent: Double = 100, options: NoteComparator.Options,
-        results: [NoteResult], trace: [TracePoint], measureStarts: [MeasureMark]
+        results: [NoteResult], trace: [TracePoint], measureStarts: [MeasureMark], audio: AudioHealth? = nil
     ) {
         self.score = score
         self.part = part
@@ -25,6 +27,7 @@ public struct SessionReport: Sendable, Codable, Equatable {
         self.results = results
         self.trace = trace
         self.measureStarts = measureStarts
+        self.audio = audio
     }
 
     public var correct: Int { results.count { $0.verdict.isCorrect } }
@@ -105,5 +108,26 @@ public struct MeasureMark: Sendable, Codable, Equatable {
     public init(number: String, time: Double) {
         self.number = number
         self.time = time
+    }
+}
+
+/// What went wrong with a live session's audio: gaps recovered on either device, samples the judge never saw,
+/// and the error that ended the session early, if one did.
+public struct AudioHealth: Sendable, Codable, Equatable {
+    public var underruns: Int
+    public var overruns: Int
+    public var droppedSamples: Int
+    public var error: String?
+
+    public init(underruns: Int, overruns: Int, droppedSamples: Int, error: String? = nil) {
+        self.underruns = underruns
+        self.overruns = overruns
+        self.droppedSamples = droppedSamples
+        self.error = error
+    }
+
+    public var summary: String {
+        "\(underruns) underrun\(underruns == 1 ? "" : "s"), \(overruns) overrun\(overruns == 1 ? "" : "s"), "
+            + "\(droppedSamples) sample\(droppedSamples == 1 ? "" : "s") dropped"
     }
 }

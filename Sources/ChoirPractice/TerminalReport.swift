@@ -19,6 +19,10 @@ public enum TerminalReport {
             out += "          " + axis(measures.map(\.number)) + "\n"
             out += "          " + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%") + "\n"
         }
+        if let audio = report.audio {
+            out += "Audio: \(audio.summary)\n"
+            if let error = audio.error { out += "Ended early: \(error)\n" }
+        }
         let passages = report.weakestPassages
         if passages.isEmpty {
             out += "No weak passages: every measure was right.\n"

@@ -93,6 +93,7 @@ extension Choir {
             var final = header
             final.results = judge.results
             final.trace = judge.trace
+            final.audio = judge.audio
             FileOutput.write(TerminalReport.render(final, colour: Self.colour))
             try write(JSONReport.render(final), to: report)
             try write(HTMLReport.render(final), to: html)
@@ -143,7 +144,7 @@ final class HistoryRecorder {
 
     func finish(_ judge: some JudgedTake) {
         save(judge)
-        do { try history?.finish(session: session) } catch { warn(error) }
+        do { try history?.finish(session: session, audio: judge.audio) } catch { warn(error) }
     }
 
     private func warn(_ error: any Error) {
@@ -152,11 +153,22 @@ final class HistoryRecorder {
     }
 }
 
-/// What a session's judging has produced so far: the verdicts and the sung trace, on the score's clock.
+/// What a session's judging has produced so far: the verdicts and the sung trace, on the score's clock, and for
+/// a live session how its audio fared.
 protocol JudgedTake {
     var results: [NoteResult] { get }
     var trace: [TracePoint] { get }
+    var audio: AudioHealth? { get }
 }
 
-extension PracticeJudge: JudgedTake {}
-extension SteeredJudge: JudgedTake {}
+extension PracticeJudge: JudgedTake {
+    var audio: AudioHealth? { nil }
+}
+
+/// A live session's judge and its devices' record.
+struct LiveTake: JudgedTake {
+    var judge: SteeredJudge
+    var audio: AudioHealth?
+    var results: [NoteResult] { judge.results }
+    var trace: [TracePoint] { judge.trace }
+}

@@ -53,7 +53,7 @@ struct SessionAudio {
 
     /// Judges the microphone live while the mix plays; on a terminal the singer steers it with keys and
     /// watches the live view, otherwise one line per measure is printed.
-    func judgeLive(device: String, latency: Double, output: String, locked: Bool, recorder: HistoryRecorder) throws -> SteeredJudge {
+    func judgeLive(device: String, latency: Double, output: String, locked: Bool, recorder: HistoryRecorder) throws -> LiveTake {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
         let detector: YINDetector
         do { detector = try YINDetector(configuration) } catch { throw fail("\(error)") }
@@ -106,7 +106,7 @@ struct SessionAudio {
             guard frames.isFull else { continue }
             let pitch = frames.withSamples { detector.analyse($0, time: time) }
             if judge.add(pitch) > 0, time - lastSave >= 1 {
-                recorder.save(judge)
+                recorder.save(LiveTake(judge: judge))
                 lastSave = time
             }
             if judge.isSung(pitch) { lastSung = (time, 69 + 12 * log2(pitch.frequency / 440)) }
@@ -120,12 +120,13 @@ struct SessionAudio {
         controls.close()
         judge.finish(at: position - latency)
         try mix.finish()
-        var standardError = StandardError()
-        print("choir: \(capture.overruns) overruns, \(mix.underruns) underruns, \(ring.dropped) samples dropped", to: &standardError)
-        if let error = capture.error ?? mix.playback?.error {
+        let error = capture.error ?? mix.playback?.error
+        if let error {
+            var standardError = StandardError()
             print("choir: \(error); the session ends here", to: &standardError)
         }
-        return judge
+        let audio = AudioHealth(underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" })
+        return LiveTake(judge: judge, audio: audio)
     }
 }
 

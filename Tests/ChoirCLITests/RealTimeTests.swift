@@ -145,14 +145,16 @@ struct RealTimeTests {
         if signal == SIGINT {
             #expect(session.terminationStatus == 0, "\(stderr)")
             #expect(stdout.contains("Accuracy: "), "\(stdout)")
-            #expect(stderr.contains(" 0 underruns"), "\(stderr)")
+            #expect(stdout.contains("\nAudio: 0 underruns, 0 overruns, 0 samples dropped\n"), "\(stdout)")
             #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
             // The report and the history hold the same notes.
             let judged = stdout.split(separator: "\n").first { $0.hasPrefix("Accuracy:") }.map(String.init) ?? ""
             let count = judged.split(separator: " ").last(where: { Int($0) != nil }).flatMap { Int($0) } ?? 0
             #expect(count >= 8, "\(judged)")
             let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
-            #expect(rebuilt.stdout.contains(judged))
+            #expect(rebuilt.stdout.contains(judged) && rebuilt.stdout.contains("\nAudio: 0 underruns, "), "\(rebuilt.stdout)")
+            let audio = try PracticeCommandTests.json(data + "/report.json")["audio"] as? [String: Any]
+            #expect(audio?["underruns"] as? Int == 0 && audio?["overruns"] as? Int == 0, "\(String(describing: audio))")
             // What was played is what was written, so every note heard is correct, and on time: the clarinet
             // speaks within 30 ms in a rendered file, and the clocks add no more than a few milliseconds.
             let notes = try #require(PracticeCommandTests.json(data + "/report.json")["notes"] as? [[String: Any]])
