@@ -43,6 +43,9 @@ final class PulseServer {
         return waitpid(pid, &status, WNOHANG) == 0
     }
 
+    /// The server's process: killing it is like pulling out a USB headset, whose streams die with it.
+    var processID: pid_t { pid }
+
     deinit {
         kill(pid, SIGTERM)
         var status: Int32 = 0

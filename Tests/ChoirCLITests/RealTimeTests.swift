@@ -171,6 +171,34 @@ struct RealTimeTests {
             #expect(count >= 8, "\(notes)")
         }
     }
+
+    /// The audio server dies mid-session, taking both devices with it: the session ends at once and cleanly,
+    /// with a report that says why and a finished history holding the notes judged until then.
+    @Test func aVanishingDeviceEndsTheSessionCleanly() throws {
+        // A server of its own: the suite's goes on serving the other tests.
+        let server = try PulseServer()
+        let data = try PracticeCommandTests.dataHome()
+        let pid = server.processID
+        DispatchQueue.global().asyncAfter(deadline: .now() + 8) { kill(pid, SIGKILL) }
+        let started = Date()
+        let result = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
+             "--input", "pulse", "--output", "pulse", "--report", data + "/report.json"],
+            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 }, timeout: 40)
+        #expect(Date().timeIntervalSince(started) < 12, "the session outlived its devices")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("; the session ends here\n") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("\nEnded early: "), "\(result.stdout)")
+        let judged = try #require(PracticeCommandTests.json(data + "/report.json")["notes"] as? [[String: Any]])
+        #expect(judged.count >= 5, "\(judged.count) notes judged")
+        let audio = try PracticeCommandTests.json(data + "/report.json")["audio"] as? [String: Any]
+        #expect(audio?["error"] is String, "\(String(describing: audio))")
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        let row = history.stdout.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
+        #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
+        let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
+        #expect(rebuilt.stdout.contains("\nEnded early: "), "\(rebuilt.stdout)")
+    }
 }
 
 /// A terminal for a test: a private tmux server with one window of a given size running one command.
