@@ -47,6 +47,8 @@ let package = Package(
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
         .executableTarget(
             name: "make-demo-take", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice"]),
+        // The singer of the real-time tests, in a process of its own like a person at a microphone.
+        .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
@@ -54,6 +56,6 @@ let package = Package(
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "ChoirAudio", "ChoirPitch", "CZlib"]),
+        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirScore", "CZlib"]),
     ]
 )

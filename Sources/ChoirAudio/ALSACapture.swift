@@ -64,7 +64,7 @@ public final class ALSACapture: @unchecked Sendable {
         snd_pcm_start(pcm)
         let created: pthread_t
         do {
-            created = try RealTime.spawn("capture") { self.loop() }
+            created = try RealTime.spawn("capture", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
             throw error
@@ -123,6 +123,15 @@ public final class ALSACapture: @unchecked Sendable {
 
 /// Opening ALSA devices the way choir uses them: interleaved float, through ALSA's conversions.
 enum ALSADevice {
+    /// Whether a stream's thread should run at real-time priority: yes on a device ALSA drives itself, no on a
+    /// sound server's plugin (PulseAudio, PipeWire). A plugin's reads and writes wait on the plugin's own thread,
+    /// which runs at normal priority; a real-time thread spinning on them starves it, and on a two-core machine
+    /// two such threads stall the server and every client. The server's own threads are real-time already.
+    static func wantsRealTime(_ pcm: OpaquePointer) -> Bool {
+        let type = snd_pcm_type(pcm)
+        return type != SND_PCM_TYPE_IOPLUG && type != SND_PCM_TYPE_EXTPLUG
+    }
+
     /// Opens `device` with 200 ms of buffer (or four periods if more): enough to ride out a busy machine and a
     /// sound server that changes its own latency while a stream starts. Capture reads each period as soon as it
     /// arrives, so only playback is delayed by it, and practice measures that round trip and subtracts it.
@@ -151,18 +160,17 @@ enum ALSADevice {
 
 /// Real-time scheduling for audio threads.
 enum RealTime {
-    /// Starts a thread that asks for real-time priority and runs `body`; join it with `pthread_join`.
-    static func spawn(_ role: String, _ body: @escaping () -> Void) throws(AudioDeviceError) -> pthread_t {
+    /// Starts a thread that runs `body`, asking for real-time priority if `realTime`; join it with `pthread_join`.
+    static func spawn(_ role: String, realTime: Bool, _ body: @escaping () -> Void) throws(AudioDeviceError) -> pthread_t {
         final class Box {
             let body: () -> Void
             init(_ body: @escaping () -> Void) { self.body = body }
         }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var created = pthread_t()
+        let body = realTime ? { promoteCurrentThread(); body() } : body
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
         let status = pthread_create(&created, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            RealTime.promoteCurrentThread()
-            box.body()
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
             return nil
         }, context)
         guard status == 0 else {

@@ -73,7 +73,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         snd_pcm_prepare(pcm)
         let created: pthread_t
         do {
-            created = try RealTime.spawn("playback") { self.loop() }
+            created = try RealTime.spawn("playback", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
             throw error

@@ -10,14 +10,17 @@ enum CLI {
     static let example = "Resources/ExamplePieces/amazing_grace.musicxml"
 
     /// The `choir` built beside the test bundle.
-    static let executable: URL = {
+    static let executable = product("choir")
+
+    /// An executable of the package, built beside the test bundle.
+    static func product(_ name: String) -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for folder in [beside, beside.deletingLastPathComponent()] {
-            let candidate = folder.appendingPathComponent("choir")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return root.appendingPathComponent(".build/debug/choir")
-    }()
+        return root.appendingPathComponent(".build/debug/" + name)
+    }
 
     struct Result {
         var status: Int32
