@@ -56,17 +56,7 @@ final class PulseServer {
     /// Runs a PulseAudio client tool against this server.
     @discardableResult
     func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        child.arguments = arguments
-        child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        child.standardError = pipe
-        try child.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        return (child.terminationStatus, String(decoding: output, as: UTF8.self))
+        try runTool("/usr/bin/\(tool)", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// Starts playing a WAV file into the null sink; returns the player, which ends by itself.

@@ -224,17 +224,7 @@ final class TerminalSession {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        child.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-        child.environment = environment
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        child.standardError = pipe
-        try child.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        try runTool("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments, environment: environment).output
     }
 
     /// The screen's text, one string per row.

@@ -14,3 +14,18 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String])
     try #require(status == 0, "cannot start \(path): \(String(cString: strerror(status)))")
     return pid
 }
+
+/// Runs a tool that ends by itself and returns its status and its output and errors, interleaved.
+func runTool(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: path)
+    child.arguments = arguments
+    child.environment = environment
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    child.standardError = pipe
+    try child.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    return (child.terminationStatus, String(decoding: output, as: UTF8.self))
+}
