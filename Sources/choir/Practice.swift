@@ -29,6 +29,12 @@ extension Choir {
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
 
+        @Flag(help: "Drill the weakest passages (from the history, else a first pass): each looped with a count-in, faster as you get it right.")
+        var drill = false
+
+        @Option(help: "With --drill, the tempo each passage starts at, in percent of the session's tempo.")
+        var drillStart = 70.0
+
         @Option(help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
         var latency: Double?
 
@@ -57,10 +63,25 @@ extension Choir {
             guard playback.part != nil else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
+            guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
+            if drill && (report != nil || html != nil) {
+                throw ValidationError("--drill writes no --report or --html: every pass is kept in the history (`choir report N`)")
+            }
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
         }
 
         func run() throws {
+            signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
+            if drill { return try runDrill() }
+            let (final, _) = try session(playback)
+            FileOutput.write(TerminalReport.render(final, colour: Self.colour))
+            try write(JSONReport.render(final), to: report)
+            try write(HTMLReport.render(final), to: html)
+        }
+
+        /// One session over `playback`'s range: plays, judges and keeps the history. Returns the report, and
+        /// whether the singer quit (q or Ctrl-C) rather than sang to the end.
+        private func session(_ playback: PlaybackArguments) throws -> (report: SessionReport, quit: Bool) {
             let resolved = try playback.resolve()
             guard let singer = resolved.singer else { throw fail("practice needs --part") }
             let notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
@@ -76,27 +97,86 @@ extension Choir {
                     MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
                 })
             let recorder = HistoryRecorder(enabled: !noHistory, header: header)
-            signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
 
             let session = SessionAudio(resolved: resolved, notes: notes, options: options, sampleRate: sampleRate)
             let judge: any JudgedTake
-            if input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) {
+            var quit = false
+            if isTake {
                 judge = try session.judgeFile(input, latency: (latency ?? 0) / 1000, output: output, recorder: recorder)
             } else {
                 // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
                 let played = output != "none" && !output.lowercased().hasSuffix(".wav")
                 let stored = played ? Calibration.stored(output: output, input: input) : nil
-                judge = try session.judgeLive(
+                let take = try session.judgeLive(
                     device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, locked: lock, recorder: recorder)
+                judge = take
+                quit = take.quit
             }
             recorder.finish(judge)
             var final = header
             final.results = judge.results
             final.trace = judge.trace
             final.audio = judge.audio
-            FileOutput.write(TerminalReport.render(final, colour: Self.colour))
-            try write(JSONReport.render(final), to: report)
-            try write(HTMLReport.render(final), to: html)
+            return (final, quit || interrupted.load(ordering: .relaxed))
+        }
+
+        private var isTake: Bool { input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) }
+
+        /// `--drill`: the weakest passages of the last session of this line (or of a first pass), each looped
+        /// with a count-in from `--drill-start`% of the tempo, 10% faster after every pass with at least 90%
+        /// right, until a pass at the full tempo is; at most eight passes a passage.
+        private func runDrill() throws {
+            guard !isTake else { throw fail("--drill needs a live microphone: expected --input DEVICE, not a take") }
+            let resolved = try playback.resolve()
+            guard let singer = resolved.singer else { throw fail("practice needs --part") }
+            let part = resolved.lines[singer].name
+            var passages = Self.lastSession(of: playback.score, part: part).map { Drill.passages(of: $0) } ?? []
+            if passages.isEmpty {
+                FileOutput.write("Drill: no session of \(part) in the history to learn from; a first pass finds the weakest measures.\n")
+                let (first, quit) = try session(playback)
+                FileOutput.write(TerminalReport.render(first, colour: Self.colour))
+                if quit { return }
+                passages = Drill.passages(of: first)
+            }
+            guard !passages.isEmpty else {
+                FileOutput.write("Drill: every measure was right; nothing to drill.\n")
+                return
+            }
+            FileOutput.write("Drill: " + passages.map(\.span).joined(separator: ", ") + "\n")
+            let written = playback.tempo ?? 100
+            for passage in passages {
+                var drill = Drill(start: drillStart)
+                var pass = playback
+                pass.from = passage.first
+                pass.to = passage.last
+                pass.loop = 1
+                pass.countIn = true
+                while true {
+                    let tempo = drill.tempo
+                    pass.tempo = written * tempo / 100
+                    let (report, quit) = try session(pass)
+                    if quit { return }
+                    let next = drill.record(accuracy: report.accuracy)
+                    let outcome = switch next {
+                    case .again: "again"
+                    case .faster: "next at \(Int(drill.tempo))%"
+                    case .done: "done"
+                    case .movedOn: "moving on after \(drill.passes) passes"
+                    }
+                    FileOutput.write("\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcome)\n")
+                    if next == .done || next == .movedOn { break }
+                }
+            }
+        }
+
+        /// The report of the latest session of `part` of `score` in the history, if there is one.
+        private static func lastSession(of score: String, part: String) -> SessionReport? {
+            let path = PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment)
+            guard FileManager.default.fileExists(atPath: path), let history = try? PracticeHistory(path: path),
+                  let sessions = try? history.sessions(score: score),
+                  let last = sessions.last(where: { $0.part == part && $0.notes > 0 })
+            else { return nil }
+            return try? history.report(session: last.id)
         }
 
         /// Whether standard output takes ANSI colours: a terminal, and NO_COLOR unset.
@@ -169,6 +249,8 @@ extension PracticeJudge: JudgedTake {
 struct LiveTake: JudgedTake {
     var judge: SteeredJudge
     var audio: AudioHealth?
+    /// Whether the singer pressed q.
+    var quit = false
     var results: [NoteResult] { judge.results }
     var trace: [TracePoint] { judge.trace }
 }

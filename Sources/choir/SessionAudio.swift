@@ -126,7 +126,7 @@ struct SessionAudio {
             print("choir: \(error); the session ends here", to: &standardError)
         }
         let audio = AudioHealth(underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" })
-        return LiveTake(judge: judge, audio: audio)
+        return LiveTake(judge: judge, audio: audio, quit: controls.quit)
     }
 }
 

@@ -92,6 +92,11 @@ struct PracticeCommandTests {
             (["--part", "tenor", "--input", short],
              "choir: \(short): the take is 1.0 s long: expected at least 32.2 s, to the last note of the practised range"),
             (["--input", Self.take], "Error: practice needs --part: the line you sing"),
+            (["--part", "tenor", "--input", Self.take, "--drill"],
+             "choir: --drill needs a live microphone: expected --input DEVICE, not a take"),
+            (["--part", "tenor", "--drill", "--report", data + "/r.json"],
+             "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"),
+            (["--part", "tenor", "--drill", "--drill-start", "10"], "Error: --drill-start 10.0: expected 25 to 100"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)

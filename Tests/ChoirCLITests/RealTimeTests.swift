@@ -417,3 +417,50 @@ extension RealTimeTests {
         print("live session: \(agreeing) of \(expected.count) verdicts agree with the file session")
     }
 }
+
+extension RealTimeTests {
+    /// `--drill` takes the weakest passages of the last session in the history (the demo take's: measures 6–7
+    /// and 12) and loops each with a count-in, from `--drill-start` up to the written tempo. The singer here is
+    /// the tenor's own clarinet heard through the sink's monitor, right every time, so each passage takes one
+    /// pass at 90% and one at 100%. Every pass is kept in the history.
+    @Test func drillLoopsTheWeakestPassagesUpToTempo() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let environment = server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 }
+        let demo = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", "Resources/DemoTakes/amazing_grace_tenor.wav", "--output", "none"],
+            environment: environment)
+        try #require(demo.status == 0, "\(demo.stderr)")
+        let drill = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
+             "--output", "pulse", "--drill", "--drill-start", "90"],
+            environment: environment, timeout: 120)
+        #expect(drill.status == 0, "\(drill.stderr)")
+        let lines = drill.stdout.split(separator: "\n").filter { $0.hasPrefix("Drill:") || $0.hasPrefix("m") && !$0.hasPrefix("measure ") }
+        let passes = lines.map { line in line.replacingOccurrences(of: #"\(\d+ of (\d+) notes\)"#, with: "($1 notes)", options: .regularExpression) }
+        #expect(passes == [
+            "Drill: mm. 6–7, m. 12",
+            "mm. 6–7 at 90%: 100% (6 notes) → next at 100%",
+            "mm. 6–7 at 100%: 100% (6 notes) → done",
+            "m. 12 at 90%: 100% (2 notes) → next at 100%",
+            "m. 12 at 100%: 100% (2 notes) → done",
+        ], "\(drill.stdout)")
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(history.stdout.contains("#5 ") && !history.stdout.contains("#6 "), "\(history.stdout)")
+    }
+
+    /// Without a history, a first pass over the range finds the weakest measures; sung right, there is
+    /// nothing to drill.
+    @Test func drillWithoutHistoryStartsWithAFirstPass() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let drill = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
+             "--output", "pulse", "--drill", "--from", "6", "--to", "7"],
+            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 })
+        #expect(drill.status == 0, "\(drill.stderr)")
+        #expect(drill.stdout.hasPrefix("Drill: no session of Tenor in the history to learn from; a first pass finds the weakest measures.\n"), "\(drill.stdout)")
+        #expect(drill.stdout.contains("\nAccuracy: 100.0% "), "\(drill.stdout)")
+        #expect(drill.stdout.hasSuffix("\nDrill: every measure was right; nothing to drill.\n"), "\(drill.stdout)")
+    }
+}
