@@ -23,6 +23,8 @@ struct LiveControls {
     private var mineMuted: Bool
     private var lastDrawn = 0
     private var shownMeasure = ""
+    /// How long after its newest sample reached the converter each drawn frame was on screen: counts per ms.
+    private var lags = [Int](repeating: 0, count: 1000)
 
     var zeroSample: Int { renderer?.zeroSample ?? Int((resolved.schedule.preroll * Double(sampleRate)).rounded()) }
 
@@ -132,7 +134,8 @@ struct LiveControls {
     private func sample(_ scoreSeconds: Double) -> Int { zeroSample + Int((scoreSeconds * Double(sampleRate)).rounded()) }
 
     /// Shows where the session is, at most 30 times a second on a terminal, or a line when a measure is done.
-    mutating func show(judge: SteeredJudge, at time: Double, sung: (time: Double, midi: Double)?) {
+    /// `heard` is when the newest sample analysed was at the microphone's converter, in monotonic nanoseconds.
+    mutating func show(judge: SteeredJudge, at time: Double, sung: (time: Double, midi: Double)?, heard: Int?) {
         guard let segment = judge.segment(at: time) else { return }
         scoreTime = segment.scoreTime(at: time)
         let results = judge.results
@@ -150,6 +153,23 @@ struct LiveControls {
         lastDrawn = now
         let (width, height) = terminal.size
         terminal.draw(view.render(state(judge, sung: sung, time: time), width: width, height: height, colour: Choir.Practice.colour))
+        if let heard { lags[max(0, min(lags.count - 1, (AudioClock.now() - heard) / 1_000_000))] += 1 }
+    }
+
+    /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and
+    /// maximum in ms; nil when nothing was drawn.
+    var lag: (median: Int, percentile95: Int, maximum: Int)? {
+        let total = lags.reduce(0, +)
+        guard total > 0 else { return nil }
+        func percentile(_ share: Double) -> Int {
+            var seen = 0
+            for (ms, count) in lags.enumerated() {
+                seen += count
+                if Double(seen) >= share * Double(total) { return ms }
+            }
+            return lags.count - 1
+        }
+        return (percentile(0.5), percentile(0.95), lags.lastIndex { $0 > 0 }!)
     }
 
     private func state(_ judge: SteeredJudge, sung: (time: Double, midi: Double)?, time: Double) -> LiveView.State {

@@ -81,6 +81,7 @@ struct SessionAudio {
         var lastSave = 0.0
         var lastSung: (time: Double, midi: Double)?
         var position = 0.0
+        var heard: Int?
         while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed && !controls.quit {
             controls.poll()
             for segment in mix.renderer?.segments() ?? [] {
@@ -89,12 +90,16 @@ struct SessionAudio {
                     speed: segment.speed))
             }
             guard frames.advance(from: ring) else {
-                controls.show(judge: judge, at: position - latency, sung: lastSung)
+                controls.show(judge: judge, at: position - latency, sung: lastSung, heard: heard)
                 usleep(2000)
                 continue
             }
             // Samples the ring dropped were captured all the same.
-            var frame = Double(frames.consumed + ring.dropped) - Double(frames.window) / 2
+            let newest = frames.consumed + ring.dropped
+            if let reading = capture.clock.reading {
+                heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate
+            }
+            var frame = Double(newest) - Double(frames.window) / 2
             if let alignment {
                 alignment.update()
                 guard let offset = alignment.offset else { continue }
@@ -121,8 +126,12 @@ struct SessionAudio {
         judge.finish(at: position - latency)
         try mix.finish()
         let error = capture.error ?? mix.playback?.error
+        var standardError = StandardError()
+        if let lag = controls.lag {
+            print("choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                + "at most \(lag.maximum) ms), plus the analysis window's \(1000 * frames.window / 2 / sampleRate) ms to its centre", to: &standardError)
+        }
         if let error {
-            var standardError = StandardError()
             print("choir: \(error); the session ends here", to: &standardError)
         }
         let audio = AudioHealth(underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" })

@@ -315,6 +315,10 @@ extension RealTimeTests {
         screen = try terminal.wait { $0.joined().contains("[exit 0]") }
         let report = screen.joined(separator: "\n")
         #expect(report.contains("Accuracy: ") && report.contains("[exit 0]"), "\(report)")
+        // The delay from microphone to screen, as the session measured it (its figure is for the notes, not a test).
+        // The line is longer than the screen is wide, so the rows are joined as they wrapped.
+        let unwrapped = screen.joined()
+        #expect(unwrapped.contains("choir: the view showed what was sung ") && unwrapped.contains(" ms to its centre"), "\(report)")
     }
 
     /// With `--lock` only space and q work: the tempo keys are ignored.
