@@ -5,7 +5,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
-bench_packages := "libxml2-utils aubio-tools fluidsynth"
+bench_packages := "libxml2-utils aubio-tools fluidsynth tmux"
 # The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux.
 test_packages := "chromium tmux"
 
@@ -52,13 +52,15 @@ demo-take:
 test: setup (_apt test_packages)
     swift test
 
-# Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth.
+# Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
+# then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21
     Benchmarks/compare-readers.py
     Benchmarks/compare-pitch.py
     Benchmarks/compare-playback.py
+    Benchmarks/measure-live.py
 
 # Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings.
 fuzz SECONDS="1800": setup
