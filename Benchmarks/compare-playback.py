@@ -10,6 +10,8 @@ Needs fluidsynth and pulseaudio (`just bench` installs them).
 """
 import os, statistics, subprocess, sys, tempfile, time
 
+from timing import pulse_server
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 choir = os.path.join(root, ".build", "release", "choir")
 chorale = os.path.join(root, "Tests", "Fixtures", "corpus", "bach_bwv1.6.mxl")
@@ -32,20 +34,6 @@ def median_of(command, runs, env=None):
     return tuple(statistics.median(r[i] for r in results) for i in range(3))
 
 
-def pulse_server(runtime):
-    server = subprocess.Popen(
-        ["pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--log-level=error",
-         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=bench rate=48000"],
-        env={**os.environ, "XDG_RUNTIME_DIR": runtime})
-    env = {**os.environ, "XDG_RUNTIME_DIR": runtime, "PULSE_SERVER": f"unix:{runtime}/pulse/native"}
-    for _ in range(100):
-        if subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0:
-            break
-        time.sleep(0.05)
-    subprocess.run(["pactl", "set-default-sink", "bench"], env=env, check=True)
-    return server, env
-
-
 with tempfile.TemporaryDirectory() as work:
     mid, ours, theirs = (os.path.join(work, name) for name in ("mix.mid", "choir.wav", "fluidsynth.wav"))
     subprocess.run([choir, "render", chorale, "-o", mid], check=True)
@@ -65,7 +53,7 @@ with tempfile.TemporaryDirectory() as work:
           f" (goal <= 1.2x); memory goal: SoundFont + 40 MB = {(sf_bytes + 40e6) / 1e6:.1f} MB")
 
     runtime = tempfile.mkdtemp(dir=work)
-    server, env = pulse_server(runtime)
+    server, env = pulse_server(runtime, ["bench"])
     try:
         print("Live playback of the same chorale into a PulseAudio null sink, whole process:")
         for name, command in [

@@ -12,6 +12,8 @@ Usage: Benchmarks/measure-live.py [MINUTES]. Needs pulseaudio, pulseaudio-utils 
 """
 import json, os, subprocess, sys, tempfile, time
 
+from timing import pulse_server
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 choir = os.path.join(root, ".build", "release", "choir")
 example = os.path.join(root, "Resources", "ExamplePieces", "amazing_grace.musicxml")
@@ -19,24 +21,10 @@ take = os.path.join(root, "Resources", "DemoTakes", "amazing_grace_tenor.wav")
 minutes = float(sys.argv[1]) if len(sys.argv) > 1 else 10
 
 
-def pulse_server(runtime):
-    server = subprocess.Popen(
-        ["pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--log-level=error",
-         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=out rate=48000",
-         "--load=module-null-sink sink_name=mic rate=48000"],
-        env={**os.environ, "XDG_RUNTIME_DIR": runtime})
-    env = {**os.environ, "XDG_RUNTIME_DIR": runtime, "PULSE_SERVER": f"unix:{runtime}/pulse/native"}
-    for _ in range(100):
-        if subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0:
-            break
-        time.sleep(0.05)
-    return server, env
-
-
 session = [choir, "practice", example, "--part", "tenor", "--no-history", "--input", "pulse:mic.monitor", "--output", "pulse:out"]
 
 with tempfile.TemporaryDirectory() as work:
-    server, env = pulse_server(work)
+    server, env = pulse_server(work, ["out", "mic"])
     try:
         # 1. The live view, in tmux; bash's `time` gives the CPU.
         times, lag = os.path.join(work, "time.txt"), os.path.join(work, "lag.txt")
