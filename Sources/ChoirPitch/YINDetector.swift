@@ -11,13 +11,17 @@ public struct PitchFrame: Equatable, Sendable {
     public var confidence: Double
     /// RMS of the window, so that a judge can tell the singer from quieter sounds around them.
     public var level: Double
+    /// RMS, over the same window, of the mix that was playing: what the microphone may hear besides the singer
+    /// (0 when nothing is known to play). The detector leaves it at 0; a practice session fills it in.
+    public var accompaniment: Double
     public var isVoiced: Bool { frequency > 0 }
 
-    public init(time: Double, frequency: Double, confidence: Double, level: Double = 0) {
+    public init(time: Double, frequency: Double, confidence: Double, level: Double = 0, accompaniment: Double = 0) {
         self.time = time
         self.frequency = frequency
         self.confidence = confidence
         self.level = level
+        self.accompaniment = accompaniment
     }
 }
 
@@ -227,6 +231,22 @@ public final class YINDetector: @unchecked Sendable {
             var best = minimumLag
             for t in minimumLag..<maximumLag where normalised[t] < normalised[best] { best = t }
             return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[best])), level: level)
+        }
+
+        // A dip at a whole fraction of the chosen period that is nearly as deep is the voice's own period: the
+        // chosen one is where the voice and another sound (a line a fifth or an octave away, heard through the
+        // microphone) repeat together. A voice itself never repeats at half its period, so this does not move a
+        // voice that really is an octave lower.
+        for divisor in [3, 2] {
+            let centre = Double(chosen) / Double(divisor)
+            let low = max(minimumLag, Int(centre * 0.96)), high = min(maximumLag - 1, Int(centre * 1.04) + 1)
+            guard low < high else { continue }
+            var dip = low
+            for t in low...high where normalised[t] < normalised[dip] { dip = t }
+            if dip > low, dip < high, normalised[dip] < threshold + 0.15 {
+                chosen = dip
+                break
+            }
         }
 
         // Parabolic interpolation on the raw difference, which is smooth near the period.

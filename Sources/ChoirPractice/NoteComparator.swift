@@ -20,8 +20,10 @@ public struct NoteComparator: Sendable {
         public var graceSeconds = 0.1
         /// A note with fewer of its frames voiced than this share is missing.
         public var minimumVoicedShare = 0.35
-        /// Frames less sure than this are not the singer.
-        public var minimumConfidence = 0.8
+        /// Frames less sure than this are not the singer. A voice under vibrato, or with the accompaniment
+        /// leaking into the microphone, is less periodic than a steady tone, so this is lower than a tuner's;
+        /// the level gates keep out what is not the singer.
+        public var minimumConfidence = 0.6
 
         public init() {}
     }
@@ -29,45 +31,51 @@ public struct NoteComparator: Sendable {
     public var options: Options
     /// Frames quieter than this RMS are not the singer; see ``LevelGate``.
     public var levelGate: Double
+    /// The singer's vibrato rate in Hz, once learned from their longer notes; see ``VibratoLearner``.
+    public var vibratoRate: Double?
+    /// How loud the mix comes through the microphone (loudspeakers heard in the room), as a gain on the mix's
+    /// level; 0 when it is not heard (headphones) or not known.
+    public var bleed: Double = 0
+
+    /// A frame must be this much louder than the mix heard through the microphone to be the singer: 3 dB, a
+    /// voice at least as loud as the loudspeakers. A quieter voice cannot be told from them.
+    static let bleedMargin = 2.0.squareRoot()
 
     public init(options: Options = Options(), levelGate: Double = 0) {
         self.options = options
         self.levelGate = levelGate
     }
 
-    /// A frame the singer sang: voiced, sure and loud enough.
+    /// A frame the singer sang: voiced, sure, loud enough for the singer, and louder than the loudspeakers.
     public func isSung(_ frame: PitchFrame) -> Bool {
-        frame.isVoiced && frame.confidence >= options.minimumConfidence && frame.level >= levelGate
+        frame.isVoiced && frame.confidence >= options.minimumConfidence && isLoudEnough(frame)
+    }
+
+    /// Whether a frame is loud enough to be the singer rather than the room or the loudspeakers.
+    func isLoudEnough(_ frame: PitchFrame) -> Bool {
+        frame.level >= levelGate && frame.level >= Self.bleedMargin * bleed * frame.accompaniment
     }
 
     /// The verdict on `note` from `frames`, which must cover the note (time-stamped on the session's clock;
     /// frames outside the note are ignored).
     public func judge(_ note: ExpectedNote, frames: some Collection<PitchFrame>) -> NoteResult {
-        let written = 440 * pow(2, Double(note.midi - 69) / 12)
+        let written = Self.frequency(of: note)
         func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / written) }
 
-        // The body of the note: after the grace window, and short of the very end, where a singer leaves
-        // for the next note.
-        let grace = min(options.graceSeconds, note.duration * 0.4)
-        let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
-        var body: [(time: Double, cents: Double)] = []
-        var bodyFrames = 0
-        for frame in frames where frame.time >= bodyStart && frame.time < bodyEnd {
-            bodyFrames += 1
-            if isSung(frame) { body.append((frame.time, cents(frame))) }
-        }
-        guard bodyFrames > 0, Double(body.count) >= options.minimumVoicedShare * Double(bodyFrames) else {
+        let measured = self.body(of: note, frames: frames)
+        let body = measured.steady
+        guard measured.frames > 0, Double(measured.sung) >= options.minimumVoicedShare * Double(measured.frames) else {
             return NoteResult(note: note, verdict: .missing, medianCents: nil, onsetError: nil, inTunePercent: 0)
         }
-        let median = Self.centre(body)
+        let estimate = Self.centre(Self.settled(body), vibratoRate: vibratoRate)
+        let median = estimate.cents, doubt = estimate.uncertainty
         let octaves = (median / 1200).rounded()
-        let offOctave = octaves != 0 && abs(median - 1200 * octaves) <= options.toleranceCents
+        let offOctave = octaves != 0 && abs(median - 1200 * octaves) <= options.toleranceCents + doubt
         // With --octave-ok, the pitch an octave away stands for the written one.
         let shift = octaves != 0 && options.octaveIsCorrect ? 1200 * octaves : 0
         let folded = median - shift
         let inTune = body.filter { abs($0.cents - shift) <= options.toleranceCents }.count
         let inTunePercent = 100 * Double(inTune) / Double(body.count)
-
         // What the singer was singing just before the note, right or not: where a slide or a step comes from.
         let lead = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.onset - 0.03 && isSung($0) }
             .map { cents($0) - shift }.sorted()
@@ -95,35 +103,42 @@ public struct NoteComparator: Sendable {
         let searchStart = note.onset - (note.isEntrance ? 0.1 : 0)
         let arrivalIndex = candidates.indices.first { index in
             let frame = candidates[index]
-            guard frame.time >= searchStart, frame.isVoiced, frame.confidence >= 0.5, frame.level >= levelGate else { return false }
+            guard frame.time >= searchStart, frame.isVoiced, frame.confidence >= 0.5, isLoudEnough(frame) else { return false }
             let c = cents(frame) - shift
             let leaving = origin.map { ($0 - c) * ($0 - folded) > 0 && abs(c - $0) >= min(100, 0.7 * abs(folded - $0)) }
             return (abs(c - folded) <= 70 || leaving == true) && nearer(frame) && staysNearer(from: index)
         }
         let arrival = arrivalIndex.map { candidates[$0] }
-        // Sliding legato, the singer has come in when they leave the previous note (the slide's frames are
-        // too unsteady to trust): the frame after the last one still nearer the pitch sung before, if the
-        // slide ran on without a break into the arrival.
-        var departure: Double?
-        if let arrival, let before, abs(before - folded) > 60 {
-            let held = candidates.last { frame in
-                frame.time < arrival.time && frame.isVoiced && frame.confidence >= 0.5 && frame.level >= levelGate
-                    && !nearer(frame) && abs(cents(frame) - shift - before) <= 150
-            }
-            if let held, arrival.time - held.time <= 0.15 {
-                departure = candidates.first { $0.time > held.time }.map(\.time)
+        // Coming from a note just sung, the singer entered before they arrived. A voice that dipped more than
+        // 6 dB below the new note's level in between (a breath, or a fresh attack) came in where it rose from
+        // its lowest, even if it rose at the old pitch to slide from it; a voice that kept sounding came in when
+        // it left the pitch sung before (the frames of a fast slide are too unsteady to trust, and often
+        // unvoiced).
+        var entrance: Double?
+        if let arrival, let before {
+            let approach = candidates.filter { $0.time >= note.onset - 0.1 && $0.time < arrival.time }
+            let full = candidates.filter { $0.time >= arrival.time && $0.time < arrival.time + 0.1 }.map(\.level).max() ?? arrival.level
+            if let quietest = approach.min(by: { $0.level < $1.level }), quietest.level < full / 2 {
+                // The attack starts where the level leaves its floor.
+                entrance = approach.last { $0.level <= quietest.level * 1.41 }?.time
+            } else if abs(before - folded) > 60 {
+                let held = candidates.last { frame in
+                    frame.time < arrival.time && frame.isVoiced && frame.confidence >= 0.5 && isLoudEnough(frame)
+                        && !nearer(frame) && abs(cents(frame) - shift - before) <= 150
+                }
+                entrance = held.flatMap { held in candidates.first { $0.time > held.time } }.map(\.time)
             }
         }
-        let onsetError = arrival.map { min($0.time, departure ?? .infinity) - note.onset }
+        let onsetError = arrival.map { min($0.time, entrance ?? .infinity) - note.onset }
 
         let verdict: Verdict
         if offOctave && !options.octaveIsCorrect {
             verdict = .octave
-        } else if (folded / 100).rounded() != 0 {
+        } else if abs(folded) > 50 + doubt {
             verdict = .wrong
-        } else if folded < -options.toleranceCents {
+        } else if folded < -options.toleranceCents - doubt {
             verdict = .flat
-        } else if folded > options.toleranceCents {
+        } else if folded > options.toleranceCents + doubt {
             verdict = .sharp
         } else if note.isEntrance, (onsetError ?? .infinity) > options.lateSeconds {
             verdict = .late
@@ -133,15 +148,70 @@ public struct NoteComparator: Sendable {
         return NoteResult(note: note, verdict: verdict, medianCents: median, onsetError: onsetError, inTunePercent: inTunePercent)
     }
 
-    /// Where the sung pitch is centred: each frame averaged over one vibrato cycle around it (a median of
-    /// raw frames over a cycle and a half would lean towards one side of the vibrato), then the median of
-    /// those averages, which ignores a stray frame or a slide.
-    static func centre(_ frames: [(time: Double, cents: Double)]) -> Double {
-        let halfCycle = 0.09
-        guard let first = frames.first?.time, let last = frames.last?.time, last - first >= 2 * halfCycle else {
-            // Too short for a whole cycle, where a mean leans towards whichever side of the vibrato it caught:
-            // fit the vibrato (a sinusoid at a singer's rate, 4.5 to 7 Hz) around a centre, and take the centre.
-            return fittedCentre(frames) ?? frames.map(\.cents).reduce(0, +) / Double(max(1, frames.count))
+    /// The written note's frequency in Hz.
+    static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
+
+    /// The sung frames of the note's body, in cents from the written pitch, and how many frames the body spans
+    /// sung or not. The body starts after a grace window for scoops and slides, and stops short of the very
+    /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
+    /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
+    /// pitch lags behind.
+    func body(of note: ExpectedNote, frames: some Collection<PitchFrame>) -> Body {
+        let written = Self.frequency(of: note)
+        let grace = min(options.graceSeconds, note.duration * 0.4)
+        let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        var sung: [PitchFrame] = []
+        var count = 0
+        for frame in frames where frame.time >= bodyStart && frame.time < bodyEnd {
+            count += 1
+            if isSung(frame) { sung.append(frame) }
+        }
+        let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
+        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
+        return Body(steady: steady, sung: sung.count, frames: count)
+    }
+
+    /// A note's body: its steady sung frames in cents from the written pitch, how many frames were sung, and how
+    /// many it spans.
+    struct Body {
+        var steady: [(time: Double, cents: Double)]
+        var sung: Int
+        var frames: Int
+    }
+
+    /// The part of a body the singer settled in. A singer who comes in late holds the note before into this
+    /// one, or starts elsewhere and moves; the pitch is judged where they ended up, over at least the body's
+    /// second half, and the late arrival is the entrance's business.
+    static func settled(_ body: [(time: Double, cents: Double)]) -> [(time: Double, cents: Double)] {
+        guard let first = body.first?.time, let last = body.last?.time, last - first >= 0.2 else { return body }
+        let middle = (first + last) / 2
+        let late = body.filter { $0.time >= middle }.map(\.cents).sorted()
+        let settled = late[late.count / 2]
+        // From the last frame of the first half that was clearly elsewhere.
+        guard let away = body.lastIndex(where: { $0.time < middle && abs($0.cents - settled) > 100 }) else { return body }
+        return Array(body[(away + 1)...])
+    }
+
+    /// A pitch centre, give or take `uncertainty` cents: how far the plausible readings of a short note with
+    /// vibrato lie apart.
+    struct Centre {
+        var cents: Double
+        var uncertainty: Double
+    }
+
+    /// Where the sung pitch is centred. Frames an octave or more from the median (a subharmonic of the voice and
+    /// the accompaniment together) are no part of what was sung. Over two vibrato cycles or more, each frame
+    /// is averaged over one cycle around it (a median of raw frames over a cycle and a half would lean towards
+    /// one side of the vibrato), and the median of those averages, which ignores a stray frame or a slide, is
+    /// the centre. A shorter note is fitted with the singer's vibrato (`vibratoRate`, else any rate singers
+    /// use); the fits that explain it about as well bound the uncertainty.
+    static func centre(_ all: [(time: Double, cents: Double)], vibratoRate: Double?) -> Centre {
+        let middle = all.map(\.cents).sorted()[all.count / 2]
+        let frames = all.filter { abs($0.cents - middle) <= 150 }
+        let halfCycle = 0.5 / (vibratoRate ?? 5.5)
+        guard let first = frames.first?.time, let last = frames.last?.time, last - first >= 4 * halfCycle else {
+            return fittedCentre(frames, vibratoRate: vibratoRate)
+                ?? Centre(cents: frames.map(\.cents).reduce(0, +) / Double(max(1, frames.count)), uncertainty: 0)
         }
         var averages: [Double] = []
         averages.reserveCapacity(frames.count)
@@ -157,55 +227,88 @@ public struct NoteComparator: Sendable {
             }
             averages.append(sum / Double(high - low))
         }
-        guard !averages.isEmpty else { return frames.map(\.cents).reduce(0, +) / Double(frames.count) }
         averages.sort()
         let n = averages.count
-        return n % 2 == 1 ? averages[n / 2] : (averages[n / 2 - 1] + averages[n / 2]) / 2
+        return Centre(cents: n % 2 == 1 ? averages[n / 2] : (averages[n / 2 - 1] + averages[n / 2]) / 2, uncertainty: 0)
     }
 
-    /// The centre of a least-squares fit of `centre + a·sin(2πft) + b·cos(2πft)` over the vibrato rates
-    /// singers use; nil when there are too few frames or no fit is a plausible vibrato (wider than ±100 cents).
-    static func fittedCentre(_ frames: [(time: Double, cents: Double)]) -> Double? {
+    /// The centre of least-squares fits of `centre + a·sin(2πft) + b·cos(2πft)`, at the singer's vibrato rate
+    /// give or take 10%, or at any rate from 4.5 to 7 Hz. The best fit gives the centre; every fit whose
+    /// squared error is within four times the frames' noise of the best one is as plausible, and the farthest
+    /// of their centres from the best is the uncertainty. Nil when there are too few frames or no fit is a
+    /// plausible vibrato (wider than ±100 cents).
+    static func fittedCentre(_ frames: [(time: Double, cents: Double)], vibratoRate: Double?) -> Centre? {
         guard frames.count >= 8, let start = frames.first?.time else { return nil }
-        var best: (residual: Double, centre: Double)?
-        for rate in stride(from: 4.5, through: 7.0, by: 0.5) {
-            // Normal equations for (centre, a, b).
-            var m = [[Double]](repeating: [0, 0, 0], count: 3)
-            var v = [0.0, 0.0, 0.0]
-            for frame in frames {
-                let phase = 2 * Double.pi * rate * (frame.time - start)
-                let basis = [1, sin(phase), cos(phase)]
-                for i in 0..<3 {
-                    v[i] += basis[i] * frame.cents
-                    for j in 0..<3 { m[i][j] += basis[i] * basis[j] }
-                }
+        let rates = vibratoRate.map { rate in [0.9, 0.95, 1, 1.05, 1.1].map { $0 * rate } }
+            ?? Array(stride(from: 4.5, through: 7.0, by: 0.25))
+        var fits: [(residual: Double, centre: Double)] = []
+        for rate in rates {
+            let basis = { (time: Double) -> [Double] in
+                let phase = 2 * Double.pi * rate * (time - start)
+                return [1, sin(phase), cos(phase)]
             }
-            guard let x = solve(m, v), (x[1] * x[1] + x[2] * x[2]).squareRoot() <= 100 else { continue }
-            var residual = 0.0
-            for frame in frames {
-                let phase = 2 * Double.pi * rate * (frame.time - start)
-                let error = frame.cents - (x[0] + x[1] * sin(phase) + x[2] * cos(phase))
-                residual += error * error
+            guard let x = leastSquares(frames, basis: basis), (x[1] * x[1] + x[2] * x[2]).squareRoot() <= 100 else { continue }
+            let residual = frames.reduce(0.0) { sum, frame in
+                let error = frame.cents - zip(x, basis(frame.time)).reduce(0) { $0 + $1.0 * $1.1 }
+                return sum + error * error
             }
-            if residual < best?.residual ?? .infinity { best = (residual, x[0]) }
+            fits.append((residual, x[0]))
         }
-        return best?.centre
+        guard let best = fits.min(by: { $0.residual < $1.residual }) else { return nil }
+        // The frames' own noise, no less than the 2 cents a tracker wavers by on a steady tone.
+        let noise = max(4, best.residual / Double(frames.count))
+        let doubt = fits.filter { $0.residual - best.residual <= 4 * noise }.map { abs($0.centre - best.centre) }.max() ?? 0
+        return Centre(cents: best.centre, uncertainty: doubt)
     }
 
-    /// Solves a 3×3 system by Cramer's rule; nil when it is singular.
-    private static func solve(_ m: [[Double]], _ v: [Double]) -> [Double]? {
-        func det(_ a: [[Double]]) -> Double {
-            let d1: Double = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
-            let d2: Double = a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-            let d3: Double = a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
-            return d1 - d2 + d3
+    /// The vibrato rate of a long, steady stretch of singing: the rate from 4 to 8 Hz whose sinusoid (over a
+    /// straight line, for slow drift) fits the frames best. Nil for a stretch under 0.3 s, or one
+    /// without a clear vibrato (narrower than ±12 cents, or explaining less than 60% of the wavering).
+    static func vibratoRate(of all: [(time: Double, cents: Double)]) -> Double? {
+        guard let first = all.first?.time, let last = all.last?.time, last - first >= 0.3, all.count >= 30 else { return nil }
+        let middle = all.map(\.cents).sorted()[all.count / 2]
+        let frames = all.filter { abs($0.cents - middle) <= 150 }
+        let mean = frames.reduce(0) { $0 + $1.cents } / Double(frames.count)
+        let variance = frames.reduce(0) { $0 + ($1.cents - mean) * ($1.cents - mean) }
+        var best: (residual: Double, rate: Double, amplitude: Double)?
+        for rate in stride(from: 4.0, through: 8.0, by: 0.1) {
+            let basis = { (time: Double) -> [Double] in
+                let phase = 2 * Double.pi * rate * (time - first)
+                return [1, time - first, sin(phase), cos(phase)]
+            }
+            guard let x = leastSquares(frames, basis: basis) else { continue }
+            let residual = frames.reduce(0.0) { sum, frame in
+                let error = frame.cents - zip(x, basis(frame.time)).reduce(0) { $0 + $1.0 * $1.1 }
+                return sum + error * error
+            }
+            if residual < best?.residual ?? .infinity { best = (residual, rate, (x[2] * x[2] + x[3] * x[3]).squareRoot()) }
         }
-        let d = det(m)
-        guard abs(d) > 1e-9 else { return nil }
-        return (0..<3).map { column in
-            var replaced = m
-            for row in 0..<3 { replaced[row][column] = v[row] }
-            return det(replaced) / d
+        guard let best, best.amplitude >= 12, best.residual <= 0.4 * variance else { return nil }
+        return best.rate
+    }
+
+    /// Solves the least-squares problem `Σ (cents − x·basis(time))²` through its normal equations, by Gaussian
+    /// elimination with partial pivoting; nil when they are singular.
+    private static func leastSquares(_ frames: [(time: Double, cents: Double)], basis: (Double) -> [Double]) -> [Double]? {
+        guard let n = frames.first.map({ basis($0.time).count }) else { return nil }
+        var m = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
+        for frame in frames {
+            let b = basis(frame.time)
+            for i in 0..<n {
+                for j in 0..<n { m[i][j] += b[i] * b[j] }
+                m[i][n] += b[i] * frame.cents
+            }
         }
+        for column in 0..<n {
+            guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else {
+                return nil
+            }
+            m.swapAt(column, pivot)
+            for row in 0..<n where row != column {
+                let factor = m[row][column] / m[column][column]
+                for k in column...n { m[row][k] -= factor * m[column][k] }
+            }
+        }
+        return (0..<n).map { m[$0][n] / m[$0][$0] }
     }
 }

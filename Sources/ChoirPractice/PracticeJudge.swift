@@ -9,15 +9,22 @@ public struct PracticeJudge: Sendable {
     /// Whether the level gate keeps learning from the frames as they come (live) or was given whole (files).
     public var learnsLevel: Bool
     public private(set) var gate: LevelGate
+    /// The singer's vibrato, learned from the notes judged so far.
+    public private(set) var vibrato: VibratoLearner
     public private(set) var results: [NoteResult] = []
     /// The sung pitch over the session, thinned for reports: (seconds, MIDI number) of sung frames.
     public private(set) var trace: [TracePoint] = []
     private var pending: [PitchFrame] = []
 
-    public init(notes: [ExpectedNote], options: NoteComparator.Options, gate: LevelGate = LevelGate(), learnsLevel: Bool) {
+    public init(
+        notes: [ExpectedNote], options: NoteComparator.Options, gate: LevelGate = LevelGate(), learnsLevel: Bool,
+        vibrato: VibratoLearner = VibratoLearner()
+    ) {
         self.notes = notes
         self.comparator = NoteComparator(options: options, levelGate: gate.threshold)
+        comparator.vibratoRate = vibrato.rate
         self.gate = gate
+        self.vibrato = vibrato
         self.learnsLevel = learnsLevel
         trace.reserveCapacity(4096)
     }
@@ -32,8 +39,11 @@ public struct PracticeJudge: Sendable {
         while Double(window) < 2.2 * sampleRate / minimum { window *= 2 }
         var hop = 64
         while Double(hop) * 2 <= sampleRate * 0.006 { hop *= 2 }
+        // A dip of 0.35 still marks the voice's period when vibrato moves the pitch within a long low window, or
+        // the accompaniment leaks in; whether such a frame is the singer is the comparator's call.
         return YINDetector.Configuration(
-            sampleRate: sampleRate, window: window, hop: hop, minimumFrequency: minimum, maximumFrequency: maximum)
+            sampleRate: sampleRate, window: window, hop: hop, minimumFrequency: minimum, maximumFrequency: maximum,
+            threshold: 0.35)
     }
 
     /// Frames end this long after a note so that a note's last frames are in before it is judged.
@@ -51,7 +61,7 @@ public struct PracticeJudge: Sendable {
         pending.append(frame)
         let first = results.count
         while results.count < notes.count, notes[results.count].end + Self.settle <= frame.time {
-            results.append(comparator.judge(notes[results.count], frames: pending))
+            judgeNext()
             dropFramesBefore(results.count)
         }
         return results[first...]
@@ -60,9 +70,7 @@ public struct PracticeJudge: Sendable {
     /// Judges every note not yet judged with the frames there are, when the session ends.
     public mutating func finish() -> ArraySlice<NoteResult> {
         let first = results.count
-        while results.count < notes.count {
-            results.append(comparator.judge(notes[results.count], frames: pending))
-        }
+        while results.count < notes.count { judgeNext() }
         return results[first...]
     }
 
@@ -70,11 +78,17 @@ public struct PracticeJudge: Sendable {
     /// elsewhere at `time`.
     public mutating func finish(endingBy time: Double) -> ArraySlice<NoteResult> {
         let first = results.count
-        while results.count < notes.count, notes[results.count].end <= time {
-            results.append(comparator.judge(notes[results.count], frames: pending))
-        }
+        while results.count < notes.count, notes[results.count].end <= time { judgeNext() }
         pending.removeAll()
         return results[first...]
+    }
+
+    /// Judges the next note with the pending frames, and learns the singer's vibrato from it.
+    private mutating func judgeNext() {
+        let note = notes[results.count]
+        results.append(comparator.judge(note, frames: pending))
+        vibrato.learn(from: comparator.body(of: note, frames: pending).steady)
+        comparator.vibratoRate = vibrato.rate
     }
 
     /// Keeps only the frames the next note can still use (an entrance looks a little before its onset).

@@ -13,6 +13,8 @@ public struct SteeredJudge: Sendable {
     public private(set) var results: [NoteResult] = []
     public private(set) var trace: [TracePoint] = []
     private var gate = LevelGate()
+    /// The singer's vibrato, carried from one segment's judge to the next.
+    private var vibrato = VibratoLearner()
     private var current: (judge: PracticeJudge, segment: Segment)?
     private var upcoming: [Segment] = []
     /// Frames whose time is before this were heard before the latest segment began, and are dropped.
@@ -86,7 +88,7 @@ public struct SteeredJudge: Sendable {
             moved.duration = note.duration / segment.speed
             return moved
         }
-        var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true)
+        var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true, vibrato: vibrato)
         judge.comparator.levelGate = gate.threshold
         current = (judge, segment)
         judgedSince = 0
@@ -97,6 +99,7 @@ public struct SteeredJudge: Sendable {
         guard current != nil else { return }
         _ = current!.judge.finish(endingBy: time)
         collect()
+        vibrato = current!.judge.vibrato
         current = nil
     }
 

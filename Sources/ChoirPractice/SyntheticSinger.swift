@@ -61,9 +61,17 @@ public struct SyntheticSinger: Sendable {
         return planted
     }
 
+    /// A performance: the samples, and what was sung for each written note (nil where it was missing).
+    public struct Take: Sendable {
+        /// Mono samples whose time 0 is the notes' time 0.
+        public var samples: [Float]
+        /// What was sung for each of the notes, in their order.
+        public var sung: [SyntheticVoice.Note?]
+    }
+
     /// Sings `notes` with the `mistakes` planted, into `length` seconds of mono samples whose time 0 is the
     /// notes' time 0.
-    public func sing(_ notes: [ExpectedNote], mistakes: [Int: Mistake], length: Double) -> [Float] {
+    public func sing(_ notes: [ExpectedNote], mistakes: [Int: Mistake], length: Double) -> Take {
         var random = SplitMix(seed: seed)
         var voice = SyntheticVoice(sampleRate: sampleRate)
         voice.driftCents = 0  // drift is added per note below, so that a planted error is the pitch sung
@@ -81,7 +89,7 @@ public struct SyntheticSinger: Sendable {
             }
         }
         starts.append(length)
-        var sung: [SyntheticVoice.Note] = []
+        var sung = [SyntheticVoice.Note?](repeating: nil, count: notes.count)
         var breaths: [(start: Double, end: Double)] = []
         var previousFrequency: Double?
         var previousEnd = -1.0
@@ -113,17 +121,16 @@ public struct SyntheticSinger: Sendable {
             }
             let glide = start - previousEnd < 0.03 ? previousFrequency : nil
             let consonant = glide == nil && random.unit() < 0.5 ? 0.04 + random.unit() * 0.03 : 0
-            sung.append(
-                SyntheticVoice.Note(
-                    start: start, duration: max(0.05, end - start), frequency: frequency, detuneCents: detune,
-                    glideFrom: glide, consonantSeconds: consonant, vibratoCents: 20 + random.unit() * 40))
+            sung[i] = SyntheticVoice.Note(
+                start: start, duration: max(0.05, end - start), frequency: frequency, detuneCents: detune,
+                glideFrom: glide, consonantSeconds: consonant, vibratoCents: 20 + random.unit() * 40)
             previousFrequency = frequency
             previousEnd = end
         }
-        var samples = voice.render(sung, length: length)
+        var samples = voice.render(sung.compactMap { $0 }, length: length)
         for breath in breaths { addBreath(breath, to: &samples, random: &random) }
         if reverbLevel > 0 { Room(sampleRate: sampleRate).reverberate(&samples, level: reverbLevel) }
-        return samples
+        return Take(samples: samples, sung: sung)
     }
 
     /// An audible in-breath: soft noise rising and falling.

@@ -128,9 +128,8 @@ extension Choir {
                 // The captured sound from `earliest` before the sweep to `latest` after its end, by playback frame.
                 let from = start - earliest - offset
                 let heard = (from..<(from + earliest + length + latest)).map { $0 >= 0 && $0 < captured.count ? captured[$0] : 0 }
-                let (lag, strength) = CrossCorrelation.lag(
-                    of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
-                return (Double(lag - earliest) / sampleRate, strength)
+                let match = CrossCorrelation.lag(of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
+                return (Double(match.lag - earliest) / sampleRate, match.strength)
             }
         }
     }

@@ -29,14 +29,19 @@ struct SessionAudio {
             throw fail("\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
                 + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
         }
-        let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(take.sampleRate))
-        let frames: [PitchFrame]
-        do { frames = try YINDetector.track(signal: take.samples, configuration: configuration) } catch { throw fail("\(path): \(error)") }
-        var judge = PracticeJudge(notes: notes, options: options, gate: LevelGate(frames: frames), learnsLevel: false)
+        let heard: [Float]
+        do { heard = try played(sampleRate: take.sampleRate, latency: latency, length: take.samples.count) } catch { throw fail("\(error)") }
+        let analysis: TakeAnalysis
+        do {
+            analysis = try TakeAnalysis(samples: take.samples, sampleRate: Double(take.sampleRate), notes: notes, mix: heard)
+        } catch {
+            throw fail("\(path): \(error)")
+        }
+        var judge = analysis.judge(notes, options: options)
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
         try mix.start()
         var lastSave = 0.0
-        for var frame in frames {
+        for var frame in analysis.frames {
             if interrupted.load(ordering: .relaxed) { break }
             frame.time -= offset
             try mix.advance(to: frame.time + resolved.schedule.preroll)
@@ -49,6 +54,21 @@ struct SessionAudio {
         if !interrupted.load(ordering: .relaxed) { _ = judge.finish() }
         try mix.finish()
         return judge
+    }
+
+    /// The mix as the take's microphone heard it from loudspeakers: mono at the take's sample rate, sample for
+    /// sample with the take (whose time 0 is the mix's, `latency` later), so that the judge can tell how loud
+    /// the loudspeakers came through.
+    private func played(sampleRate: Int, latency: Double, length: Int) throws -> [Float] {
+        let renderer = try SynthRenderer(
+            soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule, programs: resolved.programs,
+            mixer: resolved.mixer, blockSize: 4096)
+        let (left, right) = renderer.renderAll()
+        let delay = Int((latency * Double(sampleRate)).rounded())
+        return (0..<length).map { i in
+            let j = i - delay
+            return j >= 0 && j < left.count ? (left[j] + right[j]) / 2 : 0
+        }
     }
 
     /// Judges the microphone live while the mix plays; on a terminal the singer steers it with keys and

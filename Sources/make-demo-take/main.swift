@@ -20,7 +20,7 @@ let notes = ExpectedNote.notes(of: singer, in: schedule, score: score)
 var performer = SyntheticSinger(sampleRate: 16000, seed: 2026)
 performer.mistakeShare = 0.12
 let planted = performer.plan(notes)
-let take = performer.sing(notes, mistakes: planted, length: schedule.length + 1)
+let take = performer.sing(notes, mistakes: planted, length: schedule.length + 1).samples
 let writer = try WAVWriter(path: arguments[2], channels: 1, sampleRate: 16000)
 try take.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
 try writer.finish()

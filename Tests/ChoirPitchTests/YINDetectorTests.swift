@@ -47,6 +47,39 @@ struct YINDetectorTests {
         #expect(error < 5, "\(frequency) Hz: median error \(error) cents")
     }
 
+    /// A bass with another line a fifth (or a fifth and a tenth) above it at −6 dB, as a microphone hears
+    /// loudspeakers: the two repeat together at twice the bass's period, but the pitch is the bass's. A voice
+    /// alone an octave lower stays an octave lower.
+    @Test(arguments: [[1.5], [1.5, 2.52]])
+    func aLineAboveDoesNotPullTheVoiceAnOctaveDown(ratios: [Double]) throws {
+        let rate = 16000.0, bass = 87.0
+        var voice = SyntheticVoice(sampleRate: rate)
+        voice.vibratoCents = 50
+        voice.driftCents = 0
+        let sung = voice.render([SyntheticVoice.Note(start: 0.1, duration: 1.8, frequency: bass)], length: 2)
+        var line = SyntheticVoice(sampleRate: rate)
+        (line.vibratoCents, line.driftCents, line.scoopCents) = (0, 0, 0)
+        line.formants = [(500, 80), (1000, 100), (2500, 150)]
+        var above = [Float](repeating: 0, count: sung.count)
+        for ratio in ratios {
+            let other = line.render([SyntheticVoice.Note(start: 0, duration: 2, frequency: bass * ratio)], length: 2)
+            for i in above.indices { above[i] += other[i] }
+        }
+        func rms(_ x: [Float]) -> Float { (x.reduce(0) { $0 + $1 * $1 } / Float(x.count)).squareRoot() }
+        let gain = rms(sung) / rms(above) * pow(10, -6 / 20)
+        let heard = zip(sung, above).map { $0 + gain * $1 }
+        var configuration = YINDetector.Configuration(sampleRate: rate, window: 1024, hop: 64, minimumFrequency: 40)
+        configuration.threshold = 0.3
+        let frames = try YINDetector.track(signal: heard, configuration: configuration).filter { $0.time > 0.3 && $0.time < 1.8 && $0.isVoiced }
+        let down = frames.filter { abs(Self.cents($0.frequency, bass) + 1200) < 300 }.count
+        #expect(frames.count > 200 && down <= frames.count / 50, "\(down) of \(frames.count) frames an octave down")
+
+        let low = voice.render([SyntheticVoice.Note(start: 0.1, duration: 1.8, frequency: bass / 2)], length: 2)
+        let lowFrames = try YINDetector.track(signal: low, configuration: configuration).filter { $0.time > 0.3 && $0.time < 1.8 }
+        let up = lowFrames.filter { $0.isVoiced && abs(Self.cents($0.frequency, bass)) < 100 }.count
+        #expect(up <= lowFrames.count / 50, "\(up) of \(lowFrames.count) frames of the low voice an octave up")
+    }
+
     @Test func vibratoIsFollowed() throws {
         let rate = 48000.0
         var phase = 0.0

@@ -13,13 +13,64 @@ struct NoteComparatorTests {
         }
     }
 
-    /// A fraction of a vibrato cycle leans a mean to one side; the fitted centre does not.
+    /// A fraction of a vibrato cycle leans a mean to one side; a fit at the singer's vibrato rate does not.
     @Test(arguments: [0.0, 1.0, 2.5, 4.0])
     func shortNotesAreCentredOnTheirVibrato(phase: Double) {
         let track = Self.frames(from: 0, to: 0.12) { 12 + 55 * sin(2 * .pi * 5.8 * $0 + phase) }
             .map { (time: $0.time, cents: 1200 * log2($0.frequency / 220)) }
-        let centre = NoteComparator.centre(track)
-        #expect(abs(centre - 12) < 6, "centre \(centre)")
+        let known = NoteComparator.centre(track, vibratoRate: 5.8)
+        #expect(abs(known.cents - 12) < 6, "centre \(known)")
+        // Without the singer's rate, fits at other rates explain the fragment too: the centre is less sure, and
+        // says so.
+        let unknown = NoteComparator.centre(track, vibratoRate: nil)
+        #expect(abs(unknown.cents - 12) <= unknown.uncertainty + 3, "centre \(unknown)")
+    }
+
+    /// A long note shows the singer's vibrato rate; a straight tone shows none.
+    @Test(arguments: [4.6, 5.5, 6.8])
+    func vibratoRateOfALongNote(rate: Double) {
+        let track = Self.frames(from: 0, to: 0.6) { -8 + 0.5 * $0 * 20 + 40 * sin(2 * .pi * rate * $0 + 1) }
+            .map { (time: $0.time, cents: 1200 * log2($0.frequency / 220)) }
+        let heard = NoteComparator.vibratoRate(of: track)
+        #expect(abs((heard ?? 0) - rate) <= 0.1, "\(String(describing: heard))")
+        let straight = Self.frames(from: 0, to: 0.6) { 5 + 2 * sin(40 * $0) }.map { (time: $0.time, cents: 1200 * log2($0.frequency / 220)) }
+        #expect(NoteComparator.vibratoRate(of: straight) == nil)
+    }
+
+    /// A singer who holds the previous note 200 ms into this one and then sings it in tune is late, not wrong:
+    /// the pitch is judged where they settled.
+    @Test func aHeldOverNoteIsLateNotWrong() {
+        let track = Self.frames(from: 1.5, to: 2.6) { t in (t < 2.2 ? 300 : 8) + 30 * sin(2 * .pi * 5.5 * t) }
+        let note = ExpectedNote(index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.5, midi: 57, isEntrance: true, previousMIDI: 60)
+        let result = NoteComparator().judge(note, frames: track)
+        #expect(result.verdict == .late, "\(result)")
+        #expect(abs((result.medianCents ?? 0) - 8) < 6, "\(result)")
+        #expect(abs((result.onsetError ?? 0) - 0.2) < 0.03, "\(result)")
+    }
+
+    /// Stray frames an octave down (the voice and the accompaniment repeating together) do not move the centre.
+    @Test func strayOctaveFramesAreLeftOut() {
+        var track = Self.frames(from: 0, to: 1) { 10 + 40 * sin(2 * .pi * 5.5 * $0) }
+        for i in stride(from: 3, to: track.count, by: 7) { track[i].frequency /= 2 }
+        let note = ExpectedNote(index: 0, measure: "1", measureIndex: 0, onset: 0, duration: 1, midi: 57, isEntrance: true)
+        let result = NoteComparator().judge(note, frames: track)
+        #expect(result.verdict == Verdict.correct && abs((result.medianCents ?? 0) - 10) < 4, "\(result)")
+    }
+
+    /// The voice fading at the end of a note cut short, with the room ringing on at the last pitch it reached,
+    /// is not part of the note's pitch.
+    @Test func aFadingTailIsLeftOut() {
+        let track = Self.frames(from: 0, to: 0.8) { _ in 0 }.map { frame -> PitchFrame in
+            var faded = frame
+            if frame.time > 0.35 {
+                faded.level = 0.04
+                faded.frequency = 220 * pow(2, 60.0 / 1200)
+            }
+            return faded
+        }
+        let note = ExpectedNote(index: 0, measure: "1", measureIndex: 0, onset: 0, duration: 0.8, midi: 57, isEntrance: true)
+        let result = NoteComparator(levelGate: 0.001).judge(note, frames: track)
+        #expect(result.verdict == Verdict.correct && abs(result.medianCents ?? 99) < 3, "\(result)")
     }
 
     /// A legato step of a semitone with wide vibrato: the crests of the old note reach the new one, but the

@@ -27,7 +27,7 @@ struct SteeredJudgeTests {
         let length = second.last!.end + 1
         var singerModel = SyntheticSinger(sampleRate: 16000, seed: 7)
         singerModel.reverbLevel = 0.1
-        let take = singerModel.sing(first + second, mistakes: [:], length: length)
+        let take = singerModel.sing(first + second, mistakes: [:], length: length).samples
         let frames = try YINDetector.track(signal: take, configuration: PracticeJudge.detector(for: notes, sampleRate: 16000))
 
         var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
