@@ -11,7 +11,10 @@ public protocol AudioSource: AnyObject {
 /// Plays an `AudioSource` through an ALSA device on a real-time thread, a period at a time.
 ///
 /// The thread renders, interleaves into a buffer allocated at construction and writes; underruns are
-/// recovered and counted. Pausing plays silence without advancing the source.
+/// recovered and counted. Pausing plays silence without advancing the source. The stream starts with half a
+/// second of silence before the source's first frame: a sound server (PulseAudio) drops or shifts the first
+/// tenths of a second of a stream while it starts it, by a different amount each time, which would cut into
+/// a count-in.
 public final class ALSAPlayback: @unchecked Sendable {
     public let device: String
     public let sampleRate: Int
@@ -30,6 +33,8 @@ public final class ALSAPlayback: @unchecked Sendable {
     private var thread: pthread_t?
     /// Source frames handed to the device so far; only the playback thread touches it.
     private var rendered = 0
+    /// Frames of silence still to be played before the source's first frame; only the playback thread touches it.
+    private var leadIn: Int
     /// Which source frame is being heard when; see ``AudioClock``.
     public let clock = AudioClock()
 
@@ -40,6 +45,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         self.source = source
+        leadIn = sampleRate / 2
         left = .allocate(capacity: periodFrames)
         right = .allocate(capacity: periodFrames)
         interleaved = .allocate(capacity: 2 * periodFrames)
@@ -100,8 +106,9 @@ public final class ALSAPlayback: @unchecked Sendable {
     private func loop() {
         while running.load(ordering: .acquiring) {
             var frames = periodFrames
+            let silent = leadIn > 0
             let paused = pausedFlag.load(ordering: .relaxed)
-            if paused {
+            if silent || paused {
                 left.update(repeating: 0, count: periodFrames)
                 right.update(repeating: 0, count: periodFrames)
             } else {
@@ -134,7 +141,11 @@ public final class ALSAPlayback: @unchecked Sendable {
                     return
                 }
             }
-            if !paused { rendered += frames }
+            if silent {
+                leadIn -= frames
+            } else if !paused {
+                rendered += frames
+            }
             var delay = snd_pcm_sframes_t(0)
             if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_delay(pcm, &delay) == 0 {
                 clock.publish(frame: rendered - Int(delay))
