@@ -56,6 +56,8 @@ let package = Package(
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ChoirCLITests", dependencies: ["choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirScore", "CZlib"]),
+        .testTarget(
+            name: "ChoirCLITests",
+            dependencies: ["choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore", "CZlib"]),
     ]
 )

@@ -37,15 +37,24 @@ public final class ALSAPlayback: @unchecked Sendable {
     private var leadIn: Int
     /// Which source frame is being heard when; see ``AudioClock``.
     public let clock = AudioClock()
+    /// Receives every source frame played, mixed to mono, for a listener who needs to know what was played (a
+    /// practice session telling the singer from the loudspeakers). Frames that do not fit are dropped.
+    public let tap: SPSCRing<Float>?
+    private let mono: UnsafeMutablePointer<Float>
 
-    public init(device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource) throws(AudioDeviceError) {
+    public init(
+        device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource, tap: SPSCRing<Float>? = nil
+    ) throws(AudioDeviceError) {
         let handle = try ALSADevice.open(device, capture: false, channels: 2, sampleRate: sampleRate, periodFrames: periodFrames)
         pcm = handle
         self.device = device
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         self.source = source
+        self.tap = tap
         leadIn = sampleRate / 2
+        mono = .allocate(capacity: periodFrames)
+        mono.initialize(repeating: 0, count: periodFrames)
         left = .allocate(capacity: periodFrames)
         right = .allocate(capacity: periodFrames)
         interleaved = .allocate(capacity: 2 * periodFrames)
@@ -60,6 +69,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         left.deallocate()
         right.deallocate()
         interleaved.deallocate()
+        mono.deallocate()
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
@@ -118,6 +128,10 @@ public final class ALSAPlayback: @unchecked Sendable {
                     finishedFlag.store(true, ordering: .releasing)
                     running.store(false, ordering: .releasing)
                     return
+                }
+                if let tap {
+                    for i in 0..<frames { mono[i] = (left[i] + right[i]) / 2 }
+                    tap.write(UnsafeBufferPointer(start: mono, count: frames))
                 }
             }
             for i in 0..<frames {

@@ -1,21 +1,11 @@
 import CFFTW
 
 /// Finds how far one signal lags another, by cross-correlation through FFTW: how `choir calibrate` measures a
-/// round trip from the tones it played and the sound it captured, and how a practice session measures how much
-/// of the mix its microphone hears.
+/// round trip from the tones it played and the sound it captured.
 public enum CrossCorrelation {
-    /// How `captured` matches `played` at the lag where it matches best.
-    public struct Match: Sendable, Equatable {
-        /// Samples by which `captured` lags `played`, from 0 to the maximum asked for.
-        public var lag: Int
-        /// The peak normalised by both signals' energy: 1 for an exact, unscaled copy; near 0 for unrelated sound.
-        public var strength: Double
-        /// The least-squares gain from `played` to `captured` at that lag: how loud a copy of `played` is in it.
-        public var gain: Double
-    }
-
-    /// The lag, in samples from 0 to `maximumLag`, at which `captured` best matches `played`, and how well.
-    public static func lag(of captured: [Float], behind played: [Float], maximumLag: Int) -> Match {
+    /// The lag, in samples from 0 to `maximumLag`, at which `captured` best matches `played`, and how well:
+    /// the peak normalised by both signals' energy (1 for an exact, unscaled copy; near 0 for unrelated sound).
+    public static func lag(of captured: [Float], behind played: [Float], maximumLag: Int) -> (lag: Int, strength: Double) {
         let length = YINDetector.fastLength(atLeast: max(captured.count, played.count) + maximumLag + 1)
         let a = fftwf_alloc_real(length)!, b = fftwf_alloc_real(length)!
         let spectrumA = fftwf_alloc_complex(length / 2 + 1)!, spectrumB = fftwf_alloc_complex(length / 2 + 1)!
@@ -38,8 +28,7 @@ public enum CrossCorrelation {
         b.initialize(repeating: 0, count: length)
         captured.withUnsafeBufferPointer { a.update(from: $0.baseAddress!, count: captured.count) }
         played.withUnsafeBufferPointer { b.update(from: $0.baseAddress!, count: played.count) }
-        let playedEnergy = played.reduce(0.0) { $0 + Double($1 * $1) }
-        let energy = captured.reduce(0.0) { $0 + Double($1 * $1) } * playedEnergy
+        let energy = captured.reduce(0.0) { $0 + Double($1 * $1) } * played.reduce(0.0) { $0 + Double($1 * $1) }
         fftwf_execute(forwardA)
         fftwf_execute(forwardB)
         // A × conj(B): the inverse transform at index k is Σ captured[n + k] · played[n].
@@ -51,7 +40,7 @@ public enum CrossCorrelation {
         fftwf_execute(inverse)
         var best = 0
         for k in 0...min(maximumLag, length - 1) where a[k] > a[best] { best = k }
-        let peak = Double(a[best]) / Double(length)
-        return Match(lag: best, strength: energy > 0 ? peak / energy.squareRoot() : 0, gain: playedEnergy > 0 ? peak / playedEnergy : 0)
+        let strength = energy > 0 ? Double(a[best]) / Double(length) / energy.squareRoot() : 0
+        return (best, strength)
     }
 }

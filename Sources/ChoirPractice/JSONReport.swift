@@ -42,6 +42,7 @@ public enum JSONReport {
             fields.append(("audio", .object([
                 ("underruns", .int(audio.underruns)), ("overruns", .int(audio.overruns)),
                 ("dropped_samples", .int(audio.droppedSamples)), ("error", JSON(audio.error)),
+                ("loudspeakers_db", JSON(audio.loudspeakersDecibels)),
             ])))
         }
         let document: JSON = .object(fields)

@@ -118,16 +118,28 @@ public struct AudioHealth: Sendable, Codable, Equatable {
     public var overruns: Int
     public var droppedSamples: Int
     public var error: String?
+    /// How loud the mix came through the microphone from the loudspeakers, in dB of the mix as played; nil
+    /// when it did not (headphones), or the mix did not go to a device.
+    public var loudspeakersDecibels: Double?
 
-    public init(underruns: Int, overruns: Int, droppedSamples: Int, error: String? = nil) {
+    public init(underruns: Int, overruns: Int, droppedSamples: Int, error: String? = nil, loudspeakersDecibels: Double? = nil) {
         self.underruns = underruns
         self.overruns = overruns
         self.droppedSamples = droppedSamples
         self.error = error
+        self.loudspeakersDecibels = loudspeakersDecibels
+    }
+
+    /// The loudspeakers' level from the gain at which the mix reached the microphone: nil below −40 dB, which is
+    /// what a microphone hears of headphones, or of nothing.
+    public static func loudspeakers(gain: Double) -> Double? {
+        let decibels = 20 * log10(max(gain, 1e-9))
+        return decibels > -40 ? decibels : nil
     }
 
     public var summary: String {
         "\(underruns) underrun\(underruns == 1 ? "" : "s"), \(overruns) overrun\(overruns == 1 ? "" : "s"), "
             + "\(droppedSamples) sample\(droppedSamples == 1 ? "" : "s") dropped"
+            + (loudspeakersDecibels.map { "; the loudspeakers reached the microphone at \(String(printf: "%.0f", $0)) dB" } ?? "")
     }
 }

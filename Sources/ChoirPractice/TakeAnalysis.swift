@@ -19,15 +19,25 @@ public struct TakeAnalysis: Sendable {
         gate = LevelGate(frames: frames)
         bleed = 0
         guard let mix, !mix.isEmpty else { return }
-        // Loudspeakers a few metres away are heard some milliseconds late; 100 ms covers a room and a latency
-        // left uncompensated.
-        bleed = abs(CrossCorrelation.lag(of: samples, behind: mix, maximumLag: Int(0.1 * sampleRate)).gain)
-        // The mix's RMS over each frame's window, from running sums of squares.
+        let meter = BleedMeter.forPractice(sampleRate: sampleRate, memory: .infinity)
+        var heard = [Float](repeating: 0, count: meter.block + 2 * meter.maximumLag)
+        for start in stride(from: 0, through: samples.count - meter.block, by: meter.block) {
+            for i in heard.indices {
+                let j = start - meter.maximumLag + i
+                heard[i] = j >= 0 && j < mix.count ? mix[j] : 0
+            }
+            samples[start..<(start + meter.block)].withUnsafeBufferPointer { captured in
+                heard.withUnsafeBufferPointer { meter.add(microphone: captured, mix: $0) }
+            }
+        }
+        bleed = meter.gain
+        // The mix's RMS over each frame's window, as the microphone heard it (the meter's delay later), from running
+        // sums of squares.
         var energy = [Double](repeating: 0, count: mix.count + 1)
         for (i, sample) in mix.enumerated() { energy[i + 1] = energy[i] + Double(sample * sample) }
         let window = configuration.window
         for i in frames.indices {
-            let start = max(0, min(mix.count, Int((frames[i].time * sampleRate).rounded()) - window / 2))
+            let start = max(0, min(mix.count, Int((frames[i].time * sampleRate).rounded()) - window / 2 - meter.delay))
             let end = min(mix.count, start + window)
             frames[i].accompaniment = end > start ? ((energy[end] - energy[start]) / Double(end - start)).squareRoot() : 0
         }

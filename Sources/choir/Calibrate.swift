@@ -128,8 +128,9 @@ extension Choir {
                 // The captured sound from `earliest` before the sweep to `latest` after its end, by playback frame.
                 let from = start - earliest - offset
                 let heard = (from..<(from + earliest + length + latest)).map { $0 >= 0 && $0 < captured.count ? captured[$0] : 0 }
-                let match = CrossCorrelation.lag(of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
-                return (Double(match.lag - earliest) / sampleRate, match.strength)
+                let (lag, strength) = CrossCorrelation.lag(
+                    of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
+                return (Double(lag - earliest) / sampleRate, strength)
             }
         }
     }

@@ -105,7 +105,7 @@ extension Choir {
                 judge = try session.judgeFile(input, latency: (latency ?? 0) / 1000, output: output, recorder: recorder)
             } else {
                 // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
-                let played = output != "none" && !output.lowercased().hasSuffix(".wav")
+                let played = MixOutput.isDevice(output)
                 let stored = played ? Calibration.stored(output: output, input: input) : nil
                 let take = try session.judgeLive(
                     device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, locked: lock, recorder: recorder)

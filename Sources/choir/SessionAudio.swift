@@ -84,7 +84,10 @@ struct SessionAudio {
         } catch {
             throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
         }
-        let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate)
+        // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
+        let tap = MixOutput.isDevice(output) ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
+        let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate, tap: tap)
+        let bleed = tap.map { LiveBleed(tap: $0, sampleRate: sampleRate) }
         let rate = Double(sampleRate)
         let preroll = resolved.schedule.preroll
         let start = SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1)
@@ -102,6 +105,7 @@ struct SessionAudio {
         var lastSung: (time: Double, midi: Double)?
         var position = 0.0
         var heard: Int?
+        var listenedFrom: Int?
         while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed && !controls.quit {
             controls.poll()
             for segment in mix.renderer?.segments() ?? [] {
@@ -128,8 +132,23 @@ struct SessionAudio {
             position = frame / rate
             try mix.advance(to: position)
             let time = position - latency
+            // The mix heard through the microphone: its newest hop, and the window's level. Captured samples are
+            // counted from the first hop listened to.
+            if let bleed {
+                if listenedFrom == nil { listenedFrom = frames.consumed - frames.hop }
+                frames.withSamples { samples in
+                    bleed.listen(
+                        UnsafeBufferPointer(rebasing: samples[(samples.count - frames.hop)...]),
+                        heardFrame: frame - latency * rate + Double(frames.window / 2 - frames.hop))
+                }
+                judge.bleed = bleed.gain
+            }
             guard frames.isFull else { continue }
-            let pitch = frames.withSamples { detector.analyse($0, time: time) }
+            var pitch = frames.withSamples { detector.analyse($0, time: time) }
+            if let bleed, let listenedFrom {
+                pitch.accompaniment = bleed.level(
+                    aroundCaptured: Double(frames.consumed - listenedFrom) - Double(frames.window) / 2, window: frames.window)
+            }
             if judge.add(pitch) > 0, time - lastSave >= 1 {
                 recorder.save(LiveTake(judge: judge))
                 lastSave = time
@@ -154,7 +173,9 @@ struct SessionAudio {
         if let error {
             print("choir: \(error); the session ends here", to: &standardError)
         }
-        let audio = AudioHealth(underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" })
+        let audio = AudioHealth(
+            underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" },
+            loudspeakersDecibels: bleed.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
         return LiveTake(judge: judge, audio: audio, quit: controls.quit)
     }
 }
@@ -168,7 +189,11 @@ final class MixOutput {
     let playback: ALSAPlayback?
     private var left: [Float], right: [Float]
 
-    init(_ output: String, resolved: PlaybackArguments.Resolved, sampleRate: Int) throws {
+    /// Whether `output` names an audio device rather than a file or nowhere.
+    static func isDevice(_ output: String) -> Bool { output != "none" && !output.lowercased().hasSuffix(".wav") }
+
+    /// Opens `output`; a device's playback thread feeds `tap` with every frame it plays.
+    init(_ output: String, resolved: PlaybackArguments.Resolved, sampleRate: Int, tap: SPSCRing<Float>? = nil) throws {
         left = [Float](repeating: 0, count: 4096)
         right = left
         if output == "none" {
@@ -187,7 +212,7 @@ final class MixOutput {
                 playback = nil
             } else {
                 writer = nil
-                playback = try ALSAPlayback(device: output, sampleRate: sampleRate, periodFrames: 256, source: synth)
+                playback = try ALSAPlayback(device: output, sampleRate: sampleRate, periodFrames: 256, source: synth, tap: tap)
             }
         } catch let error as AudioDeviceError {
             throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")

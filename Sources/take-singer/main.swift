@@ -20,14 +20,14 @@ guard arguments.count == 7, let firstSound = Int(arguments[5]), let firstBeat = 
     fail("usage: take-singer TAKE.wav HEAR-DEVICE SING-DEVICE SELF-DEVICE FIRST-SOUND FIRST-BEAT")
 }
 
-/// Waits until `ring` brings a sample louder than 0.02; returns when it was at the converter, by `clock`.
-func whenFirstHeard(in ring: SPSCRing<Float>, clock: AudioClock, within seconds: Int) -> Int? {
+/// Waits until `ring` brings a sample louder than `threshold`; returns when it was at the converter, by `clock`.
+func whenFirstHeard(in ring: SPSCRing<Float>, clock: AudioClock, within seconds: Int, threshold: Float = 0.02) -> Int? {
     var buffer = [Float](repeating: 0, count: 4096)
     var consumed = 0
     let deadline = AudioClock.now() + seconds * 1_000_000_000
     while AudioClock.now() < deadline {
         let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0) }
-        if let index = buffer[..<count].firstIndex(where: { abs($0) > 0.02 }), let reading = clock.reading {
+        if let index = buffer[..<count].firstIndex(where: { abs($0) > threshold }), let reading = clock.reading {
             let frame = consumed + ring.dropped + index
             return reading.nanoseconds + (frame - reading.frame) * 1_000_000_000 / rate
         }
@@ -62,7 +62,10 @@ do {
     // Click a moment from now, and hear when the click arrives: the first sound on SELF-DEVICE.
     let clickFrame = singer.rendered + rate / 10
     singer.click(at: clickFrame)
-    guard let clicked = whenFirstHeard(in: own, clock: feedback.clock, within: 2) else { fail("did not hear myself on \(arguments[4])") }
+    // Loud enough to tell from the mix, should SELF-DEVICE hear the loudspeakers too.
+    guard let clicked = whenFirstHeard(in: own, clock: feedback.clock, within: 2, threshold: 0.3) else {
+        fail("did not hear myself on \(arguments[4])")
+    }
     feedback.stop()
     guard beat > clicked + 300_000_000 else { fail("the count-in is too short to find my own latency") }
     singer.play(from: clickFrame + (beat - clicked) * rate / 1_000_000_000)
