@@ -14,17 +14,12 @@ public final class LiveBleed {
     private var blocks = 0
     /// Samples captured so far.
     private var listened = 0
-    /// The mix frame playing when the first sample was captured: how the two line up, as the streams' clocks say,
-    /// averaged over some ten seconds. Their readings wander by tens of milliseconds while the streams' real
-    /// offset holds still, and a wandering offset would smear the correlation; a change of more than 50 ms (the
-    /// clocks settling as the streams start) is taken at once.
+    /// The mix frame playing when the first sample was captured, by the latest word of the streams' clocks.
     private var offset: Double?
-    private let sampleRate: Double
 
     /// Listens to `tap`, which the playback thread fills with every mix frame it plays, mono.
     public init(tap: SPSCRing<Float>, sampleRate: Int) {
         self.tap = tap
-        self.sampleRate = Double(sampleRate)
         history = StreamHistory(capacity: sampleRate * 8)
         // Four seconds: long enough to average the singer out, short enough to follow a delay that drifts.
         meter = BleedMeter.forPractice(sampleRate: Double(sampleRate), memory: 4)
@@ -33,15 +28,11 @@ public final class LiveBleed {
     }
 
     /// Takes in newly captured samples; `heardFrame` is the mix frame that was playing when the first of them
-    /// was captured (by the streams' clocks, the round trip subtracted).
+    /// was captured (by the streams' clocks, the round trip subtracted; see ``StreamAlignment`` for why it must be
+    /// steady).
     public func listen(_ captured: UnsafeBufferPointer<Float>, heardFrame: Double) {
         history.append(from: tap)
-        let measured = heardFrame - Double(listened)
-        if let offset, abs(measured - offset) <= 0.05 * sampleRate {
-            self.offset = offset + 0.0005 * (measured - offset)
-        } else {
-            offset = measured
-        }
+        offset = heardFrame - Double(listened)
         for sample in captured {
             block[filled] = sample
             filled += 1

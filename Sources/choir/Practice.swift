@@ -56,6 +56,9 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
+        @Flag(help: "The microphone hears no loudspeakers (you wear headphones): the mix is not looked for in it.")
+        var headphones = false
+
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
@@ -98,7 +101,8 @@ extension Choir {
                 })
             let recorder = HistoryRecorder(enabled: !noHistory, header: header)
 
-            let session = SessionAudio(resolved: resolved, notes: notes, options: options, sampleRate: sampleRate)
+            let session = SessionAudio(
+                resolved: resolved, notes: notes, options: options, sampleRate: sampleRate, loudspeakers: !headphones)
             let judge: any JudgedTake
             var quit = false
             if isTake {

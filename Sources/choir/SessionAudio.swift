@@ -14,6 +14,8 @@ struct SessionAudio {
     var notes: [ExpectedNote]
     var options: NoteComparator.Options
     var sampleRate: Int
+    /// Whether the microphone may hear the mix from loudspeakers, to be told apart from the singer.
+    var loudspeakers: Bool
 
     /// Judges a recorded take, as fast as the machine allows when the mix goes to a file or nowhere.
     func judgeFile(_ path: String, latency: Double, output: String, recorder: HistoryRecorder) throws -> PracticeJudge {
@@ -29,8 +31,10 @@ struct SessionAudio {
             throw fail("\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
                 + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
         }
-        let heard: [Float]
-        do { heard = try played(sampleRate: take.sampleRate, latency: latency, length: take.samples.count) } catch { throw fail("\(error)") }
+        var heard: [Float]?
+        if loudspeakers {
+            do { heard = try played(sampleRate: take.sampleRate, latency: latency, length: take.samples.count) } catch { throw fail("\(error)") }
+        }
         let analysis: TakeAnalysis
         do {
             analysis = try TakeAnalysis(samples: take.samples, sampleRate: Double(take.sampleRate), notes: notes, mix: heard)
@@ -85,7 +89,7 @@ struct SessionAudio {
             throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
         }
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
-        let tap = MixOutput.isDevice(output) ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
+        let tap = loudspeakers && MixOutput.isDevice(output) ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate, tap: tap)
         let bleed = tap.map { LiveBleed(tap: $0, sampleRate: sampleRate) }
         let rate = Double(sampleRate)

@@ -118,7 +118,8 @@ struct RealTimeTests {
     }
 
     /// A live session through PulseAudio: the mix (the tenor alone, on a clarinet, whose samples are in tune)
-    /// goes to the null sink, whose monitor is the microphone. Capture and playback are on one clock, so the
+    /// goes to the null sink, whose monitor is the microphone and stands for the singer (`--headphones`: without
+    /// it, a microphone that hears only the mix hears nobody sing). Capture and playback are on one clock, so the
     /// notes heard are judged correct and on time. SIGINT ends the session cleanly with a report and a finished
     /// history; SIGKILL keeps what was judged up to the last second.
     @Test(arguments: [SIGINT, SIGKILL])
@@ -129,7 +130,7 @@ struct RealTimeTests {
         session.executableURL = CLI.executable
         session.arguments = [
             "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
-            "--input", "pulse", "--output", "pulse", "--report", data + "/report.json",
+            "--input", "pulse", "--output", "pulse", "--headphones", "--report", data + "/report.json",
         ]
         session.currentDirectoryURL = CLI.root
         session.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
@@ -186,7 +187,7 @@ struct RealTimeTests {
         let started = Date()
         let result = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
-             "--input", "pulse", "--output", "pulse", "--report", data + "/report.json"],
+             "--input", "pulse", "--output", "pulse", "--headphones", "--report", data + "/report.json"],
             environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 }, timeout: 40)
         #expect(Date().timeIntervalSince(started) < 12, "the session outlived its devices")
         #expect(result.status == 0, "\(result.stderr)")
@@ -253,7 +254,7 @@ extension RealTimeTests {
     static func liveSession(_ extra: [String], data: String, server: PulseServer) throws -> TerminalSession {
         try TerminalSession(
             [CLI.executable.path, "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
-             "--input", "pulse", "--output", "pulse"] + extra,
+             "--input", "pulse", "--output", "pulse", "--headphones"] + extra,
             environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
     }
 
@@ -501,7 +502,7 @@ extension RealTimeTests {
         try #require(demo.status == 0, "\(demo.stderr)")
         let drill = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
-             "--output", "pulse", "--drill", "--drill-start", "90"],
+             "--output", "pulse", "--headphones", "--drill", "--drill-start", "90"],
             environment: environment, timeout: 120)
         #expect(drill.status == 0, "\(drill.stderr)")
         let passes = drill.stdout.split(separator: "\n").filter { $0.hasPrefix("Drill:") || $0.hasPrefix("m") && !$0.hasPrefix("measure ") }
@@ -523,7 +524,7 @@ extension RealTimeTests {
         let data = try PracticeCommandTests.dataHome()
         let drill = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
-             "--output", "pulse", "--drill", "--from", "6", "--to", "7"],
+             "--output", "pulse", "--headphones", "--drill", "--from", "6", "--to", "7"],
             environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 })
         #expect(drill.status == 0, "\(drill.stderr)")
         #expect(drill.stdout.hasPrefix("Drill: no session of Tenor in the history to learn from; a first pass finds the weakest measures.\n"), "\(drill.stdout)")
