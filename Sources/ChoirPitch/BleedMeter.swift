@@ -25,6 +25,8 @@ public final class BleedMeter: @unchecked Sendable {
     private let forwardMix: fftwf_plan
     private let inverse: fftwf_plan
     private var mixEnergy = 0.0
+    /// Where the correlation peaks.
+    private var peak = 0
     /// What each block's sums are multiplied by before the next is added.
     private let decay: Double
 
@@ -81,7 +83,27 @@ public final class BleedMeter: @unchecked Sendable {
         }
         fftwf_execute(inverse)
         let scale = 1 / Double(length)
-        for k in 0...(2 * maximumLag) { correlation[k] = correlation[k] * decay + Double(mix[k]) * scale }
+        peak = 0
+        for k in 0...(2 * maximumLag) {
+            correlation[k] = correlation[k] * decay + Double(mix[k]) * scale
+            if abs(correlation[k]) > abs(correlation[peak]) { peak = k }
+        }
+    }
+
+    /// Adds a whole recording, `microphone`, block by block, with `mix` (sample for sample at the same moments)
+    /// around each block; silence where the mix does not reach. A trailing part block is left out. Allocates one
+    /// block's worth of mix: this is for recordings, not for a real-time thread.
+    public func add(recording microphone: [Float], mix: [Float]) {
+        var around = [Float](repeating: 0, count: block + 2 * maximumLag)
+        for start in stride(from: 0, through: microphone.count - block, by: block) {
+            for i in around.indices {
+                let j = start - maximumLag + i
+                around[i] = j >= 0 && j < mix.count ? mix[j] : 0
+            }
+            microphone[start..<(start + block)].withUnsafeBufferPointer { captured in
+                around.withUnsafeBufferPointer { add(microphone: captured, mix: $0) }
+            }
+        }
     }
 
     /// The gain from the mix to the microphone at the delay where they match best; 0 before any mix was heard.
@@ -89,13 +111,6 @@ public final class BleedMeter: @unchecked Sendable {
 
     /// Samples by which the microphone hears the mix later than the clocks said (negative: earlier).
     public var delay: Int { maximumLag - peak }
-
-    /// Where the correlation peaks.
-    private var peak: Int {
-        var best = 0
-        for k in 0...(2 * maximumLag) where abs(correlation[k]) > abs(correlation[best]) { best = k }
-        return best
-    }
 
     /// The mix's energy measured so far: how much there was to hear.
     public var energy: Double { mixEnergy }

@@ -20,16 +20,7 @@ public struct TakeAnalysis: Sendable {
         bleed = 0
         guard let mix, !mix.isEmpty else { return }
         let meter = BleedMeter.forPractice(sampleRate: sampleRate, memory: .infinity)
-        var heard = [Float](repeating: 0, count: meter.block + 2 * meter.maximumLag)
-        for start in stride(from: 0, through: samples.count - meter.block, by: meter.block) {
-            for i in heard.indices {
-                let j = start - meter.maximumLag + i
-                heard[i] = j >= 0 && j < mix.count ? mix[j] : 0
-            }
-            samples[start..<(start + meter.block)].withUnsafeBufferPointer { captured in
-                heard.withUnsafeBufferPointer { meter.add(microphone: captured, mix: $0) }
-            }
-        }
+        meter.add(recording: samples, mix: mix)
         bleed = meter.gain
         // The mix's RMS over each frame's window, as the microphone heard it (the meter's delay later), from running
         // sums of squares.
