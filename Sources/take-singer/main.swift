@@ -7,8 +7,7 @@ import Glibc
 // the first beat) into SING-DEVICE so that it arrives at SELF-DEVICE (what choir hears of it) as that beat is
 // heard. A sound server's reported playback delay is not to be trusted while streams connect, so the singer
 // clicks once during the count-in and listens for the click on SELF-DEVICE; only capture clocks are used, read
-// once they have settled. It
-// prints `listening` once it listens, and its underruns when it has sung.
+// once they have settled. It prints `listening` once it listens, and its underruns when it has sung.
 
 func fail(_ message: String) -> Never {
     let line = "take-singer: \(message)\n"
@@ -68,6 +67,7 @@ struct Ears {
                 last = reading
             }
         }
+        guard !zeros.isEmpty else { fail("the capture stream's clock stood still") }
         let settled = zeros.suffix(max(1, zeros.count / 3)).sorted()
         return settled[settled.count / 2] + frame * 1_000_000_000 / rate
     }
