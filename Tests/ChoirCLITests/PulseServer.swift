@@ -19,7 +19,7 @@ final class PulseServer {
         runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-pulse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let arguments = [
-            "--daemonize=no", "-n", "--exit-idle-time=10", "--disallow-exit", "--log-level=error",
+            "--daemonize=no", "-n", "--exit-idle-time=\(Int(Self.idleExit))", "--disallow-exit", "--log-level=error",
             "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=choir_test rate=48000",
             // A second sink, whose monitor is a microphone that hears only what is played into it.
             "--load=module-null-sink sink_name=choir_mic rate=48000",
@@ -36,8 +36,11 @@ final class PulseServer {
         #expect(try run("pactl", ["set-default-source", "choir_test.monitor"]).status == 0)
     }
 
-    /// Whether the server is still running: it exits by itself after ten idle seconds, so that none is left
-    /// behind when the tests end.
+    /// Seconds without a client after which the server exits by itself, so that none is left behind when the
+    /// tests end.
+    static let idleExit = 60.0
+
+    /// Whether the server is still running.
     var isAlive: Bool {
         var status: Int32 = 0
         return waitpid(pid, &status, WNOHANG) == 0

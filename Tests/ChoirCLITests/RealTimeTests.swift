@@ -11,14 +11,22 @@ import Testing
 /// server, and running them side by side would make each the other's load.
 @Suite(.serialized)
 struct RealTimeTests {
-    private static let shared = Mutex<PulseServer?>(nil)
+    private static let shared = Mutex<(server: PulseServer, handedOut: Date)?>(nil)
 
-    /// The suite's server, started on first use and again if it has gone idle and exited.
+    /// The suite's server, started on first use and again when it may be about to exit. It exits by itself
+    /// after `PulseServer.idleExit` seconds without clients, counted from the end of the last test that used it,
+    /// which came after it was last handed out: one handed out again within half that time is sure to serve its
+    /// test's first client, where one found alive at the end of its idle time may refuse it while exiting.
     static func server() throws -> PulseServer {
-        try shared.withLock { server in
-            if let server, server.isAlive { return server }
+        try shared.withLock { shared in
+            let now = Date()
+            if let current = shared, current.server.isAlive, now.timeIntervalSince(current.handedOut) < PulseServer.idleExit / 2 {
+                shared = (current.server, now)
+                return current.server
+            }
+            shared = nil
             let started = try PulseServer()
-            server = started
+            shared = (started, now)
             return started
         }
     }
@@ -48,7 +56,7 @@ struct RealTimeTests {
     @Test func playThroughPulseAudio() throws {
         let server = try Self.server()
         let track = PlaybackCommandTests.temporary("heard.csv")
-        FileManager.default.createFile(atPath: track, contents: nil)
+        try #require(FileManager.default.createFile(atPath: track, contents: nil))
         let listener = Process()
         listener.executableURL = CLI.executable
         listener.arguments = ["pitch", "--live", "--device", "pulse", "--duration", "9"]
