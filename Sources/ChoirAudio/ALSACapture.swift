@@ -22,7 +22,11 @@ public final class ALSACapture: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let overrunCount = Atomic<Int>(0)
     private let failure = Atomic<Int32>(0)
-    private var thread: pthread_t?
+    private var thread: StreamThread?
+    /// Whether the thread was left stuck in the device, which then cannot be closed.
+    private var abandoned = false
+    /// When the thread started, on CLOCK_MONOTONIC.
+    private let startedAt = Atomic<Int>(0)
     /// Frames read so far; only the capture thread touches it.
     private var captured = 0
     /// Which frame (counted from the first one read) is being captured when; see ``AudioClock``.
@@ -42,6 +46,7 @@ public final class ALSACapture: @unchecked Sendable {
 
     deinit {
         stop()
+        guard !abandoned else { return }
         snd_pcm_close(pcm)
         buffer.deallocate()
     }
@@ -49,10 +54,14 @@ public final class ALSACapture: @unchecked Sendable {
     /// Overruns recovered so far.
     public var overruns: Int { overrunCount.load(ordering: .relaxed) }
 
-    /// The error that ended capture, if the device failed or disappeared.
+    /// The error that ended capture, if the device failed, disappeared or stopped delivering frames.
     public var error: AudioDeviceError? {
         let code = failure.load(ordering: .acquiring)
-        return code == 0 ? nil : AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))")
+        if code != 0 { return AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
+        if isRunning && clock.hasStalled(since: startedAt.load(ordering: .acquiring)) {
+            return AudioDeviceError(description: "capture device '\(device)' stopped delivering sound")
+        }
+        return nil
     }
 
     public var isRunning: Bool { running.load(ordering: .acquiring) }
@@ -60,9 +69,10 @@ public final class ALSACapture: @unchecked Sendable {
     /// Starts the capture thread, at real-time priority where the system allows it.
     public func start() throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        startedAt.store(AudioClock.now(), ordering: .releasing)
         snd_pcm_prepare(pcm)
         snd_pcm_start(pcm)
-        let created: pthread_t
+        let created: StreamThread
         do {
             created = try RealTime.spawn("capture", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
@@ -83,14 +93,14 @@ public final class ALSACapture: @unchecked Sendable {
         try start()
     }
 
-    /// Stops and joins the capture thread.
+    /// Stops and joins the capture thread; one stuck in a device that no longer answers is left to it.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
         if let thread {
-            pthread_join(thread, nil)
+            abandoned = !thread.join()
             self.thread = nil
         }
-        snd_pcm_drop(pcm)
+        if !abandoned { snd_pcm_drop(pcm) }
     }
 
     private func loop() {
@@ -160,24 +170,9 @@ enum ALSADevice {
 
 /// Real-time scheduling for audio threads.
 enum RealTime {
-    /// Starts a thread that runs `body`, asking for real-time priority if `realTime`; join it with `pthread_join`.
-    static func spawn(_ role: String, realTime: Bool, _ body: @escaping () -> Void) throws(AudioDeviceError) -> pthread_t {
-        final class Box {
-            let body: () -> Void
-            init(_ body: @escaping () -> Void) { self.body = body }
-        }
-        var created = pthread_t()
-        let body = realTime ? { promoteCurrentThread(); body() } : body
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        let status = pthread_create(&created, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
-        }
-        return created
+    /// Starts a thread that runs `body`, asking for real-time priority if `realTime`.
+    static func spawn(_ role: String, realTime: Bool, _ body: @escaping () -> Void) throws(AudioDeviceError) -> StreamThread {
+        try StreamThread(role, body: realTime ? { promoteCurrentThread(); body() } : body)
     }
 
     /// Asks for SCHED_FIFO; without the privilege the thread keeps normal scheduling, which is not an error.
@@ -185,5 +180,43 @@ enum RealTime {
         var parameters = sched_param()
         parameters.sched_priority = 70
         _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+    }
+}
+
+/// A stream's thread, which can be given up on: a device call on a sound server's plugin may never return once
+/// the server has gone, and a session must still end.
+final class StreamThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let done = Atomic<Bool>(false)
+
+    init(_ role: String, body: @escaping () -> Void) throws(AudioDeviceError) {
+        final class Box {
+            let body: () -> Void
+            init(_ body: @escaping () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box { [self] in
+            body()
+            done.store(true, ordering: .releasing)
+        }).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
+        }
+    }
+
+    /// Joins the thread if it finishes within two seconds; otherwise detaches it and returns false: it is stuck in
+    /// the device, whose handle and buffers must then be left to it.
+    func join() -> Bool {
+        for _ in 0..<2000 where !done.load(ordering: .acquiring) { usleep(1000) }
+        guard done.load(ordering: .acquiring) else {
+            pthread_detach(thread)
+            return false
+        }
+        pthread_join(thread, nil)
+        return true
     }
 }

@@ -30,7 +30,11 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let finishedFlag = Atomic<Bool>(false)
     private let underrunCount = Atomic<Int>(0)
     private let failure = Atomic<Int32>(0)
-    private var thread: pthread_t?
+    private var thread: StreamThread?
+    /// Whether the thread was left stuck in the device, which then cannot be closed.
+    private var abandoned = false
+    /// When the thread started, on CLOCK_MONOTONIC.
+    private let startedAt = Atomic<Int>(0)
     /// Source frames handed to the device so far; only the playback thread touches it.
     private var rendered = 0
     /// Frames of silence still to be played before the source's first frame; only the playback thread touches it.
@@ -65,6 +69,7 @@ public final class ALSAPlayback: @unchecked Sendable {
 
     deinit {
         stop()
+        guard !abandoned else { return }
         snd_pcm_close(pcm)
         left.deallocate()
         right.deallocate()
@@ -79,15 +84,23 @@ public final class ALSAPlayback: @unchecked Sendable {
         get { pausedFlag.load(ordering: .relaxed) }
         set { pausedFlag.store(newValue, ordering: .relaxed) }
     }
+
+    /// The error that ended playback, if the device failed, disappeared or stopped taking frames.
     public var error: AudioDeviceError? {
         let code = failure.load(ordering: .acquiring)
-        return code == 0 ? nil : AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))")
+        if code != 0 { return AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
+        // Paused, the thread plays silence: its clock moves on all the same.
+        if running.load(ordering: .acquiring) && clock.hasStalled(since: startedAt.load(ordering: .acquiring)) {
+            return AudioDeviceError(description: "playback device '\(device)' stopped taking sound")
+        }
+        return nil
     }
 
     public func start() throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        startedAt.store(AudioClock.now(), ordering: .releasing)
         snd_pcm_prepare(pcm)
-        let created: pthread_t
+        let created: StreamThread
         do {
             created = try RealTime.spawn("playback", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
@@ -104,11 +117,11 @@ public final class ALSAPlayback: @unchecked Sendable {
         }
     }
 
-    /// Stops at once and joins the thread.
+    /// Stops at once and joins the thread; one stuck in a device that no longer answers is left to it.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
         if let thread {
-            pthread_join(thread, nil)
+            abandoned = !thread.join()
             self.thread = nil
         }
     }

@@ -41,6 +41,13 @@ public final class AudioClock: Sendable {
         return Reading(frame: Int(bitPattern: pair.first), nanoseconds: Int(bitPattern: pair.second))
     }
 
+    /// Whether the stream has published nothing for three seconds, counting from `start` (CLOCK_MONOTONIC
+    /// nanoseconds) until its first reading: far beyond any device buffer, so its thread is stuck in a device
+    /// that no longer answers (a sound server that died can leave a plugin's call waiting for ever).
+    public func hasStalled(since start: Int) -> Bool {
+        Self.now() - max(start, reading?.nanoseconds ?? start) > 3_000_000_000
+    }
+
     /// The monotonic clock, in nanoseconds.
     public static func now() -> Int {
         var time = timespec()

@@ -110,7 +110,7 @@ struct SessionAudio {
         var position = 0.0
         var heard: Int?
         var listenedFrom: Int?
-        while !interrupted.load(ordering: .relaxed) && capture.isRunning && !mix.failed && !controls.quit {
+        while !interrupted.load(ordering: .relaxed) && capture.isRunning && capture.error == nil && !mix.failed && !controls.quit {
             controls.poll()
             for segment in mix.renderer?.segments() ?? [] {
                 judge.follow(SteeredJudge.Segment(
@@ -164,11 +164,13 @@ struct SessionAudio {
                 break
             }
         }
+        // A stalled stream is one still running: its error is read before it is stopped.
+        let ended = capture.error ?? mix.playback?.error
         capture.stop()
         controls.close()
         judge.finish(at: position - latency)
         try mix.finish()
-        let error = capture.error ?? mix.playback?.error
+        let error = ended ?? capture.error ?? mix.playback?.error
         var standardError = StandardError()
         if let lag = controls.lag {
             print("choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
