@@ -1,0 +1,55 @@
+import Glibc
+import Synchronization
+
+/// A stream's thread, which can be given up on: a device call on a sound server's plugin may never return once
+/// the server has gone, and a session must still end.
+final class StreamThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let done = Atomic<Bool>(false)
+
+    init(_ role: String, body: @escaping () -> Void) throws(AudioDeviceError) {
+        final class Box {
+            let body: () -> Void
+            init(_ body: @escaping () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box { [self] in
+            body()
+            done.store(true, ordering: .releasing)
+        }).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
+        }
+    }
+
+    /// Joins the thread if it finishes within two seconds; otherwise detaches it and returns false: it is stuck in
+    /// the device, whose handle and buffers must then be left to it.
+    func join() -> Bool {
+        for _ in 0..<2000 where !done.load(ordering: .acquiring) { usleep(1000) }
+        guard done.load(ordering: .acquiring) else {
+            pthread_detach(thread)
+            return false
+        }
+        pthread_join(thread, nil)
+        return true
+    }
+}
+
+/// Real-time scheduling for audio threads.
+enum RealTime {
+    /// Starts a thread that runs `body`, asking for real-time priority if `realTime`.
+    static func spawn(_ role: String, realTime: Bool, _ body: @escaping () -> Void) throws(AudioDeviceError) -> StreamThread {
+        try StreamThread(role, body: realTime ? { promoteCurrentThread(); body() } : body)
+    }
+
+    /// Asks for SCHED_FIFO; without the privilege the thread keeps normal scheduling, which is not an error.
+    static func promoteCurrentThread() {
+        var parameters = sched_param()
+        parameters.sched_priority = 70
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+    }
+}
