@@ -25,8 +25,6 @@ public final class ALSACapture: @unchecked Sendable {
     private var thread: StreamThread?
     /// Whether the thread was left stuck in the device, which then cannot be closed.
     private var abandoned = false
-    /// When the thread started, on CLOCK_MONOTONIC.
-    private let startedAt = Atomic<Int>(0)
     /// Frames read so far; only the capture thread touches it.
     private var captured = 0
     /// Which frame (counted from the first one read) is being captured when; see ``AudioClock``.
@@ -58,7 +56,7 @@ public final class ALSACapture: @unchecked Sendable {
     public var error: AudioDeviceError? {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
-        if isRunning && clock.hasStalled(since: startedAt.load(ordering: .acquiring)) {
+        if isRunning && clock.hasStalled {
             return AudioDeviceError(description: "capture device '\(device)' stopped delivering sound")
         }
         return nil
@@ -69,7 +67,7 @@ public final class ALSACapture: @unchecked Sendable {
     /// Starts the capture thread, at real-time priority where the system allows it.
     public func start() throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        startedAt.store(AudioClock.now(), ordering: .releasing)
+        clock.streamStarts()
         snd_pcm_prepare(pcm)
         snd_pcm_start(pcm)
         let created: StreamThread

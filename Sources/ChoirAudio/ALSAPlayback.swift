@@ -33,8 +33,6 @@ public final class ALSAPlayback: @unchecked Sendable {
     private var thread: StreamThread?
     /// Whether the thread was left stuck in the device, which then cannot be closed.
     private var abandoned = false
-    /// When the thread started, on CLOCK_MONOTONIC.
-    private let startedAt = Atomic<Int>(0)
     /// Source frames handed to the device so far; only the playback thread touches it.
     private var rendered = 0
     /// Frames of silence still to be played before the source's first frame; only the playback thread touches it.
@@ -90,7 +88,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
         // Paused, the thread plays silence: its clock moves on all the same.
-        if running.load(ordering: .acquiring) && clock.hasStalled(since: startedAt.load(ordering: .acquiring)) {
+        if running.load(ordering: .acquiring) && clock.hasStalled {
             return AudioDeviceError(description: "playback device '\(device)' stopped taking sound")
         }
         return nil
@@ -98,7 +96,7 @@ public final class ALSAPlayback: @unchecked Sendable {
 
     public func start() throws(AudioDeviceError) {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        startedAt.store(AudioClock.now(), ordering: .releasing)
+        clock.streamStarts()
         snd_pcm_prepare(pcm)
         let created: StreamThread
         do {

@@ -26,6 +26,8 @@ public final class AudioClock: Sendable {
     // Both halves in one double-word atomic, so that a reader never sees a frame from one reading and a time
     // from another.
     private let latest = Atomic<WordPair>(WordPair(first: 0, second: 0))
+    /// When the stream started, on CLOCK_MONOTONIC; 0 before.
+    private let startedAt = Atomic<Int>(0)
 
     public init() {}
 
@@ -41,11 +43,18 @@ public final class AudioClock: Sendable {
         return Reading(frame: Int(bitPattern: pair.first), nanoseconds: Int(bitPattern: pair.second))
     }
 
-    /// Whether the stream has published nothing for three seconds, counting from `start` (CLOCK_MONOTONIC
-    /// nanoseconds) until its first reading: far beyond any device buffer, so its thread is stuck in a device
-    /// that no longer answers (a sound server that died can leave a plugin's call waiting for ever).
-    public func hasStalled(since start: Int) -> Bool {
-        Self.now() - max(start, reading?.nanoseconds ?? start) > 3_000_000_000
+    /// Notes that the stream is starting: from then on, a stream that publishes nothing for three seconds has
+    /// stalled.
+    public func streamStarts() {
+        startedAt.store(Self.now(), ordering: .releasing)
+    }
+
+    /// Whether the stream, once started, has published nothing for three seconds: far beyond any device buffer,
+    /// so its thread is stuck in a device that no longer answers (a sound server that died or froze can leave a
+    /// plugin's call waiting for ever).
+    public var hasStalled: Bool {
+        let start = startedAt.load(ordering: .acquiring)
+        return start != 0 && Self.now() - max(start, reading?.nanoseconds ?? start) > 3_000_000_000
     }
 
     /// The monotonic clock, in nanoseconds.

@@ -164,13 +164,12 @@ struct SessionAudio {
                 break
             }
         }
-        // A stalled stream is one still running: its error is read before it is stopped.
-        let ended = capture.error ?? mix.playback?.error
+        // Read while the streams run: a stalled stream's error is that it runs without moving.
+        let error = capture.error ?? mix.playback?.error
         capture.stop()
         controls.close()
         judge.finish(at: position - latency)
         try mix.finish()
-        let error = ended ?? capture.error ?? mix.playback?.error
         var standardError = StandardError()
         if let lag = controls.lag {
             print("choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
