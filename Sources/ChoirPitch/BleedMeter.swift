@@ -37,7 +37,7 @@ public final class BleedMeter: @unchecked Sendable {
         self.block = block
         self.maximumLag = maximumLag
         decay = 1 - 1 / memory
-        let length = YINDetector.fastLength(atLeast: block + 2 * maximumLag)
+        let length = FFTW.fastLength(atLeast: block + 2 * maximumLag)
         self.length = length
         let microphone = fftwf_alloc_real(length)!, mix = fftwf_alloc_real(length)!
         let microphoneSpectrum = fftwf_alloc_complex(length / 2 + 1)!, mixSpectrum = fftwf_alloc_complex(length / 2 + 1)!

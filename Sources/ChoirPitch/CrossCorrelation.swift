@@ -6,7 +6,7 @@ public enum CrossCorrelation {
     /// The lag, in samples from 0 to `maximumLag`, at which `captured` best matches `played`, and how well:
     /// the peak normalised by both signals' energy (1 for an exact, unscaled copy; near 0 for unrelated sound).
     public static func lag(of captured: [Float], behind played: [Float], maximumLag: Int) -> (lag: Int, strength: Double) {
-        let length = YINDetector.fastLength(atLeast: max(captured.count, played.count) + maximumLag + 1)
+        let length = FFTW.fastLength(atLeast: max(captured.count, played.count) + maximumLag + 1)
         let a = fftwf_alloc_real(length)!, b = fftwf_alloc_real(length)!
         let spectrumA = fftwf_alloc_complex(length / 2 + 1)!, spectrumB = fftwf_alloc_complex(length / 2 + 1)!
         defer {

@@ -1,75 +1,82 @@
 import CFFTW
-import Dispatch
+import Glibc
 
-/// One analysed frame.
-public struct PitchFrame: Equatable, Sendable {
-    /// Centre of the analysis window, in seconds from the start of the signal.
-    public var time: Double
-    /// Fundamental frequency in Hz; 0 when unvoiced.
+/// A period one window may have.
+public struct PitchCandidate: Sendable, Equatable {
+    /// In Hz, from the period refined by parabolic interpolation.
     public var frequency: Double
-    /// 1 − d′ at the chosen lag (the cumulative mean normalised difference); 0 for silence.
-    public var confidence: Double
-    /// RMS of the window, so that a judge can tell the singer from quieter sounds around them.
-    public var level: Double
-    /// RMS, over the same window, of the mix that was playing: what the microphone may hear besides the singer
-    /// (0 when nothing is known to play). The detector leaves it at 0; a practice session fills it in.
-    public var accompaniment: Double
-    public var isVoiced: Bool { frequency > 0 }
+    /// d′ at this period (YIN's cumulative mean normalised difference): 0 for a window that repeats exactly.
+    public var aperiodicity: Double
+    /// How likely it is that the window is voiced with this period.
+    public var probability: Double
 
-    public init(time: Double, frequency: Double, confidence: Double, level: Double = 0, accompaniment: Double = 0) {
-        self.time = time
+    public init(frequency: Double, aperiodicity: Double, probability: Double) {
         self.frequency = frequency
-        self.confidence = confidence
-        self.level = level
-        self.accompaniment = accompaniment
+        self.aperiodicity = aperiodicity
+        self.probability = probability
     }
 }
 
-/// The YIN fundamental-frequency estimator (de Cheveigné and Kawahara, 2002), with the difference function
-/// computed through FFTW's single-precision real transforms.
+/// What YIN finds in one window: its level, and the periods it may have, each with how likely it is. Held
+/// inline (no allocation), at most ``capacity`` candidates.
+public struct PitchObservation: Sendable {
+    public static let capacity = 8
+    /// Centre of the window, in seconds.
+    public var time: Double
+    /// RMS of the window.
+    public var level: Double
+    /// RMS of what the microphone may hear besides the singer; see ``PitchFrame/accompaniment``.
+    public var accompaniment = 0.0
+    /// d′ at the window's most periodic dip (1 for silence).
+    public var aperiodicity: Double
+    public private(set) var count = 0
+    public private(set) var candidates = InlineArray<8, PitchCandidate>(
+        repeating: PitchCandidate(frequency: 0, aperiodicity: 1, probability: 0))
+
+    public init(time: Double, level: Double, aperiodicity: Double = 1) {
+        self.time = time
+        self.level = level
+        self.aperiodicity = aperiodicity
+    }
+
+    /// The probability that the window is voiced at all.
+    public var voicedProbability: Double {
+        var sum = 0.0
+        for i in 0..<count { sum += candidates[i].probability }
+        return min(1, sum)
+    }
+
+    /// Adds a candidate; beyond ``capacity``, the least likely one gives way.
+    public mutating func add(_ candidate: PitchCandidate) {
+        if count < Self.capacity {
+            candidates[count] = candidate
+            count += 1
+            return
+        }
+        var weakest = 0
+        for i in 1..<count where candidates[i].probability < candidates[weakest].probability { weakest = i }
+        if candidate.probability > candidates[weakest].probability { candidates[weakest] = candidate }
+    }
+
+    public subscript(index: Int) -> PitchCandidate { candidates[index] }
+}
+
+/// The first half of the pitch tracker: YIN's difference function (de Cheveigné and Kawahara, 2002), computed
+/// through FFTW's single-precision real transforms, and the periods it suggests, weighed as probabilistic YIN
+/// does (Mauch and Dixon, 2014). ``PitchDecoder`` chooses among them over time.
 ///
-/// Construction allocates every buffer and plans the transforms; `analyse` allocates nothing, takes no lock
+/// Each dip of d′ is the period for every YIN threshold that it is the first dip to pass; with the thresholds
+/// spread as a Beta(2, 18) distribution (mean 0.1), a dip's share of them is how likely it is the period. A
+/// low spread of thresholds is what keeps YIN from a voice's octave above: a strong second harmonic makes a dip
+/// at half the period, but rarely a deep one. Whether the window is voiced at all is a separate question,
+/// answered from how periodic its best dip is (``PitchTracker/Configuration/voicingThreshold``), so that the
+/// low thresholds do not also make soft or breathy singing unvoiced.
+///
+/// Construction allocates every buffer and plans the transforms; `observe` allocates nothing, takes no lock
 /// and makes no system call, so it may run on a real-time thread. One detector must not be used from two
 /// threads at once.
 public final class YINDetector: @unchecked Sendable {
-    /// What a detector listens for and how.
-    public struct Configuration: Equatable, Sendable {
-        public var sampleRate: Double
-        /// Analysis window in samples; it must hold two periods of the lowest frequency.
-        public var window: Int
-        /// Samples between successive frames.
-        public var hop: Int
-        public var minimumFrequency: Double
-        public var maximumFrequency: Double
-        /// The absolute threshold on d′ below which a dip counts as the period.
-        public var threshold: Double
-        /// Frames quieter than this RMS are unvoiced (silence gate).
-        public var silenceRMS: Double
-
-        /// A bass's low E (E2) up to a soprano's high C (C6).
-        public static let singingRange = (minimum: 82.0, maximum: 1050.0)
-
-        public init(
-            sampleRate: Double, window: Int = 2048, hop: Int = 256,
-            minimumFrequency: Double = singingRange.minimum, maximumFrequency: Double = singingRange.maximum,
-            threshold: Double = 0.15, silenceRMS: Double = 0.001
-        ) {
-            self.sampleRate = sampleRate
-            self.window = window
-            self.hop = hop
-            self.minimumFrequency = minimumFrequency
-            self.maximumFrequency = maximumFrequency
-            self.threshold = threshold
-            self.silenceRMS = silenceRMS
-        }
-    }
-
-    /// A configuration that cannot work, with what was expected.
-    public struct ConfigurationError: Error, CustomStringConvertible, Equatable, Sendable {
-        public var description: String
-    }
-
-    public let configuration: Configuration
+    public let configuration: PitchTracker.Configuration
     private let minimumLag: Int
     private let maximumLag: Int
 
@@ -78,50 +85,25 @@ public final class YINDetector: @unchecked Sendable {
     private let frame: UnsafeMutablePointer<Float>
     private let spectrum: UnsafeMutablePointer<fftwf_complex>
     private let correlation: UnsafeMutablePointer<Float>
-    /// Running sums of squares: energy[i] = Σ_{j<i} x_j².
+    /// Running sums of squares of the window.
     private let energy: UnsafeMutablePointer<Float>
     private let difference: UnsafeMutablePointer<Float>
     private let normalised: UnsafeMutablePointer<Float>
+    /// The dips that are deeper than every dip at a shorter lag: the only ones a threshold can pick.
+    private let records: UnsafeMutablePointer<(lag: Int, depth: Float, share: Double)>
     private let forwardPlan: fftwf_plan
     private let inversePlan: fftwf_plan
 
-    /// Checks `configuration`, allocates and plans: do it off the audio thread.
-    public init(_ configuration: Configuration) throws(ConfigurationError) {
+    /// Allocates and plans for a configuration that ``PitchTracker/Configuration/validate()`` accepted: do it
+    /// off the audio thread.
+    init(_ configuration: PitchTracker.Configuration) {
         let c = configuration
-        guard c.sampleRate.isFinite, c.sampleRate >= 1000, c.sampleRate <= 768_000 else {
-            throw ConfigurationError(description: "sample rate \(c.sampleRate) Hz: expected 1000 to 768000")
-        }
-        guard c.minimumFrequency.isFinite, c.maximumFrequency.isFinite, c.minimumFrequency > 0,
-            c.minimumFrequency < c.maximumFrequency, c.maximumFrequency < c.sampleRate / 2
-        else {
-            throw ConfigurationError(
-                description: "frequency range \(c.minimumFrequency)–\(c.maximumFrequency) Hz: expected 0 < min < max "
-                    + "< \(c.sampleRate / 2) Hz (half the sample rate)")
-        }
-        guard c.window >= 32, c.window <= 1 << 18, c.window % 2 == 0 else {
-            throw ConfigurationError(description: "window \(c.window): expected an even number of samples from 32 to 262144")
-        }
-        let maximumLag = Int((c.sampleRate / c.minimumFrequency).rounded(.up)) + 1
-        guard c.window >= 2 * (maximumLag + 1) else {
-            throw ConfigurationError(
-                description: "window \(c.window) is too short for \(c.minimumFrequency) Hz at \(Int(c.sampleRate)) Hz: "
-                    + "expected at least \(2 * (maximumLag + 1)) samples")
-        }
-        guard c.hop >= 1, c.hop <= c.window else {
-            throw ConfigurationError(description: "hop \(c.hop): expected 1 to the window (\(c.window) samples)")
-        }
-        guard c.threshold > 0, c.threshold < 1 else {
-            throw ConfigurationError(description: "threshold \(c.threshold): expected a value between 0 and 1")
-        }
-        guard c.silenceRMS >= 0, c.silenceRMS.isFinite else {
-            throw ConfigurationError(description: "silence RMS \(c.silenceRMS): expected zero or more")
-        }
         self.configuration = c
-        self.maximumLag = maximumLag
+        maximumLag = c.maximumLag
         minimumLag = max(2, Int((c.sampleRate / c.maximumFrequency).rounded(.down)) - 1)
 
         let n = c.window
-        let length = Self.fastLength(atLeast: n + maximumLag + 1)
+        let length = FFTW.fastLength(atLeast: n + maximumLag + 1)
         transformLength = length
         let frame = fftwf_alloc_real(length)!, correlation = fftwf_alloc_real(length)!
         let spectrum = fftwf_alloc_complex(length / 2 + 1)!
@@ -133,7 +115,6 @@ public final class YINDetector: @unchecked Sendable {
                 fftwf_plan_dft_c2r_1d(Int32(length), spectrum, correlation, flags)!
             )
         }
-        // Planning with FFTW_MEASURE overwrites the arrays, so they are cleared after it.
         frame.initialize(repeating: 0, count: length)
         (self.frame, self.correlation, self.spectrum) = (frame, correlation, spectrum)
         energy = .allocate(capacity: n + 1)
@@ -142,14 +123,7 @@ public final class YINDetector: @unchecked Sendable {
         difference.initialize(repeating: 0, count: maximumLag + 2)
         normalised = .allocate(capacity: maximumLag + 2)
         normalised.initialize(repeating: 1, count: maximumLag + 2)
-    }
-
-    /// The smallest power of two at least `minimum`: planned with FFTW_ESTIMATE (which costs microseconds
-    /// rather than FFTW_MEASURE's tenth of a second), powers of two transform fastest.
-    static func fastLength(atLeast minimum: Int) -> Int {
-        var length = 1
-        while length < minimum { length <<= 1 }
-        return length
+        records = .allocate(capacity: maximumLag + 1)
     }
 
     deinit {
@@ -163,30 +137,36 @@ public final class YINDetector: @unchecked Sendable {
         energy.deallocate()
         difference.deallocate()
         normalised.deallocate()
+        records.deallocate()
+    }
+
+    /// The share of thresholds, spread as Beta(2, 18), that lie below `x`: its cumulative distribution,
+    /// 1 − (1 − x)¹⁸ (1 + 18x).
+    @inline(__always)
+    static func thresholdsBelow(_ x: Float) -> Double {
+        let x = Double(min(1, max(0, x)))
+        return 1 - pow(1 - x, 18) * (1 + 18 * x)
     }
 
     /// Analyses one window of `configuration.window` samples whose centre lies at `time` seconds.
     /// Allocates nothing and takes no lock.
-    public func analyse(_ samples: UnsafeBufferPointer<Float>, time: Double) -> PitchFrame {
+    public func observe(_ samples: UnsafeBufferPointer<Float>, time: Double) -> PitchObservation {
         let n = configuration.window
         precondition(samples.count >= n, "a frame needs \(n) samples")
         var sum: Float = 0
-        for i in 0..<n {
-            frame[i] = samples[i]
-            sum += samples[i]
-        }
-        // Remove DC so that a constant offset is not heard as a very low pitch.
+        for i in 0..<n { sum += samples[i] }
+        // Remove DC so that a constant offset is not heard as a very low pitch. energy[i] = Σ_{j<i} x_j².
         let mean = sum / Float(n)
-        var power: Float = 0
+        energy[0] = 0
         for i in 0..<n {
-            frame[i] -= mean
-            power += frame[i] * frame[i]
+            let x = samples[i] - mean
+            frame[i] = x
+            energy[i + 1] = energy[i] + x * x
         }
-        let rms = (power / Float(n)).squareRoot()
+        let rms = (energy[n] / Float(n)).squareRoot()
         guard rms.isFinite, Double(rms) > configuration.silenceRMS else {
-            return PitchFrame(time: time, frequency: 0, confidence: 0, level: rms.isFinite ? Double(rms) : 0)
+            return PitchObservation(time: time, level: rms.isFinite ? Double(rms) : 0)
         }
-        let level = Double(rms)
 
         // r(τ) = Σ_{j<n−τ} x_j x_{j+τ}, the autocorrelation over the whole window, by FFT (zero-padded so
         // that it does not wrap). Using the whole window keeps every lag's estimate centred on the window's
@@ -201,8 +181,6 @@ public final class YINDetector: @unchecked Sendable {
 
         // d(τ) = Σ (x_j − x_{j+τ})² = E(0, n−τ) + E(τ, n) − 2 r(τ), scaled by n / (n − τ) so that the shorter
         // overlap at long lags does not favour them.
-        energy[0] = 0
-        for i in 0..<n { energy[i + 1] = energy[i] + frame[i] * frame[i] }
         let top = maximumLag + 1
         var running: Float = 0
         for tau in 1...top {
@@ -214,85 +192,40 @@ public final class YINDetector: @unchecked Sendable {
             normalised[tau] = running > 0 ? d * Float(tau) / running : 1
         }
 
-        // Absolute threshold: the first dip below it, followed down to its local minimum.
-        let threshold = Float(configuration.threshold)
-        var chosen = -1
-        var tau = minimumLag
-        while tau < maximumLag {
-            if normalised[tau] < threshold {
-                while tau + 1 < maximumLag && normalised[tau + 1] < normalised[tau] { tau += 1 }
-                chosen = tau
-                break
+        // The dips a threshold can pick, in order of lag: each deeper than every one before it. The
+        // thresholds between the previous record and this dip pick this one.
+        var count = 0
+        var lowest: Float = 1
+        var previousShare = 1.0
+        for tau in minimumLag..<maximumLag where normalised[tau] < normalised[tau - 1] && normalised[tau] <= normalised[tau + 1] {
+            guard normalised[tau] < lowest else { continue }
+            let share = Self.thresholdsBelow(normalised[tau])
+            records[count] = (tau, normalised[tau], previousShare - share)
+            previousShare = share
+            lowest = normalised[tau]
+            count += 1
+        }
+        var observation = PitchObservation(time: time, level: Double(rms), aperiodicity: Double(lowest))
+        guard count > 0 else { return observation }
+        // Thresholds below every dip pick none; like probabilistic YIN, give them to the deepest dip.
+        records[count - 1].share += previousShare
+        // How likely the window is voiced, from how periodic its best dip is: even at this aperiodicity, as
+        // likely voiced as not, each 0.05 below it about three times as likely.
+        let voiced = 1 / (1 + exp((Double(lowest) - configuration.voicingThreshold) / 0.05))
+        for i in 0..<count {
+            let (tau, depth, share) = records[i]
+            guard share > 1e-6 else { continue }
+            // Parabolic interpolation on the raw difference, which is smooth near the period.
+            let (a, b, c) = (difference[tau - 1], difference[tau], difference[tau + 1])
+            let curvature = a - 2 * b + c
+            var offset: Float = curvature > 0 ? 0.5 * (a - c) / curvature : 0
+            if !offset.isFinite || abs(offset) > 1 { offset = 0 }
+            let frequency = configuration.sampleRate / (Double(tau) + Double(offset))
+            guard frequency >= configuration.minimumFrequency * 0.97, frequency <= configuration.maximumFrequency * 1.03 else {
+                continue
             }
-            tau += 1
+            observation.add(PitchCandidate(frequency: frequency, aperiodicity: Double(depth), probability: share * voiced))
         }
-        if chosen < 0 {
-            // No dip is deep enough: report the best one as unvoiced, with its confidence.
-            var best = minimumLag
-            for t in minimumLag..<maximumLag where normalised[t] < normalised[best] { best = t }
-            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[best])), level: level)
-        }
-
-        // A dip at a whole fraction of the chosen period that is nearly as deep is the voice's own period: the
-        // chosen one is where the voice and another sound (a line a fifth or an octave away, heard through the
-        // microphone) repeat together. A voice itself never repeats at half its period, so this does not move a
-        // voice that really is an octave lower.
-        for divisor in [3, 2] {
-            let centre = Double(chosen) / Double(divisor)
-            let low = max(minimumLag, Int(centre * 0.96)), high = min(maximumLag - 1, Int(centre * 1.04) + 1)
-            guard low < high else { continue }
-            var dip = low
-            for t in low...high where normalised[t] < normalised[dip] { dip = t }
-            if dip > low, dip < high, normalised[dip] < threshold + 0.15 {
-                chosen = dip
-                break
-            }
-        }
-
-        // Parabolic interpolation on the raw difference, which is smooth near the period.
-        let (a, b, c) = (difference[chosen - 1], difference[chosen], difference[chosen + 1])
-        let curvature = a - 2 * b + c
-        var offset: Float = curvature > 0 ? 0.5 * (a - c) / curvature : 0
-        if !offset.isFinite || abs(offset) > 1 { offset = 0 }
-        let period = Double(chosen) + Double(offset)
-        let frequency = configuration.sampleRate / period
-        guard frequency >= configuration.minimumFrequency * 0.97, frequency <= configuration.maximumFrequency * 1.03 else {
-            return PitchFrame(time: time, frequency: 0, confidence: Double(max(0, 1 - normalised[chosen])), level: level)
-        }
-        return PitchFrame(time: time, frequency: frequency, confidence: Double(max(0, 1 - normalised[chosen])), level: level)
-    }
-
-    /// Analyses a whole signal, one frame per hop, each stamped with the centre of its window. Meant for
-    /// files: it allocates the result, and splits the frames across `threads` detectors running in parallel.
-    public static func track(signal: [Float], configuration: Configuration, threads: Int = 2)
-        throws(ConfigurationError) -> [PitchFrame]
-    {
-        let n = configuration.window, hop = configuration.hop
-        guard signal.count >= n else {
-            _ = try YINDetector(configuration)
-            return []
-        }
-        let count = (signal.count - n) / hop + 1
-        let workers = max(1, min(threads, count / 64 + 1))
-        let detectors = try (0..<workers).map { _ throws(ConfigurationError) in try YINDetector(configuration) }
-        var frames = [PitchFrame](repeating: PitchFrame(time: 0, frequency: 0, confidence: 0), count: count)
-        frames.withUnsafeMutableBufferPointer { output in
-            nonisolated(unsafe) let output = output
-            signal.withUnsafeBufferPointer { input in
-                nonisolated(unsafe) let input = input
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    let detector = detectors[worker]
-                    var index = worker * count / workers
-                    let end = (worker + 1) * count / workers
-                    while index < end {
-                        let start = index * hop
-                        let time = (Double(start) + Double(n) / 2) / configuration.sampleRate
-                        output[index] = detector.analyse(UnsafeBufferPointer(rebasing: input[start..<(start + n)]), time: time)
-                        index += 1
-                    }
-                }
-            }
-        }
-        return frames
+        return observation
     }
 }

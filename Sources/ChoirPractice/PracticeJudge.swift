@@ -29,21 +29,13 @@ public struct PracticeJudge: Sendable {
         trace.reserveCapacity(4096)
     }
 
-    /// A pitch detector for `notes` at `sampleRate`: it hears down to an octave and a bit below the line's
-    /// lowest note, so that a bass singing an octave low is still heard, with frames every 5 ms or so.
-    public static func detector(for notes: [ExpectedNote], sampleRate: Double) -> YINDetector.Configuration {
+    /// A pitch tracker for `notes` at `sampleRate`: it hears down to an octave and a bit below the line's
+    /// lowest note, so that a bass singing an octave low is still heard, and up to a fourth above its highest.
+    public static func detector(for notes: [ExpectedNote], sampleRate: Double) -> PitchTracker.Configuration {
         let lowest = notes.map(\.midi).min() ?? 40, highest = notes.map(\.midi).max() ?? 84
-        let minimum = max(40, min(YINDetector.Configuration.singingRange.minimum, 440 * pow(2, Double(lowest - 69 - 14) / 12)))
-        let maximum = max(YINDetector.Configuration.singingRange.maximum, 440 * pow(2, Double(highest - 69 + 5) / 12))
-        var window = 256
-        while Double(window) < 2.2 * sampleRate / minimum { window *= 2 }
-        var hop = 64
-        while Double(hop) * 2 <= sampleRate * 0.006 { hop *= 2 }
-        // A dip of 0.35 still marks the voice's period when vibrato moves the pitch within a long low window, or
-        // the accompaniment leaks in; whether such a frame is the singer is the comparator's call.
-        return YINDetector.Configuration(
-            sampleRate: sampleRate, window: window, hop: hop, minimumFrequency: minimum, maximumFrequency: maximum,
-            threshold: 0.35)
+        let minimum = max(40, min(PitchTracker.Configuration.singingRange.minimum, 440 * pow(2, Double(lowest - 69 - 14) / 12)))
+        let maximum = max(PitchTracker.Configuration.singingRange.maximum, 440 * pow(2, Double(highest - 69 + 5) / 12))
+        return PitchTracker.Configuration(sampleRate: sampleRate, minimumFrequency: minimum, maximumFrequency: maximum)
     }
 
     /// Frames end this long after a note so that a note's last frames are in before it is judged.

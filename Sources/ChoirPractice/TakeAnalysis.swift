@@ -13,9 +13,9 @@ public struct TakeAnalysis: Sendable {
 
     /// Analyses `samples` for singing `notes`. `mix` is what was played while the take was recorded, mono at the
     /// take's sample rate, sample for sample at the same moments (nil when nothing was played).
-    public init(samples: [Float], sampleRate: Double, notes: [ExpectedNote], mix: [Float]?) throws(YINDetector.ConfigurationError) {
+    public init(samples: [Float], sampleRate: Double, notes: [ExpectedNote], mix: [Float]?) throws(PitchTracker.ConfigurationError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
-        frames = try YINDetector.track(signal: samples, configuration: configuration)
+        frames = try PitchTracker.track(signal: samples, configuration: configuration)
         gate = LevelGate(frames: frames)
         bleed = 0
         guard let mix, !mix.isEmpty else { return }

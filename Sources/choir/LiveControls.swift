@@ -134,7 +134,8 @@ struct LiveControls {
     private func sample(_ scoreSeconds: Double) -> Int { zeroSample + Int((scoreSeconds * Double(sampleRate)).rounded()) }
 
     /// Shows where the session is, at most 30 times a second on a terminal, or a line when a measure is done.
-    /// `heard` is when the newest sample analysed was at the microphone's converter, in monotonic nanoseconds.
+    /// `heard` is when the newest sample of the window the latest decided pitch comes from was at the microphone's
+    /// converter, in monotonic nanoseconds.
     mutating func show(judge: SteeredJudge, at time: Double, sung: (time: Double, midi: Double)?, heard: Int?) {
         guard let segment = judge.segment(at: time) else { return }
         scoreTime = segment.scoreTime(at: time)

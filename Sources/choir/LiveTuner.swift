@@ -11,15 +11,15 @@ let interrupted = Atomic<Bool>(false)
 /// `choir pitch --live`: captures on a real-time thread and analyses hop by hop on this one. On a terminal it
 /// shows note, octave and cents; otherwise it prints the same CSV as for files.
 struct LiveTuner {
-    var configuration: YINDetector.Configuration
+    var configuration: PitchTracker.Configuration
     var device: String
     /// Stop after this many seconds (for scripts and tests); nil runs until q or Ctrl-C.
     var duration: Double?
 
     func run() throws {
-        let detector: YINDetector
+        let tracker: PitchTracker
         do {
-            detector = try YINDetector(configuration)
+            tracker = try PitchTracker(configuration)
         } catch {
             throw fail("--live: \(error)")
         }
@@ -47,13 +47,16 @@ struct LiveTuner {
                 usleep(2000)
                 continue
             }
-            let result = frames.withSamples { detector.analyse($0, time: frames.centre(sampleRate: configuration.sampleRate)) }
+            guard frames.isFull, let result = frames.withSamples({ tracker.analyse($0, time: frames.centre(sampleRate: configuration.sampleRate)) }) else {
+                continue
+            }
             if let terminal {
                 terminal.show(TunerLine.render(result))
-            } else if frames.isFull {
+            } else {
                 writer.write(result)
             }
         }
+        if terminal == nil { tracker.finish { writer.write($0) } }
         writer.end()
         capture.stop()
         terminal?.restore()

@@ -25,20 +25,23 @@ extension Choir {
         @Option(help: "With --live, stop after this many seconds instead of waiting for q or Ctrl-C.")
         var duration: Double?
 
-        @Option(help: "Analysis window in samples.")
-        var window = 2048
+        @Option(help: "Analysis window in samples (default: 2.2 periods of --min-freq).")
+        var window: Int?
 
-        @Option(help: "Samples between frames.")
-        var hop = 256
+        @Option(help: "Samples between frames (default: a power of two, about 5 ms).")
+        var hop: Int?
 
-        @Option(help: "Lowest frequency to look for, in Hz (default: a bass's low E).")
-        var minFreq = YINDetector.Configuration.singingRange.minimum
+        @Option(help: "Lowest frequency to look for, in Hz (default: below a low bass's C2).")
+        var minFreq = PitchTracker.Configuration.singingRange.minimum
 
-        @Option(help: "Highest frequency to look for, in Hz (default: a soprano's high C).")
-        var maxFreq = YINDetector.Configuration.singingRange.maximum
+        @Option(help: "Highest frequency to look for, in Hz (default: above a soprano's high C6).")
+        var maxFreq = PitchTracker.Configuration.singingRange.maximum
 
-        @Option(help: "YIN's absolute threshold on the normalised difference, between 0 and 1.")
-        var threshold = 0.15
+        @Option(help: "The aperiodicity (YIN's normalised difference at the best period, 0 to 1) at which a frame is as likely voiced as not.")
+        var threshold = 0.4
+
+        @Option(help: "Seconds of sound after a frame that the tracker weighs before deciding it (default: 1 for files, 0.025 live).")
+        var lookAhead: Double?
 
         @Option(help: "Output format for files: csv or json.")
         var format: PitchFormat = .csv
@@ -48,10 +51,10 @@ extension Choir {
             if !live && input == nil { throw ValidationError("give a WAV file, or --live for a tuner") }
         }
 
-        func configuration(sampleRate: Int) -> YINDetector.Configuration {
-            YINDetector.Configuration(
+        func configuration(sampleRate: Int) -> PitchTracker.Configuration {
+            PitchTracker.Configuration(
                 sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
-                maximumFrequency: maxFreq, threshold: threshold)
+                maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
         }
 
         func run() throws {
@@ -67,13 +70,14 @@ extension Choir {
                 throw fail(error)
             }
             let frames: [PitchFrame]
+            let configuration = configuration(sampleRate: audio.sampleRate)
             do {
-                frames = try YINDetector.track(signal: audio.samples, configuration: configuration(sampleRate: audio.sampleRate))
+                frames = try PitchTracker.track(signal: audio.samples, configuration: configuration)
             } catch {
                 throw fail("\(path): \(error)")
             }
             var out = PitchWriter(format: format)
-            out.begin(sampleRate: audio.sampleRate, window: window, hop: hop)
+            out.begin(sampleRate: audio.sampleRate, window: configuration.window, hop: configuration.hop)
             for frame in frames { out.write(frame) }
             out.end()
         }

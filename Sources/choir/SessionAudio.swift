@@ -79,8 +79,8 @@ struct SessionAudio {
     /// watches the live view, otherwise one line per measure is printed.
     func judgeLive(device: String, latency: Double, output: String, locked: Bool, recorder: HistoryRecorder) throws -> LiveTake {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
-        let detector: YINDetector
-        do { detector = try YINDetector(configuration) } catch { throw fail("\(error)") }
+        let tracker: PitchTracker
+        do { tracker = try PitchTracker(configuration) } catch { throw fail("\(error)") }
         let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         let capture: ALSACapture
         do {
@@ -124,8 +124,9 @@ struct SessionAudio {
             }
             // Samples the ring dropped were captured all the same.
             let newest = frames.consumed + ring.dropped
+            // The frame the view shows is decided the tracker's delay after its window's newest sample.
             if let reading = capture.clock.reading {
-                heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate
+                heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate - Int(tracker.delay * 1e9)
             }
             var frame = Double(newest) - Double(frames.window) / 2
             if let alignment {
@@ -148,16 +149,18 @@ struct SessionAudio {
                 judge.bleed = bleed.gain
             }
             guard frames.isFull else { continue }
-            var pitch = frames.withSamples { detector.analyse($0, time: time) }
+            var accompaniment = 0.0
             if let bleed, let listenedFrom {
-                pitch.accompaniment = bleed.level(
+                accompaniment = bleed.level(
                     aroundCaptured: Double(frames.consumed - listenedFrom) - Double(frames.window) / 2, window: frames.window)
             }
-            if judge.add(pitch) > 0, time - lastSave >= 1 {
+            // The tracker decides each frame a few hops after analysing it.
+            guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: accompaniment) }) else { continue }
+            if judge.add(pitch) > 0, pitch.time - lastSave >= 1 {
                 recorder.save(LiveTake(judge: judge))
-                lastSave = time
+                lastSave = pitch.time
             }
-            if judge.isSung(pitch) { lastSung = (time, 69 + 12 * log2(pitch.frequency / 440)) }
+            if judge.isSung(pitch) { lastSung = (pitch.time, 69 + 12 * log2(pitch.frequency / 440)) }
             if let renderer = mix.renderer {
                 if renderer.isFinished && position >= Double(renderer.position) / rate { break }
             } else if time > preroll + resolved.schedule.length + 0.5 {
@@ -168,6 +171,7 @@ struct SessionAudio {
         let error = capture.error ?? mix.playback?.error
         capture.stop()
         controls.close()
+        tracker.finish { judge.add($0) }
         judge.finish(at: position - latency)
         try mix.finish()
         var standardError = StandardError()
