@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "ChoirPlayback", targets: ["ChoirPlayback"]),
         .library(name: "ChoirPitch", targets: ["ChoirPitch"]),
         .library(name: "ChoirPractice", targets: ["ChoirPractice"]),
+        // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
+        // of the engine.
+        .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CRubberBand", pkgConfig: "rubberband",
+            providers: [.apt(["librubberband-dev"]), .brew(["rubberband"])]),
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
@@ -44,20 +50,33 @@ let package = Package(
                 "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .target(
+            name: "ChoirTestSupport",
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand"]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
         .executableTarget(
-            name: "make-demo-take", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice"]),
+            name: "make-demo-take",
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
+        // How the judge fares on every planted-mistake performance, in both sets: `swift run -c release judge-figures`.
+        .executableTarget(name: "judge-figures", dependencies: ["ChoirPractice", "ChoirTestSupport"]),
+        .executableTarget(name: "scratch", dependencies: ["ChoirPractice", "ChoirTestSupport", "ChoirAudio", "ChoirPitch"]),
         // The singer of the real-time tests, in a process of its own like a person at a microphone.
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
-        .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch"]),
+        .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(
             name: "ChoirPracticeTests",
-            dependencies: ["ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "ChoirPractice", "ChoirPlayback", "ChoirScore", "ChoirPitch", "ChoirTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "ChoirCLITests",
-            dependencies: ["choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore", "CZlib"]),
+            dependencies: [
+                "choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore",
+                "ChoirTestSupport", "CZlib",
+            ]),
     ]
 )

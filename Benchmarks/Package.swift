@@ -14,6 +14,7 @@ let package = Package(
             name: "PitchDetection",
             dependencies: [
                 .product(name: "ChoirPitch", package: "main"),
+                .product(name: "ChoirTestSupport", package: "main"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PitchDetection",
@@ -30,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "make-singing-signals",
             dependencies: [
-                .product(name: "ChoirPitch", package: "main"),
+                .product(name: "ChoirTestSupport", package: "main"),
                 .product(name: "ChoirAudio", package: "main"),
             ],
             path: "Sources/make-singing-signals"),

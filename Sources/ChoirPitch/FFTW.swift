@@ -31,12 +31,12 @@ public enum FFTW {
     }
 }
 
-/// FFTW's planner keeps global state, so plans are made and destroyed under one lock; executing a plan
-/// needs none.
-enum FFTWPlanner {
+/// FFTW's planner keeps global state, so plans are made and destroyed under one lock, by every user of FFTW in
+/// the process; executing a plan needs none.
+public enum FFTWPlanner {
     private static let lock = Mutex(())
 
-    static func withLock<T>(_ body: () -> T) -> T {
+    public static func withLock<T>(_ body: () -> T) -> T {
         lock.withLock { _ in body() }
     }
 }

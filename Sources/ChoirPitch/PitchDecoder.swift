@@ -74,19 +74,19 @@ public final class PitchDecoder: @unchecked Sendable {
     public func decode(_ observation: PitchObservation) -> PitchFrame? {
         let slot = slots + observed % capacity
         slot.pointee.observation = observation
-        let count = observation.count
-        for k in 0..<count { slot.pointee.cents[k] = 1200 * log2(observation[k].frequency / 440) }
-        let unvoicedEvidence = log(max(1e-9, 1 - observation.voicedProbability))
+        let count = observation.candidates.count
+        for k in 0..<count { slot.pointee.cents[k] = 1200 * log2(observation.candidates[k].frequency / 440) }
+        let unvoicedEvidence = log(max(1e-9, 1 - observation.candidates.voicedProbability))
         if observed == 0 {
             slot.pointee.unvoiced = unvoicedEvidence
             slot.pointee.unvoicedFrom = -1
             for k in 0..<count {
-                slot.pointee.voiced[k] = log(max(1e-12, observation[k].probability))
+                slot.pointee.voiced[k] = log(max(1e-12, observation.candidates[k].probability))
                 slot.pointee.voicedFrom[k] = -1
             }
         } else {
             let previous = slots + (observed - 1) % capacity
-            let before = previous.pointee.observation.count
+            let before = previous.pointee.observation.candidates.count
             var bestVoiced = -1
             for j in 0..<before where bestVoiced < 0 || previous.pointee.voiced[j] > previous.pointee.voiced[bestVoiced] {
                 bestVoiced = j
@@ -110,7 +110,7 @@ public final class PitchDecoder: @unchecked Sendable {
                         from = j
                     }
                 }
-                slot.pointee.voiced[k] = best + log(max(1e-12, observation[k].probability))
+                slot.pointee.voiced[k] = best + log(max(1e-12, observation.candidates[k].probability))
                 slot.pointee.voicedFrom[k] = from
             }
         }
@@ -149,7 +149,7 @@ public final class PitchDecoder: @unchecked Sendable {
     private func bestState(of slot: UnsafeMutablePointer<Slot>) -> Int {
         var state = -1
         var best = slot.pointee.unvoiced
-        for k in 0..<slot.pointee.observation.count where slot.pointee.voiced[k] > best {
+        for k in 0..<slot.pointee.observation.candidates.count where slot.pointee.voiced[k] > best {
             best = slot.pointee.voiced[k]
             state = k
         }
@@ -163,14 +163,15 @@ public final class PitchDecoder: @unchecked Sendable {
 
     private func frame(at index: Int, state: Int) -> PitchFrame {
         let observation = slots[index % capacity].observation
-        guard state >= 0 else {
-            return PitchFrame(
-                time: observation.time, frequency: 0, confidence: max(0, 1 - observation.aperiodicity),
-                level: observation.level, accompaniment: observation.accompaniment)
-        }
-        let chosen = observation[state]
-        return PitchFrame(
-            time: observation.time, frequency: chosen.frequency, confidence: max(0, 1 - chosen.aperiodicity),
+        var frame = PitchFrame(
+            time: observation.time, frequency: 0, confidence: max(0, 1 - observation.aperiodicity),
             level: observation.level, accompaniment: observation.accompaniment)
+        frame.candidates = observation.candidates
+        if state >= 0 {
+            let chosen = observation.candidates[state]
+            frame.frequency = chosen.frequency
+            frame.confidence = max(0, 1 - chosen.aperiodicity)
+        }
+        return frame
     }
 }

@@ -1,5 +1,5 @@
 /// One analysed frame: the pitch the tracker decided on, or none.
-public struct PitchFrame: Equatable, Sendable {
+public struct PitchFrame: Sendable {
     /// Centre of the analysis window, in seconds from the start of the signal.
     public var time: Double
     /// Fundamental frequency in Hz; 0 when unvoiced.
@@ -12,6 +12,9 @@ public struct PitchFrame: Equatable, Sendable {
     /// RMS, over the same window, of the mix that was playing: what the microphone may hear besides the singer
     /// (0 when nothing is known to play). The tracker carries it through; a practice session fills it in.
     public var accompaniment: Double
+    /// Every period the tracker weighed for this window, the chosen one among them: where two sounds repeat
+    /// together, the voice's own period is one of the others.
+    public var candidates = PitchCandidates()
     public var isVoiced: Bool { frequency > 0 }
 
     public init(time: Double, frequency: Double, confidence: Double, level: Double = 0, accompaniment: Double = 0) {

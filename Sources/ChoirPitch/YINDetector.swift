@@ -1,66 +1,6 @@
 import CFFTW
 import Glibc
 
-/// A period one window may have.
-public struct PitchCandidate: Sendable, Equatable {
-    /// In Hz, from the period refined by parabolic interpolation.
-    public var frequency: Double
-    /// d′ at this period (YIN's cumulative mean normalised difference): 0 for a window that repeats exactly.
-    public var aperiodicity: Double
-    /// How likely it is that the window is voiced with this period.
-    public var probability: Double
-
-    public init(frequency: Double, aperiodicity: Double, probability: Double) {
-        self.frequency = frequency
-        self.aperiodicity = aperiodicity
-        self.probability = probability
-    }
-}
-
-/// What YIN finds in one window: its level, and the periods it may have, each with how likely it is. Held
-/// inline (no allocation), at most ``capacity`` candidates.
-public struct PitchObservation: Sendable {
-    public static let capacity = 8
-    /// Centre of the window, in seconds.
-    public var time: Double
-    /// RMS of the window.
-    public var level: Double
-    /// RMS of what the microphone may hear besides the singer; see ``PitchFrame/accompaniment``.
-    public var accompaniment = 0.0
-    /// d′ at the window's most periodic dip (1 for silence).
-    public var aperiodicity: Double
-    public private(set) var count = 0
-    public private(set) var candidates = InlineArray<8, PitchCandidate>(
-        repeating: PitchCandidate(frequency: 0, aperiodicity: 1, probability: 0))
-
-    public init(time: Double, level: Double, aperiodicity: Double = 1) {
-        self.time = time
-        self.level = level
-        self.aperiodicity = aperiodicity
-    }
-
-    /// The probability that the window is voiced at all.
-    public var voicedProbability: Double {
-        var sum = 0.0
-        for i in 0..<count { sum += candidates[i].probability }
-        return min(1, sum)
-    }
-
-    /// Adds a candidate; beyond ``capacity``, the least likely one gives way.
-    public mutating func add(_ candidate: PitchCandidate) {
-        if count < Self.capacity {
-            candidates[count] = candidate
-            count += 1
-            return
-        }
-        var weakest = 0
-        for i in 1..<count where candidates[i].probability < candidates[weakest].probability { weakest = i }
-        if candidate.probability > candidates[weakest].probability { candidates[weakest] = candidate }
-    }
-
-    public subscript(index: Int) -> PitchCandidate { candidates[index] }
-}
-
 /// The first half of the pitch tracker: YIN's difference function (de Cheveigné and Kawahara, 2002), computed
 /// through FFTW's single-precision real transforms, and the periods it suggests, weighed as probabilistic YIN
 /// does (Mauch and Dixon, 2014). ``PitchDecoder`` chooses among them over time.
@@ -224,7 +164,7 @@ public final class YINDetector: @unchecked Sendable {
             guard frequency >= configuration.minimumFrequency * 0.97, frequency <= configuration.maximumFrequency * 1.03 else {
                 continue
             }
-            observation.add(PitchCandidate(frequency: frequency, aperiodicity: Double(depth), probability: share * voiced))
+            observation.candidates.add(PitchCandidate(frequency: frequency, aperiodicity: Double(depth), probability: share * voiced))
         }
         return observation
     }

@@ -33,13 +33,11 @@ public struct NoteComparator: Sendable {
     public var levelGate: Double
     /// The singer's vibrato rate in Hz, once learned from their longer notes; see ``VibratoLearner``.
     public var vibratoRate: Double?
-    /// How loud the mix comes through the microphone (loudspeakers heard in the room), as a gain on the mix's
-    /// level; 0 when it is not heard (headphones) or not known.
-    public var bleed: Double = 0
 
-    /// A frame must be this much louder than the mix heard through the microphone to be the singer: 3 dB, a
-    /// voice at least as loud as the loudspeakers. A quieter voice cannot be told from them.
-    static let bleedMargin = 2.0.squareRoot()
+    /// A frame must be this much louder than the mix's echo that was taken out of it to be the singer: 3 dB, a
+    /// voice at least as loud as the loudspeakers. What is left of the echo is some 10 dB under it; a frame no
+    /// louder than that is the room, whatever its pitch.
+    static let echoMargin = 2.0.squareRoot()
 
     public init(options: Options = Options(), levelGate: Double = 0) {
         self.options = options
@@ -53,14 +51,13 @@ public struct NoteComparator: Sendable {
 
     /// Whether a frame is loud enough to be the singer rather than the room or the loudspeakers.
     func isLoudEnough(_ frame: PitchFrame) -> Bool {
-        frame.level >= levelGate && frame.level >= Self.bleedMargin * bleed * frame.accompaniment
+        frame.level >= levelGate && frame.level >= Self.echoMargin * frame.accompaniment
     }
 
     /// The verdict on `note` from `frames`, which must cover the note (time-stamped on the session's clock;
     /// frames outside the note are ignored).
     public func judge(_ note: ExpectedNote, frames: some Collection<PitchFrame>) -> NoteResult {
-        let written = Self.frequency(of: note)
-        func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / written) }
+        func cents(_ frame: PitchFrame) -> Double { Self.cents(of: frame, from: note) }
 
         let measured = self.body(of: note, frames: frames)
         let body = measured.steady
@@ -151,13 +148,23 @@ public struct NoteComparator: Sendable {
     /// The written note's frequency in Hz.
     static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
 
+    /// How far a frame's pitch lies from the written note, in cents. A frame read an octave or more below the
+    /// note whose window also repeats well at the note's own period (within a semitone) was the voice at the
+    /// note with another sound (the loudspeakers) repeating with it at a common, longer period: it is read at the
+    /// note's period. A voice really sung an octave low does not repeat at half its period, so it stays low.
+    static func cents(of frame: PitchFrame, from note: ExpectedNote) -> Double {
+        let written = frequency(of: note)
+        let cents = 1200 * log2(frame.frequency / written)
+        guard cents < -1100, let own = frame.candidates.nearest(written, within: 100), own.aperiodicity <= 0.35 else { return cents }
+        return 1200 * log2(own.frequency / written)
+    }
+
     /// The sung frames of the note's body, in cents from the written pitch, and how many frames the body spans
     /// sung or not. The body starts after a grace window for scoops and slides, and stops short of the very
     /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
     /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
     /// pitch lags behind.
     func body(of note: ExpectedNote, frames: some Collection<PitchFrame>) -> Body {
-        let written = Self.frequency(of: note)
         let grace = min(options.graceSeconds, note.duration * 0.4)
         let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
         var sung: [PitchFrame] = []
@@ -167,7 +174,7 @@ public struct NoteComparator: Sendable {
             if isSung(frame) { sung.append(frame) }
         }
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
-        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
+        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: Self.cents(of: $0, from: note)) }
         return Body(steady: steady, sung: sung.count, frames: count)
     }
 

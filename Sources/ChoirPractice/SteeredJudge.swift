@@ -15,10 +15,6 @@ public struct SteeredJudge: Sendable {
     private var gate = LevelGate()
     /// The singer's vibrato, carried from one segment's judge to the next.
     private var vibrato = VibratoLearner()
-    /// How loud the mix comes through the microphone, as far as measured; see ``NoteComparator/bleed``.
-    public var bleed = 0.0 {
-        didSet { current?.judge.comparator.bleed = bleed }
-    }
     private var current: (judge: PracticeJudge, segment: Segment)?
     private var upcoming: [Segment] = []
     /// Frames whose time is before this were heard before the latest segment began, and are dropped.
@@ -59,9 +55,7 @@ public struct SteeredJudge: Sendable {
 
     /// Whether a frame is the singer singing, as far as the judge can tell yet.
     public func isSung(_ frame: PitchFrame) -> Bool {
-        var comparator = NoteComparator(options: options, levelGate: gate.threshold)
-        comparator.bleed = bleed
-        return comparator.isSung(frame)
+        NoteComparator(options: options, levelGate: gate.threshold).isSung(frame)
     }
 
     /// Adds a frame on the session's clock; returns how many results were added.
@@ -96,7 +90,6 @@ public struct SteeredJudge: Sendable {
         }
         var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true, vibrato: vibrato)
         judge.comparator.levelGate = gate.threshold
-        judge.comparator.bleed = bleed
         current = (judge, segment)
         judgedSince = 0
         tracedSince = 0

@@ -1,43 +1,84 @@
 import ChoirPitch
 
-/// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix that was
-/// playing, how loud the singer is, and how much of the mix the microphone heard. A live session learns these
-/// as it goes; from a file they are learned from the whole take before any note is judged.
+/// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix's echo left
+/// in it, and how loud the singer is. Where a mix was played, its echo is first learned from the whole
+/// take and taken out of it (``EchoPath``, ``EchoCanceller``). A live session learns these as it goes; from a
+/// file they are learned from the whole take before any note is judged.
 public struct TakeAnalysis: Sendable {
-    /// The take's pitch frames, on its own clock.
+    /// The take's pitch frames, on its own clock, tracked with the mix's echo taken out.
     public var frames: [PitchFrame]
     /// The singer's level, learned from every frame.
     public var gate: LevelGate
-    /// How loud the mix comes through the microphone, as a gain on the mix; see ``NoteComparator/bleed``.
-    public var bleed: Double
+    /// How loud the mix came through the microphone: the learned echo path's gain (0 when nothing played).
+    public var loudspeakers: Double
 
     /// Analyses `samples` for singing `notes`. `mix` is what was played while the take was recorded, mono at the
     /// take's sample rate, sample for sample at the same moments (nil when nothing was played).
     public init(samples: [Float], sampleRate: Double, notes: [ExpectedNote], mix: [Float]?) throws(PitchTracker.ConfigurationError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
-        frames = try PitchTracker.track(signal: samples, configuration: configuration)
-        gate = LevelGate(frames: frames)
-        bleed = 0
-        guard let mix, !mix.isEmpty else { return }
-        let meter = BleedMeter.forPractice(sampleRate: sampleRate, memory: .infinity)
-        meter.add(recording: samples, mix: mix)
-        bleed = meter.gain
-        // The mix's RMS over each frame's window, as the microphone heard it (the meter's delay later), from running
-        // sums of squares.
-        var energy = [Double](repeating: 0, count: mix.count + 1)
-        for (i, sample) in mix.enumerated() { energy[i + 1] = energy[i] + Double(sample * sample) }
-        let window = configuration.window
-        for i in frames.indices {
-            let start = max(0, min(mix.count, Int((frames[i].time * sampleRate).rounded()) - window / 2 - meter.delay))
-            let end = min(mix.count, start + window)
-            frames[i].accompaniment = end > start ? ((energy[end] - energy[start]) / Double(end - start)).squareRoot() : 0
+        var heard = samples
+        var echo: [Float]?
+        loudspeakers = 0
+        if let mix, !mix.isEmpty {
+            let path = EchoPath.forPractice(sampleRate: sampleRate, memory: .infinity)
+            path.add(recording: samples, mix: mix)
+            var filter = [Float](repeating: 0, count: path.taps)
+            filter.withUnsafeMutableBufferPointer { path.solve(into: $0) }
+            loudspeakers = filter.withUnsafeBufferPointer { EchoPath.gain(of: $0) }
+            echo = Self.cancel(&heard, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
         }
+        frames = try PitchTracker.track(signal: heard, configuration: configuration)
+        if let echo {
+            // The echo's RMS over each frame's window, from running sums of squares.
+            var energy = [Double](repeating: 0, count: echo.count + 1)
+            for (i, sample) in echo.enumerated() { energy[i + 1] = energy[i] + Double(sample * sample) }
+            let window = configuration.window
+            for i in frames.indices {
+                let start = max(0, min(echo.count, Int((frames[i].time * sampleRate).rounded()) - window / 2))
+                let end = min(echo.count, start + window)
+                frames[i].accompaniment = end > start ? ((energy[end] - energy[start]) / Double(end - start)).squareRoot() : 0
+            }
+            let left = Self.echoLeft(frames)
+            for i in frames.indices { frames[i].accompaniment *= left }
+        }
+        gate = LevelGate(frames: frames)
+    }
+
+    /// How much of the echo is left once it has been taken out, as a share of the echo taken out: the median,
+    /// over frames with an echo to speak of where nobody sings (not confidently voiced), of what the microphone
+    /// still heard over the echo taken out there. Without such frames, a half.
+    static func echoLeft(_ frames: [PitchFrame]) -> Double {
+        let loudest = frames.map(\.accompaniment).max() ?? 0
+        let shares = frames.filter { $0.accompaniment > loudest / 10 && $0.confidence < 0.5 }.map { $0.level / $0.accompaniment }.sorted()
+        return shares.count >= 20 ? min(1, shares[shares.count / 2]) : 0.5
+    }
+
+    /// Takes the mix's echo, through `filter`, out of `microphone` hop by hop, as a live session does; returns the
+    /// echo taken out.
+    static func cancel(_ microphone: inout [Float], mix: [Float], filter: [Float], lead: Int, hop: Int) -> [Float] {
+        let canceller = EchoCanceller(hop: hop, taps: filter.count, lead: lead)
+        filter.withUnsafeBufferPointer { canceller.load($0) }
+        var echo = [Float](repeating: 0, count: microphone.count)
+        var ahead = [Float](repeating: 0, count: hop)
+        var block = [Float](repeating: 0, count: hop)
+        for start in stride(from: 0, to: microphone.count, by: hop) {
+            let count = min(hop, microphone.count - start)
+            for i in 0..<hop {
+                let j = start + lead + i
+                ahead[i] = j < mix.count ? mix[j] : 0
+                block[i] = i < count ? microphone[start + i] : 0
+            }
+            block.withUnsafeMutableBufferPointer { b in ahead.withUnsafeBufferPointer { canceller.cancel(b, mix: $0) } }
+            for i in 0..<count {
+                microphone[start + i] = block[i]
+                echo[start + i] = canceller.echo[i]
+            }
+        }
+        return echo
     }
 
     /// A judge of `notes` that knows what this analysis learned.
     public func judge(_ notes: [ExpectedNote], options: NoteComparator.Options) -> PracticeJudge {
-        var judge = PracticeJudge(notes: notes, options: options, gate: gate, learnsLevel: false)
-        judge.comparator.bleed = bleed
-        return judge
+        PracticeJudge(notes: notes, options: options, gate: gate, learnsLevel: false)
     }
 }

@@ -4,6 +4,7 @@ import ChoirAudio
 import ChoirPlayback
 import ChoirPractice
 import ChoirScore
+import ChoirTestSupport
 import Glibc
 
 let arguments = CommandLine.arguments

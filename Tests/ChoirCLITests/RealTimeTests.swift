@@ -2,9 +2,10 @@ import ChoirAudio
 import ChoirPlayback
 import ChoirPractice
 import ChoirScore
-import Synchronization
+import ChoirTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// Real-time round trips through one PulseAudio server with a null sink, one test at a time: the tests share the
@@ -399,7 +400,7 @@ extension RealTimeTests {
     }
 
     /// The tenor of the example sung by choir's synthetic singer with `mistakes` planted, at 16 kHz.
-    static func writeTake(to path: String, mistakes: [Int: SyntheticSinger.Mistake]) throws {
+    static func writeTake(to path: String, mistakes: [Int: PlantedMistake]) throws {
         let score = try ScoreReader.read(contentsOf: CLI.root.appendingPathComponent(CLI.example).path)
         var options = PlaybackOptions()
         options.singer = try LineSelector.select("tenor", from: score.lines)

@@ -1,3 +1,4 @@
+import ChoirTestSupport
 import Glibc
 import Testing
 

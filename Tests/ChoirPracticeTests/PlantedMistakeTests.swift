@@ -1,6 +1,7 @@
 import ChoirPitch
 import ChoirPlayback
 import ChoirScore
+import ChoirTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct PlantedMistakeTests {
                    planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, confusions.description)
         }
 
-        mutating func add(_ results: [NoteResult], _ planted: [Int: SyntheticSinger.Mistake]) {
+        mutating func add(_ results: [NoteResult], _ planted: [Int: PlantedMistake]) {
             for result in results {
                 let mistake = planted[result.note.index]
                 if let mistake {
@@ -41,7 +42,7 @@ struct PlantedMistakeTests {
     /// Sings `part` of `file` with a seed's mistakes, optionally with the other lines mixed in at `accompaniment`
     /// dB relative to the voice, and judges the take as a file session does.
     static func session(_ file: String, part: String, seed: UInt64, accompaniment: Double?) throws
-        -> (results: [NoteResult], planted: [Int: SyntheticSinger.Mistake])
+        -> (results: [NoteResult], planted: [Int: PlantedMistake])
     {
         let score = try ScoreReader.read(contentsOf: root.appendingPathComponent(file).path)
         let lines = score.lines

@@ -1,6 +1,7 @@
 import ChoirPitch
 import ChoirPlayback
 import ChoirScore
+import ChoirTestSupport
 import Foundation
 import Testing
 

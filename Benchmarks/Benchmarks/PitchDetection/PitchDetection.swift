@@ -1,5 +1,6 @@
 import Benchmark
 import ChoirPitch
+import ChoirTestSupport
 import Glibc
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,7 +1,7 @@
 // Writes the singing-like test signals of ChoirPitchTests as WAV files with their true pitch, for
 // Benchmarks/compare-pitch.py: `make-singing-signals DIR`.
 import ChoirAudio
-import ChoirPitch
+import ChoirTestSupport
 import Foundation
 
 let folder = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "."

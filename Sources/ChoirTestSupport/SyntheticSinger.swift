@@ -1,4 +1,4 @@
-import ChoirPitch
+import ChoirPractice
 import Glibc
 
 /// A synthetic singer who sings a line from its written notes, as awkwardly as a person: harmonics through
@@ -6,33 +6,7 @@ import Glibc
 /// ±15 cents, onsets a few tens of milliseconds early or late, consonants before vowels, breaths that cut
 /// notes short, and a room's reverberation. It can plant mistakes, so that judging is tested against known
 /// answers; the bundled demo take is one of its performances.
-public struct SyntheticSinger: Sendable {
-    /// A mistake planted in one note.
-    public enum Mistake: String, Sendable, CaseIterable, Codable {
-        /// 30–45 cents low or high.
-        case flat, sharp
-        /// 1–4 semitones away.
-        case wrong
-        /// An octave low.
-        case octave
-        /// Not sung.
-        case missing
-        /// 120–250 ms after the beat.
-        case late
-
-        /// The verdict a fair judge gives it.
-        public var verdict: Verdict {
-            switch self {
-            case .flat: .flat
-            case .sharp: .sharp
-            case .wrong: .wrong
-            case .octave: .octave
-            case .missing: .missing
-            case .late: .late
-            }
-        }
-    }
-
+public struct SyntheticSinger: PlantingSinger, Sendable {
     public var sampleRate: Double
     public var seed: UInt64
     /// Share of the notes that get a mistake.
@@ -46,19 +20,9 @@ public struct SyntheticSinger: Sendable {
         self.seed = seed
     }
 
-    /// Chooses the notes to get wrong, and how. Late entrances go only where an entrance can be heard and
-    /// the note is long enough to come in late, and no two neighbours are both planted, so each mistake is
-    /// heard on its own.
-    public func plan(_ notes: [ExpectedNote]) -> [Int: Mistake] {
-        var random = SplitMix(seed: seed &* 0x51_7CC1 &+ 7)
-        var planted: [Int: Mistake] = [:]
-        for note in notes where note.duration >= 0.3 {
-            guard random.unit() < mistakeShare, planted[note.index - 1] == nil else { continue }
-            var kinds = Mistake.allCases
-            if !(note.isEntrance && note.duration >= 0.45) { kinds.removeAll { $0 == .late } }
-            planted[note.index] = kinds[Int(random.next() % UInt64(kinds.count))]
-        }
-        return planted
+    /// Chooses the notes to get wrong, and how; see ``PlantedMistake/plan(_:share:seed:)``.
+    public func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] {
+        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x51_7CC1 &+ 7)
     }
 
     /// A performance: the samples, and what was sung for each written note (nil where it was missing).
@@ -71,7 +35,7 @@ public struct SyntheticSinger: Sendable {
 
     /// Sings `notes` with the `mistakes` planted, into `length` seconds of mono samples whose time 0 is the
     /// notes' time 0.
-    public func sing(_ notes: [ExpectedNote], mistakes: [Int: Mistake], length: Double) -> Take {
+    public func sing(_ notes: [ExpectedNote], mistakes: [Int: PlantedMistake], length: Double) -> Take {
         var random = SplitMix(seed: seed)
         var voice = SyntheticVoice(sampleRate: sampleRate)
         voice.driftCents = 0  // drift is added per note below, so that a planted error is the pitch sung
@@ -131,6 +95,10 @@ public struct SyntheticSinger: Sendable {
         for breath in breaths { addBreath(breath, to: &samples, random: &random) }
         if reverbLevel > 0 { Room(sampleRate: sampleRate).reverberate(&samples, level: reverbLevel) }
         return Take(samples: samples, sung: sung)
+    }
+
+    public func perform(_ notes: [ExpectedNote], mistakes: [Int: PlantedMistake], length: Double) -> [Float] {
+        sing(notes, mistakes: mistakes, length: length).samples
     }
 
     /// An audible in-breath: soft noise rising and falling.

@@ -1,0 +1,189 @@
+import CFFTW
+
+/// Learns how a known signal, the mix played through loudspeakers, reaches a microphone: the impulse response
+/// (an FIR filter) that best turns the mix into what the microphone heard of it, in the least-squares sense.
+///
+/// Block by block, it accumulates through FFTW the correlation of the microphone with the mix and the mix's own
+/// correlation over the filter's lags; ``solve(into:)`` solves the Wiener–Hopf equations they make (a Toeplitz
+/// system, by Levinson's recursion). What else the microphone hears (the singer) does not correlate with the
+/// mix, so it makes the estimate noisier, not biased. Older blocks count less and less (`memory`): the path
+/// changes when someone moves, and two clocks drift.
+///
+/// The filter's first tap is `lead` samples before the moment the clocks say the microphone heard the mix (the
+/// clocks may be a little off), its last `length` − 1 samples after: a room's direct sound and its first tenth
+/// of a second of reflections. Building a path allocates every buffer and plans the transforms; `add` and
+/// `solve` allocate nothing and take no lock.
+public final class EchoPath: @unchecked Sendable {
+    /// Microphone samples per block.
+    public let block: Int
+    /// Taps before and after the clocks' moment.
+    public let lead: Int
+    public let length: Int
+    /// Taps of the filter: `lead + length`.
+    public var taps: Int { lead + length }
+    private let transform: Int
+    private let buffer: UnsafeMutablePointer<Float>
+    private let contextSpectrum: UnsafeMutablePointer<fftwf_complex>
+    private let spectrum: UnsafeMutablePointer<fftwf_complex>
+    private let forward: fftwf_plan
+    private let forwardContext: fftwf_plan
+    private let inverse: fftwf_plan
+    /// Σ microphone[i] · mix[i + lead − m] and Σ mix[i + lead] · mix[i + lead − m], for m from 0 to taps − 1.
+    private let crossCorrelation: UnsafeMutablePointer<Double>
+    private let autoCorrelation: UnsafeMutablePointer<Double>
+    /// Levinson's working vectors.
+    private let predictor: UnsafeMutablePointer<Double>
+    private let previous: UnsafeMutablePointer<Double>
+    private let decay: Double
+    /// Blocks added so far.
+    public private(set) var blocks = 0
+
+    /// A path for blocks of `block` microphone samples and a filter of `lead + length` taps, whose estimate rests
+    /// mostly on the latest `memory` blocks.
+    public init(block: Int, lead: Int, length: Int, memory: Double) {
+        precondition(block > 0 && lead >= 0 && length > 0 && memory >= 1)
+        self.block = block
+        self.lead = lead
+        self.length = length
+        decay = 1 - 1 / memory
+        let taps = lead + length
+        let transform = FFTW.fastLength(atLeast: block + taps - 1)
+        self.transform = transform
+        let buffer = fftwf_alloc_real(transform)!
+        let contextSpectrum = fftwf_alloc_complex(transform / 2 + 1)!, spectrum = fftwf_alloc_complex(transform / 2 + 1)!
+        (self.buffer, self.contextSpectrum, self.spectrum) = (buffer, contextSpectrum, spectrum)
+        (forward, forwardContext, inverse) = FFTWPlanner.withLock {
+            let flags = UInt32(FFTW_ESTIMATE)
+            return (
+                fftwf_plan_dft_r2c_1d(Int32(transform), buffer, spectrum, flags)!,
+                fftwf_plan_dft_r2c_1d(Int32(transform), buffer, contextSpectrum, flags)!,
+                fftwf_plan_dft_c2r_1d(Int32(transform), spectrum, buffer, flags)!
+            )
+        }
+        crossCorrelation = .allocate(capacity: taps)
+        crossCorrelation.initialize(repeating: 0, count: taps)
+        autoCorrelation = .allocate(capacity: taps)
+        autoCorrelation.initialize(repeating: 0, count: taps)
+        predictor = .allocate(capacity: taps)
+        predictor.initialize(repeating: 0, count: taps)
+        previous = .allocate(capacity: taps)
+        previous.initialize(repeating: 0, count: taps)
+    }
+
+    deinit {
+        FFTWPlanner.withLock { [forward, forwardContext, inverse].forEach { fftwf_destroy_plan($0) } }
+        fftwf_free(buffer)
+        fftwf_free(contextSpectrum)
+        fftwf_free(spectrum)
+        for pointer in [crossCorrelation, autoCorrelation, predictor, previous] { pointer.deallocate() }
+    }
+
+    /// Samples of the mix around a block that `add` needs: `mix[taps − 1 − lead + i]` is what played when
+    /// `microphone[i]` was captured, as far as the clocks know.
+    public var context: Int { block + taps - 1 }
+
+    /// Adds one block: `block` microphone samples and the ``context`` samples of the mix around them.
+    public func add(microphone captured: UnsafeBufferPointer<Float>, mix played: UnsafeBufferPointer<Float>) {
+        precondition(captured.count == block && played.count == context)
+        let taps = self.taps
+        buffer.update(from: played.baseAddress!, count: context)
+        buffer.advanced(by: context).update(repeating: 0, count: transform - context)
+        fftwf_execute(forwardContext)
+        // Each of the block's signals sits where its samples sit in the context; the inverse transform of its
+        // spectrum times the context's conjugate is then Σ signal[j] · context[j − m] at index m.
+        let scale = 1 / Double(transform)
+        for (signal, sums) in [(captured, crossCorrelation), (UnsafeBufferPointer(rebasing: played[(taps - 1)..<(taps - 1 + block)]), autoCorrelation)] {
+            buffer.update(repeating: 0, count: transform)
+            (buffer + taps - 1).update(from: signal.baseAddress!, count: block)
+            fftwf_execute(forward)
+            for k in 0..<(transform / 2 + 1) {
+                let (a, b) = (spectrum[k], contextSpectrum[k])
+                spectrum[k] = (a.0 * b.0 + a.1 * b.1, a.1 * b.0 - a.0 * b.1)
+            }
+            fftwf_execute(inverse)
+            for m in 0..<taps { sums[m] = sums[m] * decay + Double(buffer[m]) * scale }
+        }
+        blocks += 1
+    }
+
+    /// Adds a whole recording block by block, with `mix` (sample for sample at the same moments) around each
+    /// block; silence where the mix does not reach. A trailing part block is left out. Allocates one context's
+    /// worth of mix: this is for recordings, not for a real-time thread.
+    public func add(recording microphone: [Float], mix: [Float]) {
+        var around = [Float](repeating: 0, count: context)
+        for start in stride(from: 0, through: microphone.count - block, by: block) {
+            for i in around.indices {
+                let j = start - (taps - 1 - lead) + i
+                around[i] = j >= 0 && j < mix.count ? mix[j] : 0
+            }
+            microphone[start..<(start + block)].withUnsafeBufferPointer { captured in
+                around.withUnsafeBufferPointer { add(microphone: captured, mix: $0) }
+            }
+        }
+    }
+
+    /// The filter that best turns the mix into what the microphone heard of it, tap m applying to the mix
+    /// `m − lead` samples before the microphone's sample; all zeros before anything was learned. The system is
+    /// loaded by a thousandth of the mix's power, so that a mix with little in some band does not make the
+    /// filter large there. Allocates nothing; costs about 2 · taps² operations.
+    public func solve(into filter: UnsafeMutableBufferPointer<Float>) {
+        let n = taps
+        precondition(filter.count == n)
+        let power = autoCorrelation[0] * 1.001 + 1e-12
+        guard autoCorrelation[0] > 0 else {
+            filter.update(repeating: 0)
+            return
+        }
+        // Levinson: the predictor a (a[0] = 1) and its error, order by order, and the solution x beside them.
+        func r(_ m: Int) -> Double { m == 0 ? power : autoCorrelation[m] }
+        predictor[0] = 1
+        var error = power
+        // The solution is kept in Double in `previous` while it is built.
+        previous[0] = crossCorrelation[0] / power
+        for order in 1..<n {
+            var reflection = 0.0
+            for i in 0..<order { reflection += predictor[i] * r(order - i) }
+            reflection = -reflection / error
+            predictor[order] = 0
+            // a[i] += k · a[order − i], in place from both ends.
+            var i = 0, j = order
+            while i <= j {
+                let (low, high) = (predictor[i], predictor[j])
+                predictor[i] = low + reflection * high
+                if i != j { predictor[j] = high + reflection * low }
+                i += 1
+                j -= 1
+            }
+            error *= 1 - reflection * reflection
+            guard error > 0 else {
+                (previous + order).update(repeating: 0, count: n - order)
+                break
+            }
+            var residual = crossCorrelation[order]
+            for i in 0..<order { residual -= r(order - i) * previous[i] }
+            let step = residual / error
+            previous[order] = 0
+            for i in 0...order { previous[i] += step * predictor[order - i] }
+        }
+        for m in 0..<n { filter[m] = Float(previous[m]) }
+    }
+
+    /// How loud the mix comes through a solved filter: its RMS gain on a signal with a flat spectrum.
+    public static func gain(of filter: UnsafeBufferPointer<Float>) -> Double {
+        (filter.reduce(0.0) { $0 + Double($1 * $1) }).squareRoot()
+    }
+}
+
+extension EchoPath {
+    /// A path for a practice session at `sampleRate`: blocks of about a sixth of a second, a filter from 10 ms
+    /// before the clocks' moment to 120 ms after it (loudspeakers a few metres away and the room's first
+    /// reflections; later reverberation is too diffuse to learn while someone sings over it), and a memory of
+    /// `memory` seconds (a recorded take, whose path cannot change, remembers all of it).
+    public static func forPractice(sampleRate: Double, memory: Double) -> EchoPath {
+        var block = 256
+        while Double(block * 2) <= sampleRate / 6 { block *= 2 }
+        return EchoPath(
+            block: block, lead: Int(0.01 * sampleRate), length: Int(0.12 * sampleRate),
+            memory: max(1, memory * sampleRate / Double(block)))
+    }
+}

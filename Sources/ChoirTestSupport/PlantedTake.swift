@@ -1,0 +1,177 @@
+import ChoirPitch
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+import Foundation
+
+/// A singer performing a line of a score with planted mistakes, judged as a file session judges a take: the
+/// known answers, and what the judge said.
+public struct PlantedTake {
+    /// Which of two sets a performance belongs to: the one the judge may be tuned on, or the one it is only
+    /// checked on.
+    public enum Set: String, Sendable {
+        case tuning, checking
+    }
+
+    /// What the microphone hears besides the singer.
+    public enum Bleed: Sendable, Equatable {
+        /// Nothing: a dry take (headphones).
+        case none
+        /// The other lines through loudspeakers in a room (``Loudspeakers``, the seed picks the room), `decibels`
+        /// relative to the voice.
+        case loudspeakers(decibels: Double, room: UInt64)
+    }
+
+    public var name: String
+    public var set: Set
+    public var score: Score
+    public var part: String
+    public var singer: any PlantingSinger
+
+    public init(name: String, set: Set, score: Score, part: String, singer: any PlantingSinger) {
+        self.name = name
+        self.set = set
+        self.score = score
+        self.part = part
+        self.singer = singer
+    }
+
+    /// The project's folder, for the scores the takes sing.
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Reads a score of the project's (a path from its root).
+    public static func score(_ path: String) throws -> Score {
+        try ScoreReader.read(contentsOf: root.appendingPathComponent(path).path)
+    }
+
+    /// The singer's notes, what they were told to get wrong, and the judge's results on their performance.
+    public struct Outcome {
+        public var notes: [ExpectedNote]
+        public var planted: [Int: PlantedMistake]
+        public var results: [NoteResult]
+    }
+
+    /// Performs the take, with `bleed`, and judges it as a file session does.
+    public func judge(bleed: Bleed, options: NoteComparator.Options = NoteComparator.Options()) throws -> Outcome {
+        let lines = score.lines
+        let singerLine = try LineSelector.select(part, from: lines)
+        var playback = PlaybackOptions()
+        playback.singer = singerLine
+        let schedule = try Schedule(score: score, lines: lines, options: playback)
+        let notes = ExpectedNote.notes(of: singerLine, in: schedule, score: score)
+        let planted = singer.plan(notes)
+        let rate = singer.sampleRate
+        var take = singer.perform(notes, mistakes: planted, length: schedule.length + 1)
+        var played: [Float]?
+        if case .loudspeakers(let decibels, let room) = bleed {
+            var request = Mixer.Request()
+            request.singer = singerLine
+            request.muteMine = true
+            let renderer = try SynthRenderer(
+                soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
+                sampleRate: Int(rate), schedule: schedule, programs: Instruments.programs(for: lines, in: score),
+                mixer: try Mixer(lineCount: lines.count, request: request))
+            let (left, right) = renderer.renderAll()
+            let mix = zip(left, right).map { ($0 + $1) / 2 }
+            let heard = Loudspeakers(sampleRate: rate, seed: room).play(mix)
+            func rms(_ x: [Float]) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
+            let gain = Float(rms(take) / max(1e-9, rms(heard)) * pow(10, decibels / 20))
+            for i in take.indices where i < heard.count { take[i] += gain * heard[i] }
+            played = mix
+        }
+        let analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
+        var judge = analysis.judge(notes, options: options)
+        for frame in analysis.frames { _ = judge.add(frame) }
+        _ = judge.finish()
+        return Outcome(notes: notes, planted: planted, results: judge.results)
+    }
+}
+
+/// How well verdicts match planted mistakes: how many mistakes got the right verdict (recall), how many of the
+/// flagged notes were planted (precision), and how many notes sung in the right octave were called `octave`.
+public struct Tally: CustomStringConvertible, Sendable {
+    public var planted = 0, caught = 0, flagged = 0, flaggedPlanted = 0, falseOctaves = 0
+    public var confusions: [String: Int] = [:]
+
+    public init() {}
+
+    public var recall: Double { Double(caught) / Double(max(1, planted)) }
+    public var precision: Double { Double(flaggedPlanted) / Double(max(1, flagged)) }
+
+    public mutating func add(_ outcome: PlantedTake.Outcome) {
+        for result in outcome.results {
+            let mistake = outcome.planted[result.note.index]
+            if let mistake {
+                planted += 1
+                if result.verdict == mistake.verdict { caught += 1 } else { confusions["\(mistake.rawValue)→\(result.verdict.rawValue)", default: 0] += 1 }
+            }
+            if result.verdict == .octave && mistake != .octave { falseOctaves += 1 }
+            if result.verdict != .correct {
+                flagged += 1
+                if mistake != nil { flaggedPlanted += 1 } else { confusions["none→\(result.verdict.rawValue)", default: 0] += 1 }
+            }
+        }
+    }
+
+    public var description: String {
+        let misses = confusions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return String(
+            format: "planted %d, right verdict %d (%.1f%%); flagged %d, planted among them %d (%.1f%%); octave on the right octave %d",
+            planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, falseOctaves)
+            + (misses.isEmpty ? "" : "; misses: " + misses)
+    }
+}
+
+extension PlantedTake {
+    /// Every performance the judge is measured on, each in its set. The sets share no voice and no seed: choir's
+    /// own synthetic singer and the second design each sing other lines with other seeds in the checking set; the
+    /// real voice's isolated notes are split between the sets recording by recording, and the real phrases are
+    /// each in one set.
+    public static func catalogue(_ set: Set) throws -> [PlantedTake] {
+        let tuning = set == .tuning
+        var takes: [PlantedTake] = []
+        let ownLines = tuning
+            ? [("Resources/ExamplePieces/amazing_grace.musicxml", "tenor"), ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "alto"),
+               ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "bass"), ("Tests/Fixtures/corpus/bach_bwv267.mxl", "soprano")]
+            : [("Tests/Fixtures/corpus/bach_bwv158.4.mxl", "tenor"), ("Tests/Fixtures/corpus/bach_bwv331.mxl", "alto"),
+               ("Tests/Fixtures/corpus/bach_bwv411.mxl", "soprano")]
+        for (file, part) in ownLines {
+            for seed: UInt64 in tuning ? [1, 2, 3] : [4, 5, 6] {
+                takes.append(PlantedTake(
+                    name: "synthetic \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                    part: part, singer: SyntheticSinger(sampleRate: 16000, seed: seed)))
+            }
+        }
+        let choristerLines = tuning
+            ? [("Resources/ExamplePieces/amazing_grace.musicxml", "soprano"), ("Tests/Fixtures/corpus/bach_bwv250.mxl", "bass")]
+            : [("Tests/Fixtures/corpus/bach_bwv86.6.mxl", "alto"), ("Tests/Fixtures/corpus/bach_bwv315.mxl", "tenor"),
+               ("Tests/Fixtures/corpus/bach_bwv381.mxl", "soprano"), ("Tests/Fixtures/corpus/bach_bwv428.mxl", "bass")]
+        for (index, (file, part)) in choristerLines.enumerated() {
+            let seed = UInt64(index) + (tuning ? 1 : 11)
+            takes.append(PlantedTake(
+                name: "chorister \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                part: part, singer: SyntheticChorister(sampleRate: 16000, seed: seed)))
+        }
+        // The real voice's notes, every other recording to each set; the bent, unstable and broken ones left out.
+        let recordings = RealVoices.takes(startingWith: "vocobox_").filter { !$0.contains("instable") && !$0.contains("bended") && !$0.contains("ko") }
+        let half = recordings.enumerated().filter { ($0.offset % 2 == 0) == tuning }.map(\.element)
+        let noteLines = tuning
+            ? ["Tests/Fixtures/corpus/bach_bwv12.7.mxl", "Tests/Fixtures/corpus/bach_bwv178.7.mxl"]
+            : ["Tests/Fixtures/corpus/bach_bwv14.5.mxl", "Tests/Fixtures/corpus/bach_bwv349.mxl", "Tests/Fixtures/corpus/bach_bwv158.4.mxl"]
+        for (index, file) in noteLines.enumerated() {
+            let seed = UInt64(index) + (tuning ? 1 : 21)
+            takes.append(PlantedTake(
+                name: "real notes bass \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                part: "bass", singer: try NoteSinger(takes: half, seed: seed)))
+        }
+        for phrase in tuning ? ["vocadito_10", "sms_singing_female"] : ["vocadito_14"] {
+            for seed: UInt64 in tuning ? [1, 2, 3] : [31, 32, 33, 34] {
+                let singer = try PhraseSinger(take: phrase, seed: seed)
+                let score = try ScoreReader.read(data: Array(singer.score.utf8), file: "\(phrase).musicxml")
+                takes.append(PlantedTake(name: "real phrase \(phrase) #\(seed)", set: set, score: score, part: "Voice", singer: singer))
+            }
+        }
+        return takes
+    }
+}
