@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(
             name: "CRubberBand", pkgConfig: "rubberband",
             providers: [.apt(["librubberband-dev"]), .brew(["rubberband"])]),
+        .systemLibrary(
+            name: "CSpeexDSP", pkgConfig: "speexdsp",
+            providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
@@ -52,7 +55,7 @@ let package = Package(
             ]),
         .target(
             name: "ChoirTestSupport",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand"]),
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP"]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
         .executableTarget(
             name: "make-demo-take",

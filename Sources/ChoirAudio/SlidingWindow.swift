@@ -23,14 +23,15 @@ public final class SlidingWindow {
     /// Seconds from the first captured sample to the window's centre.
     public func centre(sampleRate: Double) -> Double { (Double(consumed) - Double(window) / 2) / sampleRate }
 
-    /// Takes what the ring holds towards the next hop; true when the window has moved on by one hop.
-    /// Never waits.
-    public func advance(from ring: SPSCRing<Float>) -> Bool {
+    /// Takes what the ring holds towards the next hop; true when the window has moved on by one hop. A whole
+    /// hop goes through `prepare` (in place) before it joins the window. Never waits.
+    public func advance(from ring: SPSCRing<Float>, prepare: (UnsafeMutableBufferPointer<Float>) -> Void = { _ in }) -> Bool {
         pending += incoming.withUnsafeMutableBufferPointer {
             ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[pending..<hop]))
         }
         guard pending == hop else { return false }
         pending = 0
+        incoming.withUnsafeMutableBufferPointer { prepare($0) }
         samples.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             base.update(from: base + hop, count: window - hop)

@@ -4,8 +4,8 @@ import CFFTW
 /// (an FIR filter) that best turns the mix into what the microphone heard of it, in the least-squares sense.
 ///
 /// Block by block, it accumulates through FFTW the correlation of the microphone with the mix and the mix's own
-/// correlation over the filter's lags; ``solve(into:)`` solves the Wiener–Hopf equations they make (a Toeplitz
-/// system, by Levinson's recursion). What else the microphone hears (the singer) does not correlate with the
+/// correlation over the filter's lags; the filter solves the Wiener–Hopf equations they make (a Toeplitz system,
+/// by ``ToeplitzSolver``). What else the microphone hears (the singer) does not correlate with the
 /// mix, so it makes the estimate noisier, not biased. Older blocks count less and less (`memory`): the path
 /// changes when someone moves, and two clocks drift.
 ///
@@ -31,9 +31,6 @@ public final class EchoPath: @unchecked Sendable {
     /// Σ microphone[i] · mix[i + lead − m] and Σ mix[i + lead] · mix[i + lead − m], for m from 0 to taps − 1.
     private let crossCorrelation: UnsafeMutablePointer<Double>
     private let autoCorrelation: UnsafeMutablePointer<Double>
-    /// Levinson's working vectors.
-    private let predictor: UnsafeMutablePointer<Double>
-    private let previous: UnsafeMutablePointer<Double>
     private let decay: Double
     /// Blocks added so far.
     public private(set) var blocks = 0
@@ -64,10 +61,6 @@ public final class EchoPath: @unchecked Sendable {
         crossCorrelation.initialize(repeating: 0, count: taps)
         autoCorrelation = .allocate(capacity: taps)
         autoCorrelation.initialize(repeating: 0, count: taps)
-        predictor = .allocate(capacity: taps)
-        predictor.initialize(repeating: 0, count: taps)
-        previous = .allocate(capacity: taps)
-        previous.initialize(repeating: 0, count: taps)
     }
 
     deinit {
@@ -75,7 +68,8 @@ public final class EchoPath: @unchecked Sendable {
         fftwf_free(buffer)
         fftwf_free(contextSpectrum)
         fftwf_free(spectrum)
-        for pointer in [crossCorrelation, autoCorrelation, predictor, previous] { pointer.deallocate() }
+        crossCorrelation.deallocate()
+        autoCorrelation.deallocate()
     }
 
     /// Samples of the mix around a block that `add` needs: `mix[taps − 1 − lead + i]` is what played when
@@ -122,56 +116,22 @@ public final class EchoPath: @unchecked Sendable {
         }
     }
 
-    /// The filter that best turns the mix into what the microphone heard of it, tap m applying to the mix
-    /// `m − lead` samples before the microphone's sample; all zeros before anything was learned. The system is
-    /// loaded by a thousandth of the mix's power, so that a mix with little in some band does not make the
-    /// filter large there. Allocates nothing; costs about 2 · taps² operations.
-    public func solve(into filter: UnsafeMutableBufferPointer<Float>) {
-        let n = taps
-        precondition(filter.count == n)
-        let power = autoCorrelation[0] * 1.001 + 1e-12
-        guard autoCorrelation[0] > 0 else {
-            filter.update(repeating: 0)
-            return
-        }
-        // Levinson: the predictor a (a[0] = 1) and its error, order by order, and the solution x beside them.
-        func r(_ m: Int) -> Double { m == 0 ? power : autoCorrelation[m] }
-        predictor[0] = 1
-        var error = power
-        // The solution is kept in Double in `previous` while it is built.
-        previous[0] = crossCorrelation[0] / power
-        for order in 1..<n {
-            var reflection = 0.0
-            for i in 0..<order { reflection += predictor[i] * r(order - i) }
-            reflection = -reflection / error
-            predictor[order] = 0
-            // a[i] += k · a[order − i], in place from both ends.
-            var i = 0, j = order
-            while i <= j {
-                let (low, high) = (predictor[i], predictor[j])
-                predictor[i] = low + reflection * high
-                if i != j { predictor[j] = high + reflection * low }
-                i += 1
-                j -= 1
-            }
-            error *= 1 - reflection * reflection
-            guard error > 0 else {
-                (previous + order).update(repeating: 0, count: n - order)
-                break
-            }
-            var residual = crossCorrelation[order]
-            for i in 0..<order { residual -= r(order - i) * previous[i] }
-            let step = residual / error
-            previous[order] = 0
-            for i in 0...order { previous[i] += step * predictor[order - i] }
-        }
-        for m in 0..<n { filter[m] = Float(previous[m]) }
+    /// Copies the correlations accumulated so far, `taps` each: of the microphone with the mix, and of the mix
+    /// with itself.
+    public func copyCorrelations(cross: UnsafeMutableBufferPointer<Double>, auto: UnsafeMutableBufferPointer<Double>) {
+        precondition(cross.count == taps && auto.count == taps)
+        cross.baseAddress!.update(from: crossCorrelation, count: taps)
+        auto.baseAddress!.update(from: autoCorrelation, count: taps)
     }
 
-    /// How loud the mix comes through a solved filter: its RMS gain on a signal with a flat spectrum.
-    public static func gain(of filter: UnsafeBufferPointer<Float>) -> Double {
-        (filter.reduce(0.0) { $0 + Double($1 * $1) }).squareRoot()
+    /// The filter that best turns the mix into what the microphone heard of it, tap m applying to the mix
+    /// `m − lead` samples before the microphone's sample (all zeros before anything was learned): the solution
+    /// of the Wiener–Hopf equations the correlations make, by `solver`.
+    public func solve(with solver: ToeplitzSolver, into filter: UnsafeMutableBufferPointer<Float>) {
+        copyCorrelations(cross: solver.rightHandSide, auto: solver.firstRow)
+        solver.solve(into: filter)
     }
+
 }
 
 extension EchoPath {

@@ -5,22 +5,33 @@ import Glibc
 /// room noise, breaths) can be told apart from singing.
 ///
 /// It keeps a histogram of the levels of confident voiced frames in 1 dB steps; the gate sits a fixed
-/// distance below the level that 90% of them stay under, which is the singer's full voice.
+/// distance below the level that 90% of them stay under, which is the singer's full voice. Where loudspeakers'
+/// echo was taken out of the microphone, it also learns how much of it is left (``EchoLeft``).
 public struct LevelGate: Sendable {
     /// How far below the singer's full voice a frame may be and still count.
     public var rangeDecibels: Double
     private var counts = [Int](repeating: 0, count: 121)
     private var total = 0
+    /// How much of the loudspeakers' echo is left in the microphone.
+    public private(set) var echoLeft = EchoLeft()
 
     public init(rangeDecibels: Double = 20) { self.rangeDecibels = rangeDecibels }
 
-    /// Learns from every frame of a whole take at once.
-    public init(frames: some Sequence<PitchFrame>, rangeDecibels: Double = 20) {
+    /// Learns from every frame of a whole take at once: the singer's level first, then the echo left, with the
+    /// singer's level known throughout.
+    public init(frames: some Collection<PitchFrame>, rangeDecibels: Double = 20) {
         self.init(rangeDecibels: rangeDecibels)
-        for frame in frames { add(frame) }
+        for frame in frames { learnLevel(frame) }
+        let floor = threshold
+        for frame in frames { echoLeft.learn(from: frame, floor: floor) }
     }
 
     public mutating func add(_ frame: PitchFrame) {
+        learnLevel(frame)
+        if total >= 50 { echoLeft.learn(from: frame, floor: threshold) }
+    }
+
+    private mutating func learnLevel(_ frame: PitchFrame) {
         guard frame.isVoiced, frame.confidence >= 0.8, frame.level > 0 else { return }
         counts[bin(frame.level)] += 1
         total += 1

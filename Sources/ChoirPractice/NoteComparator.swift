@@ -31,12 +31,13 @@ public struct NoteComparator: Sendable {
     public var options: Options
     /// Frames quieter than this RMS are not the singer; see ``LevelGate``.
     public var levelGate: Double
+    /// The share of the loudspeakers' echo left in the microphone once it has been taken out; see ``EchoLeft``.
+    public var echoLeft = EchoLeft().share
     /// The singer's vibrato rate in Hz, once learned from their longer notes; see ``VibratoLearner``.
     public var vibratoRate: Double?
 
-    /// A frame must be this much louder than the mix's echo that was taken out of it to be the singer: 3 dB, a
-    /// voice at least as loud as the loudspeakers. What is left of the echo is some 10 dB under it; a frame no
-    /// louder than that is the room, whatever its pitch.
+    /// A frame must be this much louder than the echo left in it to be the singer: 3 dB, a voice at least as loud
+    /// as what is left of the loudspeakers. A frame no louder than that is the room, whatever its pitch.
     static let echoMargin = 2.0.squareRoot()
 
     public init(options: Options = Options(), levelGate: Double = 0) {
@@ -51,7 +52,7 @@ public struct NoteComparator: Sendable {
 
     /// Whether a frame is loud enough to be the singer rather than the room or the loudspeakers.
     func isLoudEnough(_ frame: PitchFrame) -> Bool {
-        frame.level >= levelGate && frame.level >= Self.echoMargin * frame.accompaniment
+        frame.level >= levelGate && frame.level >= Self.echoMargin * echoLeft * frame.accompaniment
     }
 
     /// The verdict on `note` from `frames`, which must cover the note (time-stamped on the session's clock;

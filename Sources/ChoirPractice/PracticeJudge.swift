@@ -22,6 +22,7 @@ public struct PracticeJudge: Sendable {
     ) {
         self.notes = notes
         self.comparator = NoteComparator(options: options, levelGate: gate.threshold)
+        comparator.echoLeft = gate.echoLeft.share
         comparator.vibratoRate = vibrato.rate
         self.gate = gate
         self.vibrato = vibrato
@@ -46,6 +47,7 @@ public struct PracticeJudge: Sendable {
         if learnsLevel {
             gate.add(frame)
             comparator.levelGate = gate.threshold
+            comparator.echoLeft = gate.echoLeft.share
         }
         if comparator.isSung(frame), trace.last.map({ frame.time - $0.time >= 0.02 }) ?? true {
             trace.append(TracePoint(time: frame.time, midi: 69 + 12 * log2(frame.frequency / 440)))

@@ -55,7 +55,9 @@ public struct SteeredJudge: Sendable {
 
     /// Whether a frame is the singer singing, as far as the judge can tell yet.
     public func isSung(_ frame: PitchFrame) -> Bool {
-        NoteComparator(options: options, levelGate: gate.threshold).isSung(frame)
+        var comparator = NoteComparator(options: options, levelGate: gate.threshold)
+        comparator.echoLeft = gate.echoLeft.share
+        return comparator.isSung(frame)
     }
 
     /// Adds a frame on the session's clock; returns how many results were added.
@@ -90,6 +92,7 @@ public struct SteeredJudge: Sendable {
         }
         var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true, vibrato: vibrato)
         judge.comparator.levelGate = gate.threshold
+        judge.comparator.echoLeft = gate.echoLeft.share
         current = (judge, segment)
         judgedSince = 0
         tracedSince = 0

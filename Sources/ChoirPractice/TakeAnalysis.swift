@@ -1,7 +1,7 @@
 import ChoirPitch
 
-/// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix's echo left
-/// in it, and how loud the singer is. Where a mix was played, its echo is first learned from the whole
+/// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix's echo
+/// taken out of it, and how loud the singer is. Where a mix was played, its echo is first learned from the whole
 /// take and taken out of it (``EchoPath``, ``EchoCanceller``). A live session learns these as it goes; from a
 /// file they are learned from the whole take before any note is judged.
 public struct TakeAnalysis: Sendable {
@@ -9,25 +9,37 @@ public struct TakeAnalysis: Sendable {
     public var frames: [PitchFrame]
     /// The singer's level, learned from every frame.
     public var gate: LevelGate
-    /// How loud the mix came through the microphone: the learned echo path's gain (0 when nothing played).
+    /// How loud the mix came through the microphone: the RMS of the echo taken out over the mix's (0 when nothing
+    /// played).
     public var loudspeakers: Double
 
     /// Analyses `samples` for singing `notes`. `mix` is what was played while the take was recorded, mono at the
     /// take's sample rate, sample for sample at the same moments (nil when nothing was played).
     public init(samples: [Float], sampleRate: Double, notes: [ExpectedNote], mix: [Float]?) throws(PitchTracker.ConfigurationError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
-        var heard = samples
-        var echo: [Float]?
-        loudspeakers = 0
-        if let mix, !mix.isEmpty {
-            let path = EchoPath.forPractice(sampleRate: sampleRate, memory: .infinity)
-            path.add(recording: samples, mix: mix)
-            var filter = [Float](repeating: 0, count: path.taps)
-            filter.withUnsafeMutableBufferPointer { path.solve(into: $0) }
-            loudspeakers = filter.withUnsafeBufferPointer { EchoPath.gain(of: $0) }
-            echo = Self.cancel(&heard, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
+        guard let mix, !mix.isEmpty else {
+            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes)
+            return
         }
-        frames = try PitchTracker.track(signal: heard, configuration: configuration)
+        let path = EchoPath.forPractice(sampleRate: sampleRate, memory: .infinity)
+        path.add(recording: samples, mix: mix)
+        var filter = [Float](repeating: 0, count: path.taps)
+        filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
+        var cleaned = samples
+        let echo = Self.cancel(&cleaned, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
+        func power(_ x: [Float]) -> Double { x.reduce(0.0) { $0 + Double($1 * $1) } }
+        try self.init(
+            cleaned: cleaned, echo: echo, loudspeakers: (power(echo) / max(1e-12, power(mix))).squareRoot(),
+            sampleRate: sampleRate, notes: notes)
+    }
+
+    /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`.
+    public init(
+        cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote]
+    ) throws(PitchTracker.ConfigurationError) {
+        let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
+        self.loudspeakers = loudspeakers
+        frames = try PitchTracker.track(signal: cleaned, configuration: configuration)
         if let echo {
             // The echo's RMS over each frame's window, from running sums of squares.
             var energy = [Double](repeating: 0, count: echo.count + 1)
@@ -38,19 +50,8 @@ public struct TakeAnalysis: Sendable {
                 let end = min(echo.count, start + window)
                 frames[i].accompaniment = end > start ? ((energy[end] - energy[start]) / Double(end - start)).squareRoot() : 0
             }
-            let left = Self.echoLeft(frames)
-            for i in frames.indices { frames[i].accompaniment *= left }
         }
         gate = LevelGate(frames: frames)
-    }
-
-    /// How much of the echo is left once it has been taken out, as a share of the echo taken out: the median,
-    /// over frames with an echo to speak of where nobody sings (not confidently voiced), of what the microphone
-    /// still heard over the echo taken out there. Without such frames, a half.
-    static func echoLeft(_ frames: [PitchFrame]) -> Double {
-        let loudest = frames.map(\.accompaniment).max() ?? 0
-        let shares = frames.filter { $0.accompaniment > loudest / 10 && $0.confidence < 0.5 }.map { $0.level / $0.accompaniment }.sorted()
-        return shares.count >= 20 ? min(1, shares[shares.count / 2]) : 0.5
     }
 
     /// Takes the mix's echo, through `filter`, out of `microphone` hop by hop, as a live session does; returns the

@@ -52,8 +52,16 @@ public struct PlantedTake {
         public var results: [NoteResult]
     }
 
+    /// How the loudspeakers' echo is taken out of the microphone before judging.
+    public enum Canceller: String, Sendable {
+        /// choir's own (``EchoPath``, ``EchoCanceller``), as a file session does.
+        case choir
+        /// speexdsp's adaptive filter (``SpeexCanceller``).
+        case speex
+    }
+
     /// Performs the take, with `bleed`, and judges it as a file session does.
-    public func judge(bleed: Bleed, options: NoteComparator.Options = NoteComparator.Options()) throws -> Outcome {
+    public func judge(bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options()) throws -> Outcome {
         let lines = score.lines
         let singerLine = try LineSelector.select(part, from: lines)
         var playback = PlaybackOptions()
@@ -80,7 +88,13 @@ public struct PlantedTake {
             for i in take.indices where i < heard.count { take[i] += gain * heard[i] }
             played = mix
         }
-        let analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
+        let analysis: TakeAnalysis
+        if canceller == .speex, let played {
+            let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
+            analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes)
+        } else {
+            analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
+        }
         var judge = analysis.judge(notes, options: options)
         for frame in analysis.frames { _ = judge.add(frame) }
         _ = judge.finish()

@@ -91,7 +91,7 @@ struct SessionAudio {
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
         let tap = loudspeakers && MixOutput.isDevice(output) ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate, tap: tap)
-        let bleed = tap.map { LiveBleed(tap: $0, sampleRate: sampleRate) }
+        let echo = tap.map { LiveEcho(tap: $0, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window) }
         let rate = Double(sampleRate)
         let preroll = resolved.schedule.preroll
         let start = SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1)
@@ -109,7 +109,6 @@ struct SessionAudio {
         var lastSung: (time: Double, midi: Double)?
         var position = 0.0
         var heard: Int?
-        var listenedFrom: Int?
         while !interrupted.load(ordering: .relaxed) && capture.isRunning && capture.error == nil && !mix.failed && !controls.quit {
             controls.poll()
             for segment in mix.renderer?.segments() ?? [] {
@@ -117,7 +116,13 @@ struct SessionAudio {
                     time: Double(segment.frame) / rate, scoreTime: (segment.cursor - Double(controls.zeroSample)) / rate,
                     speed: segment.speed))
             }
-            guard frames.advance(from: ring) else {
+            // The next hop's first sample on the mix's time line (by the streams' offset so far), so that the mix's
+            // echo can be taken out of it before the tracker hears it.
+            let hopFrame = alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 - latency * rate }
+            let advanced = frames.advance(from: ring) { hop in
+                if let echo, let hopFrame { echo.cancel(hop, heardFrame: hopFrame) }
+            }
+            guard advanced else {
                 controls.show(judge: judge, at: position - latency, sung: lastSung, heard: heard)
                 usleep(2000)
                 continue
@@ -137,25 +142,11 @@ struct SessionAudio {
             position = frame / rate
             try mix.advance(to: position)
             let time = position - latency
-            // The mix heard through the microphone: its newest hop, and the window's level. Captured samples are
-            // counted from the first hop listened to.
-            if let bleed {
-                if listenedFrom == nil { listenedFrom = frames.consumed - frames.hop }
-                frames.withSamples { samples in
-                    bleed.listen(
-                        UnsafeBufferPointer(rebasing: samples[(samples.count - frames.hop)...]),
-                        heardFrame: frame - latency * rate + Double(frames.window / 2 - frames.hop))
-                }
-                judge.bleed = bleed.gain
-            }
             guard frames.isFull else { continue }
-            var accompaniment = 0.0
-            if let bleed, let listenedFrom {
-                accompaniment = bleed.level(
-                    aroundCaptured: Double(frames.consumed - listenedFrom) - Double(frames.window) / 2, window: frames.window)
-            }
             // The tracker decides each frame a few hops after analysing it.
-            guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: accompaniment) }) else { continue }
+            guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: echo?.echoLevel ?? 0) }) else {
+                continue
+            }
             if judge.add(pitch) > 0, pitch.time - lastSave >= 1 {
                 recorder.save(LiveTake(judge: judge))
                 lastSave = pitch.time
@@ -184,7 +175,7 @@ struct SessionAudio {
         }
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: error.map { "\($0)" },
-            loudspeakersDecibels: bleed.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
+            loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
         return LiveTake(judge: judge, audio: audio, quit: controls.quit)
     }
 }

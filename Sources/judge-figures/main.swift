@@ -1,5 +1,6 @@
 // Judges every planted-mistake performance (PlantedTake.catalogue) dry and through loudspeakers, and prints how
-// well the verdicts match: `judge-figures [tuning|checking]... [--dry|--loudspeakers] [--verbose]`.
+// well the verdicts match: `judge-figures [tuning|checking]... [--dry|--loudspeakers] [--db=-10] [--speex] [--only=NAME]
+// [--verbose]`.
 import ChoirPractice
 import ChoirTestSupport
 import Dispatch
@@ -13,6 +14,7 @@ var bleeds: [(String, PlantedTake.Bleed)] = [("dry", .none), ("loudspeakers at \
 if arguments.contains("--dry") { bleeds.removeLast() }
 if arguments.contains("--loudspeakers") { bleeds.removeFirst() }
 let filter = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+let canceller = arguments.contains("--speex") ? PlantedTake.Canceller.speex : .choir
 
 for set in sets.isEmpty ? [.tuning, .checking] : sets {
     let takes = try PlantedTake.catalogue(set).filter { take in filter.map { take.name.contains($0) } ?? true }
@@ -26,7 +28,7 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
         DispatchQueue.concurrentPerform(iterations: takes.count) { i in
             var room = bleed
             if case .loudspeakers(let decibels, _) = bleed { room = .loudspeakers(decibels: decibels, room: UInt64(i + 1)) }
-            shared[i] = try? takes[i].judge(bleed: room)
+            shared[i] = try? takes[i].judge(bleed: room, canceller: canceller)
         }
         for (i, take) in takes.enumerated() {
             guard let outcome = outcomes[i] else { lines[i] = "  \(take.name): failed"; continue }

@@ -1,0 +1,115 @@
+import ChoirTestSupport
+import Glibc
+import Testing
+
+@testable import ChoirPitch
+
+/// The echo path and canceller on signals whose mixing is known exactly.
+struct EchoCancellerTests {
+    /// A mix-like signal: a few notes' harmonics changing every half second, with a little noise, from `seed`.
+    static func music(count: Int, rate: Double, seed: UInt64) -> [Float] {
+        var random = SplitMix(seed: seed)
+        var samples = [Float](repeating: 0, count: count)
+        var frequencies: [Double] = []
+        for i in 0..<count {
+            if i % Int(rate / 2) == 0 { frequencies = (0..<3).map { _ in 110 * pow(2, Double(random.next() % 24) / 12) } }
+            let t = Double(i) / rate
+            var chord = 0.0
+            for f in frequencies {
+                for k in 1...6 { chord += sin(2 * .pi * Double(k) * f * t + Double(k)) / Double(k) }
+            }
+            samples[i] = Float(0.05 * chord + 0.01 * (random.unit() * 2 - 1))
+        }
+        return samples
+    }
+
+    static func rms(_ x: some Collection<Float>) -> Double {
+        (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot()
+    }
+
+    /// A direct sound 6 ms late at 0.3, a reflection 9 ms after it at −0.15 and one 31 ms after at 0.1.
+    static func room(_ mix: [Float], rate: Double) -> [Float] {
+        let taps = [(Int(0.006 * rate), Float(0.3)), (Int(0.015 * rate), Float(-0.15)), (Int(0.037 * rate), Float(0.1))]
+        return mix.indices.map { i in taps.reduce(Float(0)) { $0 + (i >= $1.0 ? $1.1 * mix[i - $1.0] : 0) } }
+    }
+
+    /// Levinson's recursion gives the same solution as Gaussian elimination on a small symmetric Toeplitz system.
+    @Test func toeplitzSolutionIsExact() {
+        let solver = ToeplitzSolver(count: 4)
+        for (i, r) in [4.0, 1.0, 0.5, 0.25].enumerated() { solver.firstRow[i] = r }
+        for (i, b) in [1.0, 2.0, 3.0, 4.0].enumerated() { solver.rightHandSide[i] = b }
+        var x = [Float](repeating: 0, count: 4)
+        x.withUnsafeMutableBufferPointer { solver.solve(into: $0) }
+        // The diagonal is loaded by a thousandth: R[i][i] = 4.004.
+        let matrix: [[Double]] = [[4.004, 1, 0.5, 0.25], [1, 4.004, 1, 0.5], [0.5, 1, 4.004, 1], [0.25, 0.5, 1, 4.004]]
+        for (row, b) in zip(matrix, [1.0, 2.0, 3.0, 4.0]) {
+            let product = zip(row, x).reduce(0.0) { $0 + $1.0 * Double($1.1) }
+            #expect(abs(product - b) < 1e-5, "\(row) · \(x) = \(product), expected \(b)")
+        }
+    }
+
+    /// The partitioned convolution gives the mix through the filter, sample for sample, with the filter's lead.
+    @Test func cancellingIsConvolving() {
+        let rate = 16000.0, hop = 64, lead = 10
+        let mix = Self.music(count: 8000, rate: rate, seed: 3)
+        var filter = [Float](repeating: 0, count: 300)
+        var random = SplitMix(seed: 9)
+        for i in filter.indices { filter[i] = Float(random.unit() - 0.5) * 0.1 }
+        let canceller = EchoCanceller(hop: hop, taps: filter.count, lead: lead)
+        filter.withUnsafeBufferPointer { canceller.load($0) }
+        var worst: Float = 0
+        for start in stride(from: 0, to: 8000 - hop - lead, by: hop) {
+            var silence = [Float](repeating: 0, count: hop)
+            let ahead = Array(mix[(start + lead)..<(start + lead + hop)])
+            silence.withUnsafeMutableBufferPointer { s in ahead.withUnsafeBufferPointer { canceller.cancel(s, mix: $0) } }
+            for i in 0..<hop {
+                // echo[n] = Σ h[m] · mix[n + lead − m], the mix before the first hop given being silence
+                var expected: Float = 0
+                for m in filter.indices where start + i - m >= 0 { expected += filter[m] * mix[start + i + lead - m] }
+                worst = max(worst, abs(-silence[i] - expected))
+            }
+        }
+        #expect(worst < 1e-4, "largest difference \(worst)")
+    }
+
+    /// Learns the path from a whole recording, and takes the echo out hop by hop: returns what was taken out.
+    static func cancel(_ microphone: [Float], mix: [Float], rate: Double) -> [Float] {
+        let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
+        path.add(recording: microphone, mix: mix)
+        var filter = [Float](repeating: 0, count: path.taps)
+        filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
+        let canceller = EchoCanceller(hop: 64, taps: path.taps, lead: path.lead)
+        filter.withUnsafeBufferPointer { canceller.load($0) }
+        var echo = [Float](repeating: 0, count: microphone.count)
+        for start in stride(from: 0, to: microphone.count - 64 - path.lead, by: 64) {
+            var hop = Array(microphone[start..<(start + 64)])
+            let ahead = Array(mix[(start + path.lead)..<(start + path.lead + 64)])
+            hop.withUnsafeMutableBufferPointer { h in ahead.withUnsafeBufferPointer { canceller.cancel(h, mix: $0) } }
+            for i in 0..<64 { echo[start + i] = canceller.echo[i] }
+        }
+        return echo
+    }
+
+    /// A room's echo under a voice 10 dB louder: the path learned from the whole recording takes the echo down by
+    /// 12 dB or more (from 10 dB under the voice to 22 dB under it), and the echo it takes out is as loud as the
+    /// room's; without the mix in the microphone, it takes out next to nothing.
+    @Test func aRoomsEchoIsTakenOutUnderAVoice() {
+        let rate = 16000.0, count = 16000 * 30
+        let mix = Self.music(count: count, rate: rate, seed: 1)
+        var voice = SyntheticVoice(sampleRate: rate)
+        voice.amplitude = 0.5
+        let sung = voice.render((0..<30).map { SyntheticVoice.Note(start: Double($0), duration: 0.9, frequency: 196 * pow(2, Double($0 % 5) / 12)) }, length: 30)
+        var echo = Self.room(mix, rate: rate)
+        let scale = Float(Self.rms(sung) / Self.rms(echo) * pow(10, -10.0 / 20))
+        echo = echo.map { $0 * scale }
+        let microphone = zip(sung, echo).map { $0 + $1 }
+        let takenOut = Self.cancel(microphone, mix: mix, rate: rate)
+        let left = zip(echo, takenOut).map { $0 - $1 }
+        let reduction = 20 * log10(Self.rms(left[16000...]) / Self.rms(echo[16000...]))
+        #expect(reduction < -12, "echo reduced by \(reduction) dB")
+        let loudness = Self.rms(takenOut) / Self.rms(echo)
+        #expect(abs(loudness - 1) < 0.1, "the echo taken out is \(loudness) times as loud as the room's")
+        let stray = Self.rms(Self.cancel(sung, mix: mix, rate: rate)) / Self.rms(echo)
+        #expect(stray < 0.2, "with no mix in the microphone, \(stray) of the room's echo taken out")
+    }
+}
