@@ -39,6 +39,11 @@ public final class StreamHistory {
         }
     }
 
+    /// Frame `frame`, or 0 when it is not held.
+    public func sample(_ frame: Int) -> Float {
+        frame >= max(0, end - capacity) && frame < end ? storage[frame % capacity] : 0
+    }
+
     /// The RMS of frames `start ..< start + count`, frames not held counting as silence.
     public func rms(from start: Int, count: Int) -> Double {
         guard count > 0 else { return 0 }

@@ -12,7 +12,8 @@ public final class EchoCanceller: @unchecked Sendable {
     /// Taps of the filter, the first `lead` of them before the clocks' moment (see ``EchoPath``).
     public let taps: Int
     public let lead: Int
-    private let partitions: Int
+    /// Hops the filter spans: how many it takes a canceller to fill its history after a new filter.
+    public let partitions: Int
     private let transform: Int
     private let bins: Int
     private let buffer: UnsafeMutablePointer<Float>

@@ -31,6 +31,8 @@ public final class EchoPath: @unchecked Sendable {
     /// Σ microphone[i] · mix[i + lead − m] and Σ mix[i + lead] · mix[i + lead − m], for m from 0 to taps − 1.
     private let crossCorrelation: UnsafeMutablePointer<Double>
     private let autoCorrelation: UnsafeMutablePointer<Double>
+    /// Where the correlation with the microphone peaks.
+    private var peak = 0
     private let decay: Double
     /// Blocks added so far.
     public private(set) var blocks = 0
@@ -85,19 +87,33 @@ public final class EchoPath: @unchecked Sendable {
         fftwf_execute(forwardContext)
         // Each of the block's signals sits where its samples sit in the context; the inverse transform of its
         // spectrum times the context's conjugate is then Σ signal[j] · context[j − m] at index m.
-        let scale = 1 / Double(transform)
-        for (signal, sums) in [(captured, crossCorrelation), (UnsafeBufferPointer(rebasing: played[(taps - 1)..<(taps - 1 + block)]), autoCorrelation)] {
+        func correlate(_ signal: UnsafePointer<Float>) {
             buffer.update(repeating: 0, count: transform)
-            (buffer + taps - 1).update(from: signal.baseAddress!, count: block)
+            (buffer + taps - 1).update(from: signal, count: block)
             fftwf_execute(forward)
             for k in 0..<(transform / 2 + 1) {
                 let (a, b) = (spectrum[k], contextSpectrum[k])
                 spectrum[k] = (a.0 * b.0 + a.1 * b.1, a.1 * b.0 - a.0 * b.1)
             }
             fftwf_execute(inverse)
-            for m in 0..<taps { sums[m] = sums[m] * decay + Double(buffer[m]) * scale }
         }
+        let scale = 1 / Double(transform)
+        correlate(captured.baseAddress!)
+        peak = 0
+        for m in 0..<taps {
+            crossCorrelation[m] = crossCorrelation[m] * decay + Double(buffer[m]) * scale
+            if abs(crossCorrelation[m]) > abs(crossCorrelation[peak]) { peak = m }
+        }
+        correlate(played.baseAddress! + taps - 1)
+        for m in 0..<taps { autoCorrelation[m] = autoCorrelation[m] * decay + Double(buffer[m]) * scale }
         blocks += 1
+    }
+
+    /// The path's strongest single tap: how loud the mix comes through at the delay it comes through most (in
+    /// samples after the clocks' moment). A rough estimate, for when the filter cannot be trusted; 0 before any
+    /// mix was heard.
+    public var coarse: (gain: Double, delay: Int) {
+        (autoCorrelation[0] > 0 ? abs(crossCorrelation[peak]) / autoCorrelation[0] : 0, peak - lead)
     }
 
     /// Adds a whole recording block by block, with `mix` (sample for sample at the same moments) around each
@@ -114,6 +130,14 @@ public final class EchoPath: @unchecked Sendable {
                 around.withUnsafeBufferPointer { add(microphone: captured, mix: $0) }
             }
         }
+    }
+
+    /// Forgets everything learned, for a new mapping from the microphone's samples to the mix's frames.
+    public func reset() {
+        crossCorrelation.update(repeating: 0, count: taps)
+        autoCorrelation.update(repeating: 0, count: taps)
+        peak = 0
+        blocks = 0
     }
 
     /// Copies the correlations accumulated so far, `taps` each: of the microphone with the mix, and of the mix
@@ -136,14 +160,14 @@ public final class EchoPath: @unchecked Sendable {
 
 extension EchoPath {
     /// A path for a practice session at `sampleRate`: blocks of about a sixth of a second, a filter from 10 ms
-    /// before the clocks' moment to 120 ms after it (loudspeakers a few metres away and the room's first
+    /// before the clocks' moment to `length` seconds after it (loudspeakers a few metres away and the room's first
     /// reflections; later reverberation is too diffuse to learn while someone sings over it), and a memory of
     /// `memory` seconds (a recorded take, whose path cannot change, remembers all of it).
-    public static func forPractice(sampleRate: Double, memory: Double) -> EchoPath {
+    public static func forPractice(sampleRate: Double, memory: Double, length: Double = 0.12) -> EchoPath {
         var block = 256
         while Double(block * 2) <= sampleRate / 6 { block *= 2 }
         return EchoPath(
-            block: block, lead: Int(0.01 * sampleRate), length: Int(0.12 * sampleRate),
+            block: block, lead: Int(0.01 * sampleRate), length: Int(length * sampleRate),
             memory: max(1, memory * sampleRate / Double(block)))
     }
 }

@@ -47,6 +47,8 @@ public final class SynthRenderer: @unchecked Sendable {
     private var nextEvent = 0
     /// Left and right gain per line, as the mixer and later gain commands set them.
     private let lineGains: UnsafeMutablePointer<Float>
+    /// One line's share of every rendered frame, mono, for a ring; see ``tap(line:into:)``.
+    private var lineTap: (line: Int, ring: SPSCRing<Float>, mono: UnsafeMutablePointer<Float>)?
     private let promptChannel: Int32?
     /// The frame at which the prompt note stops, if one sounds.
     private var promptEnd: Int?
@@ -156,6 +158,7 @@ public final class SynthRenderer: @unchecked Sendable {
         stems.deallocate()
         stemPointers.deallocate()
         lineGains.deallocate()
+        lineTap?.mono.deallocate()
     }
 
     /// Whether the schedule has been played to its end (a paused renderer never finishes).
@@ -274,6 +277,16 @@ public final class SynthRenderer: @unchecked Sendable {
         withUnsafePointer(to: &segment) { _ = segmentRing.write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
+    /// Writes `line`'s share of every frame rendered from now on (mono, at its gain) into `ring`, beside the mix:
+    /// for a session that must tell the singer's own line from the rest of what it plays. Call it before rendering
+    /// starts; the rendering thread then writes the ring (allocation-free; a full ring drops and counts).
+    public func tap(line: Int, into ring: SPSCRing<Float>) {
+        precondition(line >= 0 && line < lineCount && lineTap == nil)
+        let mono = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
+        mono.initialize(repeating: 0, count: blockSize)
+        lineTap = (line, ring, mono)
+    }
+
     private func mix(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ count: Int) {
         let click = Float(mixer.clickGain)
         if let promptChannel {
@@ -300,6 +313,13 @@ public final class SynthRenderer: @unchecked Sendable {
                 left[i] += gainLeft * stemLeft[i]
                 right[i] += gainRight * stemRight[i]
             }
+        }
+        if let (line, ring, mono) = lineTap {
+            let gainLeft = lineGains[2 * line], gainRight = lineGains[2 * line + 1]
+            let channel = Int(lineChannels[line])
+            let stemLeft = stemPointers[2 * channel]!, stemRight = stemPointers[2 * channel + 1]!
+            for i in 0..<count { mono[i] = (gainLeft * stemLeft[i] + gainRight * stemRight[i]) / 2 }
+            ring.write(UnsafeBufferPointer(start: mono, count: count))
         }
     }
 

@@ -35,6 +35,22 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
         self.previousMIDI = previousMIDI
     }
 
+    /// Whether the singer rests from `start` to `end` (seconds) in `notes` (in time order): no note starts
+    /// within 0.15 s after it (an entrance may come early) or ended less than 0.25 s before it (a voice and its
+    /// room take a while to fade).
+    public static func isRest(from start: Double, to end: Double, in notes: [ExpectedNote]) -> Bool {
+        // The first note ending after `start` − 0.25 s, by bisection.
+        var low = 0, high = notes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if notes[middle].end > start - 0.25 { high = middle } else { low = middle + 1 }
+        }
+        return low == notes.count || notes[low].onset > end + 0.15
+    }
+
+    /// Whether the singer rests at `time`; see ``isRest(from:to:in:)``.
+    public static func isRest(at time: Double, in notes: [ExpectedNote]) -> Bool { isRest(from: time, to: time, in: notes) }
+
     /// The singer's notes in `schedule`, in time order; the count-in's pitch is not judged.
     public static func notes(of singer: Int, in schedule: Schedule, score: Score) -> [ExpectedNote] {
         let mine = schedule.notes.filter { $0.line == singer && $0.start >= 0 }.sorted { $0.start < $1.start }

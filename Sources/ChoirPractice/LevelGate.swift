@@ -17,18 +17,22 @@ public struct LevelGate: Sendable {
 
     public init(rangeDecibels: Double = 20) { self.rangeDecibels = rangeDecibels }
 
-    /// Learns from every frame of a whole take at once: the singer's level first, then the echo left, with the
-    /// singer's level known throughout.
-    public init(frames: some Collection<PitchFrame>, rangeDecibels: Double = 20) {
+    /// Learns from every frame of a whole take at once: the singer's level first, then the echo left (with the
+    /// singer's rests in `notes`, whose time 0 is `start` seconds into the take), with the singer's level known
+    /// throughout.
+    public init(frames: some Collection<PitchFrame>, notes: [ExpectedNote], start: Double = 0, rangeDecibels: Double = 20) {
         self.init(rangeDecibels: rangeDecibels)
         for frame in frames { learnLevel(frame) }
         let floor = threshold
-        for frame in frames { echoLeft.learn(from: frame, floor: floor) }
+        for frame in frames {
+            echoLeft.learn(from: frame, resting: ExpectedNote.isRest(at: frame.time - start, in: notes), floor: floor)
+        }
     }
 
-    public mutating func add(_ frame: PitchFrame) {
+    /// Learns from one more frame, heard while the singer rests or not.
+    public mutating func add(_ frame: PitchFrame, resting: Bool) {
         learnLevel(frame)
-        if total >= 50 { echoLeft.learn(from: frame, floor: threshold) }
+        if total >= 50 { echoLeft.learn(from: frame, resting: resting, floor: threshold) }
     }
 
     private mutating func learnLevel(_ frame: PitchFrame) {

@@ -45,7 +45,7 @@ public struct PracticeJudge: Sendable {
     /// Adds one frame (on the session's clock) and returns the notes it completes.
     public mutating func add(_ frame: PitchFrame) -> ArraySlice<NoteResult> {
         if learnsLevel {
-            gate.add(frame)
+            gate.add(frame, resting: ExpectedNote.isRest(at: frame.time, in: notes))
             comparator.levelGate = gate.threshold
             comparator.echoLeft = gate.echoLeft.share
         }

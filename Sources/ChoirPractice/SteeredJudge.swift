@@ -69,7 +69,7 @@ public struct SteeredJudge: Sendable {
             begin(next)
         }
         guard current != nil else { return 0 }
-        gate.add(frame)
+        gate.add(frame, resting: current.map { ExpectedNote.isRest(at: frame.time, in: $0.judge.notes) } ?? true)
         _ = current!.judge.add(frame)
         collect()
         return results.count - before

@@ -13,29 +13,43 @@ public struct TakeAnalysis: Sendable {
     /// played).
     public var loudspeakers: Double
 
-    /// Analyses `samples` for singing `notes`. `mix` is what was played while the take was recorded, mono at the
-    /// take's sample rate, sample for sample at the same moments (nil when nothing was played).
-    public init(samples: [Float], sampleRate: Double, notes: [ExpectedNote], mix: [Float]?) throws(PitchTracker.ConfigurationError) {
+    /// Analyses `samples` for singing `notes`, whose time 0 is `start` seconds into the take. `mix` is what was
+    /// played while the take was recorded, mono at the take's sample rate, sample for sample at the same moments
+    /// (nil when nothing was played), and `singersLine` the singer's own line's share of it. The mix's echo path
+    /// is learned against the other lines (a voice singing along with its own line correlates with it, which
+    /// would lead the path astray), and the whole mix's echo taken out. Each frame's accompaniment is then the echo
+    /// taken out of its window.
+    public init(
+        samples: [Float], sampleRate: Double, notes: [ExpectedNote], start: Double = 0, mix: [Float]?, singersLine: [Float]? = nil
+    ) throws(PitchTracker.ConfigurationError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         guard let mix, !mix.isEmpty else {
-            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes)
+            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start)
             return
         }
         let path = EchoPath.forPractice(sampleRate: sampleRate, memory: .infinity)
-        path.add(recording: samples, mix: mix)
+        let others = singersLine.map { line in mix.indices.map { mix[$0] - ($0 < line.count ? line[$0] : 0) } } ?? mix
+        path.add(recording: samples, mix: others)
+        func power(_ x: [Float]) -> Double { x.reduce(0.0) { $0 + Double($1 * $1) } }
         var filter = [Float](repeating: 0, count: path.taps)
         filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
         var cleaned = samples
-        let echo = Self.cancel(&cleaned, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
-        func power(_ x: [Float]) -> Double { x.reduce(0.0) { $0 + Double($1 * $1) } }
+        var echo = Self.cancel(&cleaned, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
+        // A filter learned from too little (a piece without rests) can add more than it takes out; then the take is
+        // judged as heard, and the mix's level through the path's strongest tap says how loud it came through.
+        if power(cleaned) >= power(samples) {
+            let (gain, delay) = path.coarse
+            cleaned = samples
+            echo = samples.indices.map { $0 - delay >= 0 && $0 - delay < mix.count ? Float(gain) * mix[$0 - delay] : 0 }
+        }
         try self.init(
             cleaned: cleaned, echo: echo, loudspeakers: (power(echo) / max(1e-12, power(mix))).squareRoot(),
-            sampleRate: sampleRate, notes: notes)
+            sampleRate: sampleRate, notes: notes, start: start)
     }
 
     /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`.
     public init(
-        cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote]
+        cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote], start: Double = 0
     ) throws(PitchTracker.ConfigurationError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         self.loudspeakers = loudspeakers
@@ -51,7 +65,7 @@ public struct TakeAnalysis: Sendable {
                 frames[i].accompaniment = end > start ? ((energy[end] - energy[start]) / Double(end - start)).squareRoot() : 0
             }
         }
-        gate = LevelGate(frames: frames)
+        gate = LevelGate(frames: frames, notes: notes, start: start)
     }
 
     /// Takes the mix's echo, through `filter`, out of `microphone` hop by hop, as a live session does; returns the

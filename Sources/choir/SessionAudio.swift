@@ -31,13 +31,15 @@ struct SessionAudio {
             throw fail("\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
                 + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
         }
-        var heard: [Float]?
+        var heard: (mix: [Float], singersLine: [Float]?)?
         if loudspeakers {
             do { heard = try played(sampleRate: take.sampleRate, latency: latency, length: take.samples.count) } catch { throw fail("\(error)") }
         }
         let analysis: TakeAnalysis
         do {
-            analysis = try TakeAnalysis(samples: take.samples, sampleRate: Double(take.sampleRate), notes: notes, mix: heard)
+            analysis = try TakeAnalysis(
+                samples: take.samples, sampleRate: Double(take.sampleRate), notes: notes, start: offset, mix: heard?.mix,
+                singersLine: heard?.singersLine)
         } catch {
             throw fail("\(path): \(error)")
         }
@@ -60,19 +62,29 @@ struct SessionAudio {
         return judge
     }
 
-    /// The mix as the take's microphone heard it from loudspeakers: mono at the take's sample rate, sample for
-    /// sample with the take (whose time 0 is the mix's, `latency` later), so that the judge can tell how loud
-    /// the loudspeakers came through.
-    private func played(sampleRate: Int, latency: Double, length: Int) throws -> [Float] {
+    /// The mix as the take's microphone heard it from loudspeakers, and the singer's own line's share of it: mono
+    /// at the take's sample rate, sample for sample with the take (whose time 0 is the mix's, `latency` later), so
+    /// that the judge can take the loudspeakers' echo out.
+    private func played(sampleRate: Int, latency: Double, length: Int) throws -> (mix: [Float], singersLine: [Float]?) {
         let renderer = try SynthRenderer(
             soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule, programs: resolved.programs,
             mixer: resolved.mixer, blockSize: 4096)
-        let (left, right) = renderer.renderAll()
-        let delay = Int((latency * Double(sampleRate)).rounded())
-        return (0..<length).map { i in
-            let j = i - delay
-            return j >= 0 && j < left.count ? (left[j] + right[j]) / 2 : 0
+        let line = resolved.singer.map { singer in
+            let ring = SPSCRing<Float>(minimumCapacity: renderer.totalFrames + 1, filler: 0)
+            renderer.tap(line: singer, into: ring)
+            return ring
         }
+        let (left, right) = renderer.renderAll()
+        var singersLine = line.map { [Float](repeating: 0, count: $0.available) }
+        if let line { singersLine!.withUnsafeMutableBufferPointer { _ = line.read(into: $0) } }
+        let delay = Int((latency * Double(sampleRate)).rounded())
+        func aligned(_ signal: (Int) -> Float, count: Int) -> [Float] {
+            (0..<length).map { i in i - delay >= 0 && i - delay < count ? signal(i - delay) : 0 }
+        }
+        return (
+            aligned({ (left[$0] + right[$0]) / 2 }, count: left.count),
+            singersLine.map { line in aligned({ line[$0] }, count: line.count) }
+        )
     }
 
     /// Judges the microphone live while the mix plays; on a terminal the singer steers it with keys and
@@ -91,7 +103,12 @@ struct SessionAudio {
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
         let tap = loudspeakers && MixOutput.isDevice(output) ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         let mix = try MixOutput(output, resolved: resolved, sampleRate: sampleRate, tap: tap)
-        let echo = tap.map { LiveEcho(tap: $0, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window) }
+        // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
+        let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
+        if let singerTap, let singer = resolved.singer { mix.renderer?.tap(line: singer, into: singerTap) }
+        let echo = tap.map {
+            LiveEcho(tap: $0, singerTap: singerTap, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window)
+        }
         let rate = Double(sampleRate)
         let preroll = resolved.schedule.preroll
         let start = SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1)

@@ -6,23 +6,6 @@ import Testing
 
 /// The echo path and canceller on signals whose mixing is known exactly.
 struct EchoCancellerTests {
-    /// A mix-like signal: a few notes' harmonics changing every half second, with a little noise, from `seed`.
-    static func music(count: Int, rate: Double, seed: UInt64) -> [Float] {
-        var random = SplitMix(seed: seed)
-        var samples = [Float](repeating: 0, count: count)
-        var frequencies: [Double] = []
-        for i in 0..<count {
-            if i % Int(rate / 2) == 0 { frequencies = (0..<3).map { _ in 110 * pow(2, Double(random.next() % 24) / 12) } }
-            let t = Double(i) / rate
-            var chord = 0.0
-            for f in frequencies {
-                for k in 1...6 { chord += sin(2 * .pi * Double(k) * f * t + Double(k)) / Double(k) }
-            }
-            samples[i] = Float(0.05 * chord + 0.01 * (random.unit() * 2 - 1))
-        }
-        return samples
-    }
-
     static func rms(_ x: some Collection<Float>) -> Double {
         (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot()
     }
@@ -51,7 +34,7 @@ struct EchoCancellerTests {
     /// The partitioned convolution gives the mix through the filter, sample for sample, with the filter's lead.
     @Test func cancellingIsConvolving() {
         let rate = 16000.0, hop = 64, lead = 10
-        let mix = Self.music(count: 8000, rate: rate, seed: 3)
+        let mix = Chords.render(count: 8000, sampleRate: rate, seed: 3)
         var filter = [Float](repeating: 0, count: 300)
         var random = SplitMix(seed: 9)
         for i in filter.indices { filter[i] = Float(random.unit() - 0.5) * 0.1 }
@@ -95,7 +78,7 @@ struct EchoCancellerTests {
     /// room's; without the mix in the microphone, it takes out next to nothing.
     @Test func aRoomsEchoIsTakenOutUnderAVoice() {
         let rate = 16000.0, count = 16000 * 30
-        let mix = Self.music(count: count, rate: rate, seed: 1)
+        let mix = Chords.render(count: count, sampleRate: rate, seed: 1)
         var voice = SyntheticVoice(sampleRate: rate)
         voice.amplitude = 0.5
         let sung = voice.render((0..<30).map { SyntheticVoice.Note(start: Double($0), duration: 0.9, frequency: 196 * pow(2, Double($0 % 5) / 12)) }, length: 30)
