@@ -42,7 +42,8 @@ public final class PitchTracker: @unchecked Sendable {
             self.silenceRMS = silenceRMS
             self.lookAhead = lookAhead
             // 2.2 periods of the lowest frequency, in whole blocks of 32 samples.
-            let blocks = 2.2 * sampleRate / minimumFrequency / 32
+            // (Less a hair, so that 2.2 periods that come to a whole number of blocks are not rounded up past it.)
+            let blocks = 2.2 * sampleRate / minimumFrequency / 32 - 1e-6
             self.window = window ?? (blocks.isFinite && blocks > 0 ? Int(min(blocks.rounded(.up), 8192)) * 32 : 2048)
             if let hop {
                 self.hop = hop

@@ -18,12 +18,25 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     public var isEntrance: Bool
     /// The pitch sung just before, when this note follows another without a rest.
     public var previousMIDI: Int?
+    /// The other lines' written notes sounding at this note's middle.
+    public var others: [Other]
+
+    /// A note another line sings.
+    public struct Other: Sendable, Equatable, Codable {
+        public var line: String
+        public var midi: Int
+
+        public init(line: String, midi: Int) {
+            self.line = line
+            self.midi = midi
+        }
+    }
 
     public var end: Double { onset + duration }
 
     public init(
         index: Int, measure: String, measureIndex: Int, onset: Double, duration: Double, midi: Int, isEntrance: Bool,
-        previousMIDI: Int? = nil
+        previousMIDI: Int? = nil, others: [Other] = []
     ) {
         self.index = index
         self.measure = measure
@@ -33,6 +46,23 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
         self.midi = midi
         self.isEntrance = isEntrance
         self.previousMIDI = previousMIDI
+        self.others = others
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others
+    }
+
+    /// Reads notes stored before other lines' notes were kept, too.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            index: try c.decode(Int.self, forKey: .index), measure: try c.decode(String.self, forKey: .measure),
+            measureIndex: try c.decode(Int.self, forKey: .measureIndex), onset: try c.decode(Double.self, forKey: .onset),
+            duration: try c.decode(Double.self, forKey: .duration), midi: try c.decode(Int.self, forKey: .midi),
+            isEntrance: try c.decode(Bool.self, forKey: .isEntrance),
+            previousMIDI: try c.decodeIfPresent(Int.self, forKey: .previousMIDI),
+            others: try c.decodeIfPresent([Other].self, forKey: .others) ?? [])
     }
 
     /// Whether the singer rests from `start` to `end` (seconds) in `notes` (in time order): no note starts
@@ -54,6 +84,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     /// The singer's notes in `schedule`, in time order; the count-in's pitch is not judged.
     public static func notes(of singer: Int, in schedule: Schedule, score: Score) -> [ExpectedNote] {
         let mine = schedule.notes.filter { $0.line == singer && $0.start >= 0 }.sorted { $0.start < $1.start }
+        let names = score.lines.map(\.name)
+        let theirs = schedule.notes.filter { $0.line != nil && $0.line != singer }
         var result: [ExpectedNote] = []
         result.reserveCapacity(mine.count)
         for (index, note) in mine.enumerated() {
@@ -61,11 +93,13 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
             // A gap of more than 50 ms is a rest the singer has to come in after.
             let afterRest = previous.map { note.start - $0.end > 0.05 } ?? true
             let entrance = afterRest || previous?.midi != note.midi
+            let middle = (note.start + note.end) / 2
+            let others = theirs.filter { $0.start <= middle && $0.end > middle }.map { Other(line: names[$0.line!], midi: $0.midi) }
             result.append(
                 ExpectedNote(
                     index: index, measure: score.measures[note.measureIndex].number, measureIndex: note.measureIndex,
                     onset: note.start, duration: note.end - note.start, midi: note.midi, isEntrance: entrance,
-                    previousMIDI: afterRest ? nil : previous?.midi))
+                    previousMIDI: afterRest ? nil : previous?.midi, others: others))
         }
         return result
     }

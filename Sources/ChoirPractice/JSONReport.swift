@@ -27,6 +27,11 @@ public enum JSONReport {
                 ("median_cents", JSON(result.medianCents.map { rounded($0) })),
                 ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
                 ("in_tune_pct", .number(rounded(result.inTunePercent))),
+                ("voiced_pct", JSON(result.evidence.map { rounded(100 * $0.voicedShare) })),
+                ("frames_judged", result.evidence.map { JSON.int($0.framesJudged) } ?? .null),
+                ("sang", result.evidence?.sangOther.map { other in
+                    .object([("line", .string(other.line)), ("midi", .int(other.midi)), ("name", .string(PitchName.name(midi: other.midi)))])
+                } ?? .null),
             ])
         })
         var fields: [(String, JSON)] = [

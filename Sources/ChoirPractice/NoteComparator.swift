@@ -57,15 +57,20 @@ public struct NoteComparator: Sendable {
 
     /// The verdict on `note` from `frames`, which must cover the note (time-stamped on the session's clock;
     /// frames outside the note are ignored).
-    public func judge(_ note: ExpectedNote, frames: some Collection<PitchFrame>) -> NoteResult {
-        func cents(_ frame: PitchFrame) -> Double { Self.cents(of: frame, from: note) }
+    public func judge(_ note: ExpectedNote, frames heard: some Collection<PitchFrame>) -> NoteResult {
+        let frames = heard.map { Self.reading($0, for: note) }
+        func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
 
         let measured = self.body(of: note, frames: frames)
         let body = measured.steady
-        guard measured.frames > 0, Double(measured.sung) >= options.minimumVoicedShare * Double(measured.frames) else {
-            return NoteResult(note: note, verdict: .missing, medianCents: nil, onsetError: nil, inTunePercent: 0)
+        let voicedShare = measured.frames > 0 ? Double(measured.sung) / Double(measured.frames) : 0
+        guard measured.frames > 0, voicedShare >= options.minimumVoicedShare else {
+            return NoteResult(
+                note: note, verdict: .missing, medianCents: nil, onsetError: nil, inTunePercent: 0,
+                evidence: NoteResult.Evidence(voicedShare: voicedShare, framesJudged: 0))
         }
-        let estimate = Self.centre(Self.settled(body), vibratoRate: vibratoRate)
+        let held = Self.settled(body)
+        let estimate = Self.centre(held, vibratoRate: vibratoRate)
         let median = estimate.cents, doubt = estimate.uncertainty
         let octaves = (median / 1200).rounded()
         let offOctave = octaves != 0 && abs(median - 1200 * octaves) <= options.toleranceCents + doubt
@@ -143,21 +148,46 @@ public struct NoteComparator: Sendable {
         } else {
             verdict = .correct
         }
-        return NoteResult(note: note, verdict: verdict, medianCents: median, onsetError: onsetError, inTunePercent: inTunePercent)
+        // Whose note it was, when another line's written note lies nearer the pitch sung than the singer's own.
+        let sung = Double(note.midi) * 100 + median
+        let other = verdict == .correct ? nil : note.others.min { abs(Double($0.midi) * 100 - sung) < abs(Double($1.midi) * 100 - sung) }
+        let sangOther = other.flatMap { abs(Double($0.midi) * 100 - sung) <= 50 && abs(Double($0.midi) * 100 - sung) < abs(median) ? $0 : nil }
+        return NoteResult(
+            note: note, verdict: verdict, medianCents: median, onsetError: onsetError, inTunePercent: inTunePercent,
+            evidence: NoteResult.Evidence(voicedShare: voicedShare, framesJudged: held.count, sangOther: sangOther))
     }
 
     /// The written note's frequency in Hz.
     static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
 
-    /// How far a frame's pitch lies from the written note, in cents. A frame read an octave or more below the
-    /// note whose window also repeats well at the note's own period (within a semitone) was the voice at the
-    /// note with another sound (the loudspeakers) repeating with it at a common, longer period: it is read at the
-    /// note's period. A voice really sung an octave low does not repeat at half its period, so it stays low.
-    static func cents(of frame: PitchFrame, from note: ExpectedNote) -> Double {
+    /// `frame` as heard for singing `note`. A frame read an octave or more below the note whose window also
+    /// repeats at the note's own period (within a semitone) nearly as well as at the period chosen (d′ no more
+    /// than 0.1 above it) was the voice at the note with another sound repeating with it at a common, longer
+    /// period (what is left of the loudspeakers, or a voice's own wavering onset): it is read at the note's
+    /// period. A voice really sung an octave low repeats at half its period only as well as its odd harmonics
+    /// allow, which is poorly: it stays low. And nobody sings a note more than an octave and a bit away: a frame
+    /// read further off is read at its most periodic candidate within that reach, if one repeats well (d′ up to
+    /// 0.35), and is no singing otherwise.
+    static func reading(_ frame: PitchFrame, for note: ExpectedNote) -> PitchFrame {
+        guard frame.isVoiced else { return frame }
         let written = frequency(of: note)
         let cents = 1200 * log2(frame.frequency / written)
-        guard cents < -1100, let own = frame.candidates.nearest(written, within: 100), own.aperiodicity <= 0.35 else { return cents }
-        return 1200 * log2(own.frequency / written)
+        var read = frame
+        if cents < -1100, let own = frame.candidates.nearest(written, within: 100),
+            own.aperiodicity <= min(0.35, 1 - frame.confidence + 0.1)
+        {
+            read.frequency = own.frequency
+        } else if abs(cents) > 1350 {
+            var best: PitchCandidate?
+            for i in 0..<frame.candidates.count {
+                let candidate = frame.candidates[i]
+                guard abs(1200 * log2(candidate.frequency / written)) <= 1350, candidate.aperiodicity <= 0.35 else { continue }
+                if candidate.aperiodicity < best?.aperiodicity ?? .infinity { best = candidate }
+            }
+            read.frequency = best?.frequency ?? 0
+            if let best { read.confidence = 1 - best.aperiodicity }
+        }
+        return read
     }
 
     /// The sung frames of the note's body, in cents from the written pitch, and how many frames the body spans
@@ -165,7 +195,8 @@ public struct NoteComparator: Sendable {
     /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
     /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
     /// pitch lags behind.
-    func body(of note: ExpectedNote, frames: some Collection<PitchFrame>) -> Body {
+    func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>) -> Body {
+        let frames = heard.map { Self.reading($0, for: note) }
         let grace = min(options.graceSeconds, note.duration * 0.4)
         let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
         var sung: [PitchFrame] = []
@@ -175,7 +206,8 @@ public struct NoteComparator: Sendable {
             if isSung(frame) { sung.append(frame) }
         }
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
-        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: Self.cents(of: $0, from: note)) }
+        let written = Self.frequency(of: note)
+        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
         return Body(steady: steady, sung: sung.count, frames: count)
     }
 
@@ -187,17 +219,44 @@ public struct NoteComparator: Sendable {
         var frames: Int
     }
 
-    /// The part of a body the singer settled in. A singer who comes in late holds the note before into this
-    /// one, or starts elsewhere and moves; the pitch is judged where they ended up, over at least the body's
-    /// second half, and the late arrival is the entrance's business.
+    /// The part of a body the singer held: the longest stretch over which their pitch, averaged over a vibrato
+    /// cycle, stays within 50 cents of its own running mean. A singer who comes in late holds the note before into
+    /// this one and then moves; one who leaves early for the next note moves before the end; either way the pitch
+    /// is judged where they held it, and the late arrival is the entrance's business. A body with no stretch
+    /// that long (a tenth of a second, and a third of the body) is judged whole.
     static func settled(_ body: [(time: Double, cents: Double)]) -> [(time: Double, cents: Double)] {
         guard let first = body.first?.time, let last = body.last?.time, last - first >= 0.2 else { return body }
-        let middle = (first + last) / 2
-        let late = body.filter { $0.time >= middle }.map(\.cents).sorted()
-        let settled = late[late.count / 2]
-        // From the last frame of the first half that was clearly elsewhere.
-        guard let away = body.lastIndex(where: { $0.time < middle && abs($0.cents - settled) > 100 }) else { return body }
-        return Array(body[(away + 1)...])
+        // The pitch averaged over ±90 ms (a vibrato cycle at 5.5 Hz), by running sums.
+        var smoothed: [Double] = []
+        smoothed.reserveCapacity(body.count)
+        var low = 0, high = 0, sum = 0.0
+        for frame in body {
+            while high < body.count && body[high].time <= frame.time + 0.09 {
+                sum += body[high].cents
+                high += 1
+            }
+            while body[low].time < frame.time - 0.09 {
+                sum -= body[low].cents
+                low += 1
+            }
+            smoothed.append(sum / Double(high - low))
+        }
+        var best = 0..<0
+        var start = 0, mean = smoothed[0]
+        for i in 1...body.count {
+            if i == body.count || abs(smoothed[i] - mean) > 50 {
+                if body[i - 1].time - body[start].time > (best.isEmpty ? 0 : body[best.upperBound - 1].time - body[best.lowerBound].time) {
+                    best = start..<i
+                }
+                guard i < body.count else { break }
+                (start, mean) = (i, smoothed[i])
+            } else {
+                mean += (smoothed[i] - mean) / Double(i - start + 1)
+            }
+        }
+        let held = body[best.upperBound - 1].time - body[best.lowerBound].time
+        guard held >= 0.1, held >= (last - first) / 3 else { return body }
+        return Array(body[best])
     }
 
     /// A pitch centre, give or take `uncertainty` cents: how far the plausible readings of a short note with
@@ -217,7 +276,14 @@ public struct NoteComparator: Sendable {
         let middle = all.map(\.cents).sorted()[all.count / 2]
         let frames = all.filter { abs($0.cents - middle) <= 150 }
         let halfCycle = 0.5 / (vibratoRate ?? 5.5)
-        guard let first = frames.first?.time, let last = frames.last?.time, last - first >= 4 * halfCycle else {
+        guard let first = frames.first?.time, let last = frames.last?.time else { return Centre(cents: middle, uncertainty: 0) }
+        // Under half a cycle, no vibrato can be fitted: the median, give or take half the range the voice moved
+        // through (a passing note sung on the way from one pitch to the next).
+        guard last - first >= halfCycle else {
+            let sorted = frames.map(\.cents).sorted()
+            return Centre(cents: sorted[sorted.count / 2], uncertainty: min(50, (sorted.last! - sorted.first!) / 2))
+        }
+        guard last - first >= 4 * halfCycle else {
             return fittedCentre(frames, vibratoRate: vibratoRate)
                 ?? Centre(cents: frames.map(\.cents).reduce(0, +) / Double(max(1, frames.count)), uncertainty: 0)
         }

@@ -65,9 +65,13 @@ public final class PracticeHistory {
                         midi REAL NOT NULL);
                     CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
                     """)
-                // Histories written before live sessions reported their audio lack the column.
+                // Histories written before live sessions reported their audio, or verdicts their evidence, lack the
+                // columns.
                 if try !db.columns(in: "session").contains(where: { $0.name == "audio" }) {
                     try db.execute(sql: "ALTER TABLE session ADD COLUMN audio TEXT")
+                }
+                if try !db.columns(in: "result").contains(where: { $0.name == "evidence" }) {
+                    try db.execute(sql: "ALTER TABLE result ADD COLUMN evidence TEXT")
                 }
             }
         } catch {
@@ -94,10 +98,13 @@ public final class PracticeHistory {
         try attempt { db in
             for result in results {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    sql: """
+                        INSERT OR REPLACE INTO result (session, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
                     arguments: [
                         session, try Self.json(result.note), result.note.index, result.note.measure, result.verdict.rawValue,
-                        result.medianCents, result.onsetError, result.inTunePercent,
+                        result.medianCents, result.onsetError, result.inTunePercent, try result.evidence.map { try Self.json($0) },
                     ])
             }
             for point in trace {
@@ -144,7 +151,8 @@ public final class PracticeHistory {
                     NoteResult(
                         note: try decoder.decode(ExpectedNote.self, from: Data((row["note"] as String).utf8)),
                         verdict: Verdict(rawValue: row["verdict"]) ?? .missing, medianCents: row["median_cents"],
-                        onsetError: row["onset_error"], inTunePercent: row["in_tune_pct"])
+                        onsetError: row["onset_error"], inTunePercent: row["in_tune_pct"],
+                        evidence: try (row["evidence"] as String?).map { try decoder.decode(NoteResult.Evidence.self, from: Data($0.utf8)) })
                 }
             let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
                 .map { TracePoint(time: $0["time"], midi: $0["midi"]) }

@@ -23,6 +23,15 @@ public enum TerminalReport {
             out += "Audio: \(audio.summary)\n"
             if let error = audio.error { out += "Ended early: \(error)\n" }
         }
+        // Notes sung from another line: what a choir director would name first.
+        let borrowed = report.results.compactMap { result in result.evidence?.sangOther.map { (result.note, $0) } }
+        if !borrowed.isEmpty {
+            out += "Other lines sung:\n"
+            for (note, other) in borrowed.prefix(5) {
+                out += "  m. \(note.measure): sang the \(other.line)'s \(PitchName.name(midi: other.midi)) for \(PitchName.name(midi: note.midi))\n"
+            }
+            if borrowed.count > 5 { out += "  and \(borrowed.count - 5) more\n" }
+        }
         let passages = report.weakestPassages
         if passages.isEmpty {
             out += "No weak passages: every measure was right.\n"

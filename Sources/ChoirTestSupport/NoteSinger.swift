@@ -23,6 +23,11 @@ public struct NoteSinger: PlantingSinger, Sendable {
     public var seed: UInt64
     /// Share of the notes that get a mistake.
     public var mistakeShare = 0.25
+    /// Whether every note is sung an octave away (up from below A3, down from it and above), mistakes or not: a
+    /// singer reading another voice's clef.
+    public var displacedByOctave = false {
+        didSet { if displacedByOctave { mistakeShare = 0 } }
+    }
 
     /// Loads and measures `takes`, recordings of one note each at one sample rate; recordings with under 0.4 s
     /// of steady singing are left out.
@@ -56,18 +61,21 @@ public struct NoteSinger: PlantingSinger, Sendable {
             let offset = mistake?.offset(random: &random, octaveUp: note.midi < 57) ?? 0
             let jitter = (random.unit() * 2 - 1) * 0.02, breath = 0.04 + random.unit() * 0.06, level = 0.12 * pow(10, (random.unit() * 4 - 2) / 20)
             guard mistake != .missing else { continue }
-            let target = Double(note.midi - 69) * 100 + offset
+            let target = Double(note.midi - 69) * 100 + offset + (displacedByOctave ? (note.midi < 57 ? 1200 : -1200) : 0)
             // The nearest two recordings in pitch, one of them by chance.
             let nearest = recordings.indices.sorted { abs(recordings[$0].cents - target) < abs(recordings[$1].cents - target) }
             let recording = recordings[nearest[min(nearest.count - 1, Int(random.next() % 2))]]
             let delay = mistake == .late ? 0.12 + random.unit() * 0.13 : jitter
             let next = i + 1 < notes.count ? notes[i + 1].onset : length
             let sung = max(0.15, min(note.end, next) - note.onset - max(0, delay) - breath)
-            // From just before the voice starts, for as long as the note is sung, stretched if need be.
-            let from = max(0, Int((recording.start - 0.02) * sampleRate))
+            // For as long as the note is sung, stretched if need be: from just before the voice starts, or, where
+            // the recording is longer than the note, from after its attack (a note sung in passing starts on its
+            // pitch; a long note sung alone scoops into it).
             let available = recording.end - recording.start
-            let ratio = max(1, sung / available)
-            let source = Array(recording.samples[from..<min(recording.samples.count, from + Int(min(sung, available + 0.02) * sampleRate))])
+            let skip = min(0.15, max(0, available - sung))
+            let from = max(0, Int((recording.start + skip - 0.02) * sampleRate))
+            let ratio = max(1, sung / (available - skip))
+            let source = Array(recording.samples[from..<min(recording.samples.count, from + Int(min(sung, available - skip + 0.02) * sampleRate))])
             // On the target once the voice has arrived, its slow drift taken out; the attack as the singer sang it.
             let course = RealVoices.slowCourse(recording.sung.filter { $0.time >= recording.start + 0.08 })
             let excerptStart = Double(from) / sampleRate

@@ -2,15 +2,14 @@ import ChoirPractice
 import Glibc
 
 /// A real recorded phrase made into a score and sung from it: the notes the singer held become the written
-/// line, at the semitones they were nearest; every other line follows it in parallel (a third below, a sixth
-/// below, an octave below). A performance moves each held note, by ``PitchShifter``, to its written pitch (or to
+/// line, at the semitones they were nearest, over an accompaniment of held chords. A performance moves each held note, by ``PitchShifter``, to its written pitch (or to
 /// the planted mistake), gliding between notes where the singer glided; a missing note is cut out, and a late
 /// entrance comes in later than the singer did. Everything else (the voice, the vowels, the slides, the vibrato
 /// and its wavering) is the singer's own.
 public struct PhraseSinger: PlantingSinger, Sendable {
     /// A held note of the recording.
     struct Held: Sendable {
-        /// The written note's span, in seconds: from where the singer set off towards it to where they left it.
+        /// The written note's span, in seconds.
         var start: Double, end: Double
         /// Where the singer held it steadily.
         var steadyStart: Double, steadyEnd: Double
@@ -38,8 +37,8 @@ public struct PhraseSinger: PlantingSinger, Sendable {
         self.seed = seed
     }
 
-    /// The notes held for 0.2 s or more: each run of singing is cut where the pitch leaves the semitone it was
-    /// nearest by more than 70 cents for 45 ms or more, and a held note reaches halfway to its neighbours.
+    /// The notes held for 0.3 s or more: each run of singing is cut where the pitch leaves the semitone it was
+    /// nearest by more than 70 cents for 45 ms or more.
     static func heldNotes(_ sung: [(time: Double, cents: Double)]) -> [Held] {
         guard sung.count > 1 else { return [] }
         let hop = zip(sung.dropFirst(), sung).map { $0.time - $1.time }.min() ?? 0.005
@@ -72,7 +71,7 @@ public struct PhraseSinger: PlantingSinger, Sendable {
             pieces.append((from, runEnd, semitone))
             // Held notes: long pieces, neighbours at the same semitone merged.
             var kept: [(from: Int, to: Int, semitone: Double)] = []
-            for piece in pieces where sung[piece.to - 1].time - sung[piece.from].time >= 0.2 {
+            for piece in pieces where sung[piece.to - 1].time - sung[piece.from].time >= 0.3 {
                 if let last = kept.last, last.semitone == piece.semitone {
                     kept[kept.count - 1].to = piece.to
                 } else {
@@ -81,8 +80,12 @@ public struct PhraseSinger: PlantingSinger, Sendable {
             }
             for (k, piece) in kept.enumerated() {
                 let steadyStart = sung[piece.from].time, steadyEnd = sung[piece.to - 1].time
-                let start = k == 0 ? sung[runStart].time : (sung[kept[k - 1].to - 1].time + steadyStart) / 2
-                let end = k == kept.count - 1 ? sung[runEnd - 1].time : (steadyEnd + sung[kept[k + 1].from].time) / 2
+                // The written note: from a twentieth of a second before the singer held it (the approach, which the
+                // judge's grace allows for) to as long after, no further than halfway to the neighbours. Longer
+                // glides lie between the written notes, and are not judged.
+                let before = k == 0 ? sung[runStart].time : (sung[kept[k - 1].to - 1].time + steadyStart) / 2
+                let after = k == kept.count - 1 ? sung[runEnd - 1].time : (steadyEnd + sung[kept[k + 1].from].time) / 2
+                let start = max(before, steadyStart - 0.05), end = min(after, steadyEnd + 0.05)
                 let count = piece.to - piece.from
                 let middle = Array(smooth[(piece.from + count / 5)..<(piece.to - count / 5)])
                 let cents = RealVoices.median(middle.isEmpty ? Array(smooth[piece.from..<piece.to]) : middle)
@@ -95,13 +98,23 @@ public struct PhraseSinger: PlantingSinger, Sendable {
         return result
     }
 
-    /// The written lines: the singer's ("Voice", first) and three that follow it.
+    /// The written lines: the singer's ("Voice", first) and three of chords.
     public var parts: [ScoreWriter.Part] {
         let voice = held.map { ScoreWriter.Note(onset: $0.start, duration: $0.end - $0.start, midi: $0.midi) }
-        func below(_ name: String, _ semitones: Int) -> ScoreWriter.Part {
-            ScoreWriter.Part(name: name, notes: voice.map { ScoreWriter.Note(onset: $0.onset, duration: $0.duration, midi: $0.midi - semitones) })
+        guard let first = voice.first, let last = voice.last else { return [ScoreWriter.Part(name: "Voice", notes: [])] }
+        // An accompaniment of held chords, a new one every two seconds from a second before the singer to a second
+        // after: the lowest note sung in those two seconds an octave and a sixth below, and a fifth and a third
+        // over that, going on through the singer's rests as an accompaniment does.
+        var chords: [[ScoreWriter.Note]] = [[], [], []]
+        var start = max(0, first.onset - 1)
+        var root = first.midi - 21
+        while start < last.onset + last.duration + 1 {
+            let sung = voice.filter { $0.onset < start + 2 && $0.onset + $0.duration > start }.map(\.midi)
+            if let lowest = sung.min() { root = lowest - 21 }
+            for (k, interval) in [0, 7, 16].enumerated() { chords[k].append(ScoreWriter.Note(onset: start, duration: 2, midi: root + interval)) }
+            start += 2
         }
-        return [ScoreWriter.Part(name: "Voice", notes: voice), below("Second", 4), below("Third", 9), below("Octave", 12)]
+        return [ScoreWriter.Part(name: "Voice", notes: voice)] + zip(["Chord 1", "Chord 2", "Chord 3"], chords).map { ScoreWriter.Part(name: $0, notes: $1) }
     }
 
     /// The phrase as a MusicXML score.
@@ -135,10 +148,11 @@ public struct PhraseSinger: PlantingSinger, Sendable {
         }
         var out = [Float](repeating: 0, count: Int(length * sampleRate))
         func index(_ time: Double) -> Int { max(0, min(out.count, Int(time * sampleRate))) }
-        // Only the held notes are sung: what lies outside them is no part of the score.
+        // The held notes are sung with the glides around them; what lies further from any of them (a run too short
+        // to be a note) is no part of the score.
         for note in held {
-            for i in index(note.start)..<index(note.end) where i < voice.count { out[i] = voice[i] }
-            RealVoices.fade(&out, index(note.start)..<index(note.end), seconds: 0.01, rate: Int(sampleRate))
+            let span = index(note.start - 0.15)..<index(note.end + 0.15)
+            for i in span where i < voice.count && out[i] == 0 { out[i] = voice[i] }
         }
         for (i, note) in held.enumerated() {
             let span = index(note.start)..<index(note.end)

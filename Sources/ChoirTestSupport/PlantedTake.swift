@@ -50,6 +50,9 @@ public struct PlantedTake {
         public var notes: [ExpectedNote]
         public var planted: [Int: PlantedMistake]
         public var results: [NoteResult]
+        /// The frames judged, and the level gate they were judged with.
+        public var frames: [PitchFrame]
+        public var gate: LevelGate
     }
 
     /// How the loudspeakers' echo is taken out of the microphone before judging.
@@ -98,7 +101,7 @@ public struct PlantedTake {
         var judge = analysis.judge(notes, options: options)
         for frame in analysis.frames { _ = judge.add(frame) }
         _ = judge.finish()
-        return Outcome(notes: notes, planted: planted, results: judge.results)
+        return Outcome(notes: notes, planted: planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
     }
 }
 
@@ -140,8 +143,8 @@ public struct Tally: CustomStringConvertible, Sendable {
 extension PlantedTake {
     /// Every performance the judge is measured on, each in its set. The sets share no voice and no seed: choir's
     /// own synthetic singer and the second design each sing other lines with other seeds in the checking set; the
-    /// real voice's isolated notes are split between the sets recording by recording, and the real phrases are
-    /// each in one set.
+    /// real voice's isolated notes are split between the sets recording by recording, and the real phrases and
+    /// parts take turns, each in one set. Real recordings added to `../shared/voices` under the same names join in.
     public static func catalogue(_ set: Set) throws -> [PlantedTake] {
         let tuning = set == .tuning
         var takes: [PlantedTake] = []
@@ -179,9 +182,14 @@ extension PlantedTake {
                 name: "real notes bass \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
                 part: "bass", singer: try NoteSinger(takes: half, seed: seed)))
         }
-        for phrase in tuning ? ["vocadito_10", "sms_singing_female"] : ["vocadito_14"] {
+        // The real phrases and parts (vocadito's, sms-tools', the Dagstuhl quartet's), every other one to each set.
+        let phrases = ["vocadito_", "sms_", "dcs_"].flatMap { prefix in
+            RealVoices.takes(startingWith: prefix).enumerated().filter { ($0.offset % 2 == 0) == tuning }.map(\.element)
+        }
+        for phrase in phrases {
             for seed: UInt64 in tuning ? [1, 2, 3] : [31, 32, 33, 34] {
                 let singer = try PhraseSinger(take: phrase, seed: seed)
+                guard !singer.parts[0].notes.isEmpty else { break }
                 let score = try ScoreReader.read(data: Array(singer.score.utf8), file: "\(phrase).musicxml")
                 takes.append(PlantedTake(name: "real phrase \(phrase) #\(seed)", set: set, score: score, part: "Voice", singer: singer))
             }

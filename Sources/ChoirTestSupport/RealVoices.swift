@@ -26,14 +26,15 @@ public enum RealVoices {
         return frames.filter { $0.isVoiced && $0.confidence >= 0.5 }.map { ($0.time, 1200 * log2($0.frequency / 440)) }
     }
 
-    /// The slow course of a sung pitch: at each time, the mean of the frames within a tenth of a second either
-    /// side, which keeps a note's drift and leaves out its vibrato and its jitter. Moving a note by its target
-    /// minus this puts the note's pitch exactly on the target and keeps every quicker movement the singer made.
+    /// The slow course of a sung pitch: at each time, the median of the frames within a tenth of a second either
+    /// side, which keeps a note's drift and leaves out its vibrato and its jitter (and, where the voice wavers
+    /// unevenly, follows where it dwells). Moving a note by its target minus this puts the note's pitch on the
+    /// target and keeps every quicker movement the singer made.
     static func slowCourse(_ sung: [(time: Double, cents: Double)]) -> (Double) -> Double {
         { time in
             let near = sung.filter { abs($0.time - time) <= 0.1 }.map(\.cents)
             if near.isEmpty { return sung.min { abs($0.time - time) < abs($1.time - time) }?.cents ?? 0 }
-            return near.reduce(0, +) / Double(near.count)
+            return median(near)
         }
     }
 

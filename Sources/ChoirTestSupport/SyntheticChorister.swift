@@ -3,9 +3,9 @@ import Glibc
 
 /// A synthetic singer of a second, independent design, so that the judge is not proven only on the singer it
 /// was tuned with (``SyntheticSinger``). Where that one adds sine harmonics under bell-shaped formants, this one
-/// drives a cascade of five vocal-tract resonators (Klatt's) with glottal pulses (Klatt's KLGLOTT88 shape) whose
-/// periods jitter and whose heights shimmer, with breath noise in their open phase; its vowel changes from note to
-/// note. Its vibrato comes in after the onset, at a rate and extent of its own that wander; it prepares a note
+/// drives a cascade of five vocal-tract resonators (Klatt's) with glottal pulses (Klatt's KLGLOTT88 shape, with his
+/// spectral tilt) whose periods jitter and whose heights shimmer, with breath noise in their open phase; its vowel
+/// changes from note to note. Its vibrato comes in after the onset, at a rate and extent of its own that wander; it prepares a note
 /// from below, overshoots a legato step, and has a timing habit (ahead of or behind the beat); its room is a
 /// feedback delay network rather than combs and all-passes. It plants the same mistakes, octaves up or down.
 public struct SyntheticChorister: PlantingSinger, Sendable {
@@ -52,6 +52,10 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
         let vibratoRate = 4.8 + random.unit() * 2
         let vibratoExtent = 15 + random.unit() * 30
         let openQuotient = 0.5 + random.unit() * 0.2
+        // The closing glottis is not as abrupt as KLGLOTT88's corner: Klatt's spectral tilt, a one-pole low-pass
+        // from 800 to 2000 Hz, gives the source the fall of a real voice's.
+        let tilt = exp(-2 * .pi * (800 + random.unit() * 1200) / (4 * sampleRate))
+        var tilted = 0.0
         let loudness = 0.18
 
         var sung: [Sung] = []
@@ -76,39 +80,44 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
             sung.append(Sung(
                 start: start, end: max(start + 0.08, end), cents: cents,
                 from: joined.map { $0 - cents } ?? -(50 + random.unit() * 100),
-                glide: joined != nil ? 0.06 + random.unit() * 0.08 : 0.04 + random.unit() * 0.06,
+                glide: joined != nil ? 0.04 + random.unit() * 0.05 : 0.03 + random.unit() * 0.05,
                 vowel: Int(random.next() % 5), legato: joined != nil))
             previousEnd = sung.last!.end
             previousCents = cents
         }
 
-        var out = [Float](repeating: 0, count: Int(length * sampleRate))
-        var tract = Tract(sampleRate: sampleRate)
+        // The glottis and the tract run at four times the sample rate: a glottal pulse's corner at closure has
+        // harmonics far above half the sample rate, which would fold back as inharmonic components.
+        let rate = 4 * sampleRate
+        var out = [Float](repeating: 0, count: Int(length * rate))
+        var tract = Tract(sampleRate: rate)
         var noise = SplitMix(seed: seed &+ 17)
         // Slow random wanders of the pitch (about ±5 cents) and of the vibrato's rate (±0.3 Hz), each a leaky
         // random walk with a memory of a quarter of a second.
-        let leak = 1 / (0.25 * sampleRate)
+        let leak = 1 / (0.25 * rate)
         var wander = 0.0, rateWander = 0.0
         for note in sung {
             // Where the glottis is in its cycle (0 to 1), and this cycle's jitter and shimmer.
             var cycle = 0.0, stretch = 1.0, periodHeight = 1.0
-            let first = max(0, Int(note.start * sampleRate)), last = min(out.count, Int(note.end * sampleRate))
+            let first = max(0, Int(note.start * rate)), last = min(out.count, Int(note.end * rate))
             guard first < last else { continue }
             if !note.legato { tract.reset() }
             let vowel = Self.vowels[note.vowel]
             for i in first..<last {
-                let t = Double(i) / sampleRate - note.start
-                let remaining = note.end - Double(i) / sampleRate
-                // Pitch: a prepared or sliding approach that overshoots a little, a vibrato that grows in after
-                // 0.25 s, and a slow random wander.
-                let approach = note.from * exp(-2 * t / note.glide) * cos(min(Double.pi, .pi * t / (1.5 * note.glide)))
+                let t = Double(i) / rate - note.start
+                let remaining = note.end - Double(i) / rate
+                // Pitch: a prepared or sliding approach, then (legato) an overshoot of a tenth of the step, at most
+                // 15 cents, that dies away; a vibrato that grows in after 0.2 s; and a slow random wander.
+                let overshoot = -(note.from < 0 ? -1.0 : 1.0) * min(15, 0.1 * abs(note.from))
+                let approach = note.from * exp(-3 * t / note.glide)
+                    + overshoot * (t / note.glide) * exp(1 - t / note.glide) * (note.legato ? 1 : 0)
                 wander += (noise.unit() * 2 - 1) * 5 * (6 * leak).squareRoot() - wander * leak
                 rateWander += (noise.unit() * 2 - 1) * 0.3 * (6 * leak).squareRoot() - rateWander * leak
                 let depth = vibratoExtent * min(1, max(0, (t - 0.2) / 0.3))
                 let vibrato = depth * sin(2 * .pi * (vibratoRate + rateWander) * t)
                 let f0 = 440 * pow(2, (note.cents + approach + vibrato + wander) / 1200)
                 // A new glottal period: its length jitters by 0.5% and its height shimmers by 4%.
-                cycle += f0 / sampleRate / stretch
+                cycle += f0 / rate / stretch
                 if cycle >= 1 {
                     cycle -= 1
                     stretch = 1 + (noise.unit() * 2 - 1) * 0.008
@@ -120,13 +129,36 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
                 let flowSlope = open < 1 ? (2 * open - 3 * open * open) * 6.75 / openQuotient : 0
                 let breath = open < 1 ? (noise.unit() * 2 - 1) * 0.25 : (noise.unit() * 2 - 1) * 0.03
                 let envelope = min(1, t / 0.04, remaining / 0.07) * (0.85 + 0.15 * sin(.pi * min(1, t / max(0.1, note.end - note.start))))
-                let source = (flowSlope * periodHeight + breath) * envelope
+                tilted = flowSlope * periodHeight * (1 - tilt) + tilted * tilt
+                let source = (tilted + breath * (1 - tilt)) * envelope
                 out[i] += Float(loudness * tract.filter(source, formants: vowel, moving: t < 0.03))
             }
         }
-        FeedbackDelayNetwork(sampleRate: sampleRate, seed: seed).reverberate(&out, level: 0.25)
-        let peak = out.reduce(0) { max($0, abs($1)) }
-        return peak > 0 ? out.map { $0 * 0.5 / peak } : out
+        var decimated = Self.decimate(out, by: 4)
+        decimated = Array(decimated.prefix(Int(length * sampleRate)))
+        FeedbackDelayNetwork(sampleRate: sampleRate, seed: seed).reverberate(&decimated, level: 0.25)
+        let peak = decimated.reduce(0) { max($0, abs($1)) }
+        return peak > 0 ? decimated.map { $0 * 0.5 / peak } : decimated
+    }
+
+    /// Every `factor`-th sample of `signal` low-passed below 0.45 of the new rate (a Blackman-windowed sinc).
+    static func decimate(_ signal: [Float], by factor: Int) -> [Float] {
+        let half = 24 * factor
+        let cutoff = 0.45 / Double(factor)
+        let taps = (-half...half).map { k -> Float in
+            let x = Double(k)
+            let sinc = k == 0 ? 2 * cutoff : sin(2 * .pi * cutoff * x) / (.pi * x)
+            let window = 0.42 + 0.5 * cos(.pi * x / Double(half)) + 0.08 * cos(2 * .pi * x / Double(half))
+            return Float(sinc * window)
+        }
+        return stride(from: 0, to: signal.count, by: factor).map { i in
+            var sum: Float = 0
+            for (j, tap) in taps.enumerated() {
+                let k = i + j - half
+                if k >= 0 && k < signal.count { sum += tap * signal[k] }
+            }
+            return sum
+        }
     }
 
     /// Five two-pole resonators in cascade, each with unit gain at 0 Hz, whose frequencies follow the vowel (and

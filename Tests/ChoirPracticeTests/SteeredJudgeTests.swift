@@ -10,7 +10,7 @@ import Testing
 /// A session steered while it runs: the singer follows the playback through a jump and a slower tempo.
 struct SteeredJudgeTests {
     @Test func judgesEachSegmentAtItsPlaceAndSpeed() throws {
-        let score = try ScoreReader.read(contentsOf: PlantedMistakeTests.root.appendingPathComponent("Resources/ExamplePieces/amazing_grace.musicxml").path)
+        let score = try PlantedTake.score("Resources/ExamplePieces/amazing_grace.musicxml")
         let singer = try LineSelector.select("tenor", from: score.lines)
         var options = PlaybackOptions()
         options.singer = singer
