@@ -5,9 +5,12 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
 apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
-bench_packages := "libxml2-utils aubio-tools fluidsynth tmux"
+# The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
+# canceller beside choir's own.
+support_packages := "librubberband-dev libspeexdsp-dev"
+bench_packages := "libxml2-utils aubio-tools fluidsynth tmux " + support_packages
 # The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux.
-test_packages := "chromium tmux"
+test_packages := "chromium tmux " + support_packages
 
 # List the tasks.
 default:
@@ -53,12 +56,15 @@ test: setup (_apt test_packages)
     swift test
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
-# then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
+# loudspeakers), then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
-    python3 -m pip install -q music21
+    python3 -m pip install -q music21 mir_eval
     Benchmarks/compare-readers.py
     Benchmarks/compare-pitch.py
+    Benchmarks/compare-voices.py
+    swift run -c release judge-figures
     Benchmarks/compare-playback.py
     Benchmarks/measure-live.py
 

@@ -62,7 +62,6 @@ let package = Package(
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
         // How the judge fares on every planted-mistake performance, in both sets: `swift run -c release judge-figures`.
         .executableTarget(name: "judge-figures", dependencies: ["ChoirPractice", "ChoirTestSupport"]),
-        .executableTarget(name: "scratch", dependencies: ["ChoirPractice", "ChoirTestSupport", "ChoirAudio", "ChoirPitch"]),
         // The singer of the real-time tests, in a process of its own like a person at a microphone.
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),

@@ -61,6 +61,9 @@ public struct PlantedTake {
         case choir
         /// speexdsp's adaptive filter (``SpeexCanceller``).
         case speex
+        /// None: the echo stays, and frames are held against it as measured by the path's strongest tap (what
+        /// choir did before it took the echo out).
+        case gate
     }
 
     /// Performs the take, with `bleed`, and judges it as a file session does.
@@ -95,6 +98,12 @@ public struct PlantedTake {
         if canceller == .speex, let played {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
             analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes)
+        } else if canceller == .gate, let played {
+            let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
+            path.add(recording: take, mix: played)
+            let (gain, delay) = path.coarse
+            let echo = take.indices.map { $0 - delay >= 0 && $0 - delay < played.count ? Float(gain) * played[$0 - delay] : 0 }
+            analysis = try TakeAnalysis(cleaned: take, echo: echo, loudspeakers: gain, sampleRate: rate, notes: notes)
         } else {
             analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
         }

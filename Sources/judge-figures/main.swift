@@ -1,6 +1,6 @@
 // Judges every planted-mistake performance (PlantedTake.catalogue) dry and through loudspeakers, and prints how
-// well the verdicts match: `judge-figures [tuning|checking]... [--dry|--loudspeakers] [--db=-10] [--speex] [--only=NAME]
-// [--verbose]`.
+// well the verdicts match: `judge-figures [tuning|checking]... [--dry|--loudspeakers] [--db=-10] [--speex|--gate]
+// [--only=NAME] [--verbose]`.
 import ChoirPractice
 import ChoirTestSupport
 import Dispatch
@@ -14,7 +14,7 @@ var bleeds: [(String, PlantedTake.Bleed)] = [("dry", .none), ("loudspeakers at \
 if arguments.contains("--dry") { bleeds.removeLast() }
 if arguments.contains("--loudspeakers") { bleeds.removeFirst() }
 let filter = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
-let canceller = arguments.contains("--speex") ? PlantedTake.Canceller.speex : .choir
+let canceller = arguments.contains("--speex") ? PlantedTake.Canceller.speex : arguments.contains("--gate") ? .gate : .choir
 
 for set in sets.isEmpty ? [.tuning, .checking] : sets {
     let takes = try PlantedTake.catalogue(set).filter { take in filter.map { take.name.contains($0) } ?? true }
