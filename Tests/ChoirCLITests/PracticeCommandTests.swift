@@ -34,9 +34,16 @@ struct PracticeCommandTests {
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
-        #expect(Set(notes[0].keys) == ["index", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct"])
+        #expect(Set(notes[0].keys) == [
+            "index", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
+            "voiced_pct", "frames_judged", "sang",
+        ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
         #expect(verdicts[11] == "flat")
+        // The flat note's evidence: most of it sung, its pitch judged on many frames, nobody else's note.
+        let flat = notes[11]
+        #expect((flat["voiced_pct"] as? Double ?? 0) > 80 && (flat["frames_judged"] as? Int ?? 0) > 50, "\(flat)")
+        #expect(flat["sang"] is NSNull && (flat["median_cents"] as? Double ?? 0) < -25)
         #expect(verdicts[13] == "late")
         #expect(verdicts[22] == "late")
         #expect(verdicts.values.filter { $0 != "correct" }.count == 3, "only the planted mistakes are flagged")

@@ -90,3 +90,26 @@ struct NoteComparatorTests {
         #expect(onTime.verdict == .correct, "\(onTime)")
     }
 }
+
+extension NoteComparatorTests {
+    /// A tenor who sings the alto's D4 where the tenor has F4 is told so: the note is wrong, and the evidence names
+    /// the alto's note; a note sung a semitone off that nobody else has names no one.
+    @Test func aNoteFromAnotherLineIsNamed() {
+        // A3 is MIDI 57: F4 is 8 semitones up, D4 5.
+        let note = ExpectedNote(
+            index: 0, measure: "12", measureIndex: 12, onset: 0, duration: 1, midi: 65, isEntrance: true,
+            others: [.init(line: "Alto", midi: 62), .init(line: "Bass", midi: 46)])
+        let comparator = NoteComparator()
+        let borrowed = comparator.judge(note, frames: Self.frames(from: -0.1, to: 1.1) { _ in 500 + 4 })
+        #expect(borrowed.verdict == .wrong)
+        #expect(borrowed.evidence?.sangOther == .init(line: "Alto", midi: 62))
+        #expect((borrowed.evidence?.voicedShare ?? 0) > 0.95 && (borrowed.evidence?.framesJudged ?? 0) > 100)
+        let report = SessionReport(
+            score: "s.musicxml", part: "Tenor", tempo: 60, tempoPercent: 100, options: NoteComparator.Options(),
+            results: [borrowed], trace: [], measureStarts: [])
+        #expect(TerminalReport.render(report, colour: false).contains("Other lines sung:\n  m. 12: sang the Alto's D4 for F4\n"))
+
+        let off = comparator.judge(note, frames: Self.frames(from: -0.1, to: 1.1) { _ in 900 })
+        #expect(off.verdict == .wrong && off.evidence?.sangOther == nil)
+    }
+}
