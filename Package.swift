@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ChoirPlayback", targets: ["ChoirPlayback"]),
         .library(name: "ChoirPitch", targets: ["ChoirPitch"]),
         .library(name: "ChoirPractice", targets: ["ChoirPractice"]),
+        // The practice engine for front ends: plans, sessions, snapshots, transport, history, calibration.
+        .library(name: "ChoirSession", targets: ["ChoirSession"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -47,10 +49,12 @@ let package = Package(
             dependencies: [
                 "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .target(name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+        // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice",
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -64,6 +68,8 @@ let package = Package(
         .executableTarget(name: "judge-figures", dependencies: ["ChoirPractice", "ChoirTestSupport"]),
         // The singer of the real-time tests, in a process of its own like a person at a microphone.
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
+        // A front end of the real-time tests that drives a live session through ChoirSession's API alone.
+        .executableTarget(name: "session-driver", dependencies: ["ChoirPractice", "ChoirSession"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
@@ -77,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "ChoirCLITests",
             dependencies: [
-                "choir", "take-singer", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore",
+                "choir", "take-singer", "session-driver", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore",
                 "ChoirTestSupport", "CZlib",
             ]),
     ]

@@ -117,8 +117,7 @@ public final class ALSACapture: @unchecked Sendable {
                 snd_pcm_prepare(pcm)
                 snd_pcm_start(pcm)
             } else if code == -ESTRPIPE {
-                while snd_pcm_resume(pcm) == -EAGAIN { usleep(1000) }
-                snd_pcm_prepare(pcm)
+                ALSADevice.resume(pcm)
             } else if code == -EAGAIN || code == -EINTR {
                 continue
             } else {
@@ -131,6 +130,17 @@ public final class ALSACapture: @unchecked Sendable {
 
 /// Opening ALSA devices the way choir uses them: interleaved float, through ALSA's conversions.
 enum ALSADevice {
+    /// Wakes a stream the system suspended (ESTRPIPE), trying for at most a second: a device that does not come
+    /// back by then is restarted instead, so that the stream's thread never waits without end.
+    static func resume(_ pcm: OpaquePointer) {
+        var tries = 0
+        while snd_pcm_resume(pcm) == -EAGAIN && tries < 1000 {
+            tries += 1
+            usleep(1000)
+        }
+        snd_pcm_prepare(pcm)
+    }
+
     /// Whether a stream's thread should run at real-time priority: yes on a device ALSA drives itself, no on a
     /// sound server's plugin (PulseAudio, PipeWire). A plugin's reads and writes wait on the plugin's own thread,
     /// which runs at normal priority; a real-time thread spinning on them starves it, and on a two-core machine

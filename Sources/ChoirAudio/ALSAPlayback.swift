@@ -158,8 +158,7 @@ public final class ALSAPlayback: @unchecked Sendable {
                     underrunCount.add(1, ordering: .relaxed)
                     snd_pcm_prepare(pcm)
                 } else if Int32(written) == -ESTRPIPE {
-                    while snd_pcm_resume(pcm) == -EAGAIN { usleep(1000) }
-                    snd_pcm_prepare(pcm)
+                    ALSADevice.resume(pcm)
                 } else if Int32(written) != -EAGAIN && Int32(written) != -EINTR {
                     failure.store(Int32(written), ordering: .releasing)
                     running.store(false, ordering: .releasing)

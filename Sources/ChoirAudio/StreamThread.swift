@@ -1,13 +1,14 @@
 import Glibc
 import Synchronization
 
-/// A stream's thread, which can be given up on: a device call on a sound server's plugin may never return once
-/// the server has gone, and a session must still end.
-final class StreamThread: @unchecked Sendable {
+/// A thread that can be given up on: a device call on a sound server's plugin may never return once the server
+/// has gone, and a session must still end.
+public final class StreamThread: @unchecked Sendable {
     private var thread = pthread_t()
     private let done = Atomic<Bool>(false)
 
-    init(_ role: String, body: @escaping () -> Void) throws(AudioDeviceError) {
+    /// Starts `body` on a new thread; `role` names it in the error if it cannot start.
+    public init(_ role: String, body: @escaping () -> Void) throws(AudioDeviceError) {
         final class Box {
             let body: () -> Void
             init(_ body: @escaping () -> Void) { self.body = body }
@@ -25,6 +26,12 @@ final class StreamThread: @unchecked Sendable {
             throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
         }
     }
+
+    /// Whether `body` has returned.
+    public var isDone: Bool { done.load(ordering: .acquiring) }
+
+    /// Waits for the thread to end.
+    public func joinWhenDone() { pthread_join(thread, nil) }
 
     /// Joins the thread if it finishes within two seconds; otherwise detaches it and returns false: it is stuck in
     /// the device, whose handle and buffers must then be left to it.

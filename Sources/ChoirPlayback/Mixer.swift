@@ -37,7 +37,7 @@ public struct Mixer: Sendable, Equatable {
         }
         if request.myVolume != nil || request.othersVolume != nil || request.muteMine {
             guard request.singer != nil else {
-                throw PlaybackError("--my-volume, --others-volume and --mute-my-part need --part")
+                throw PlaybackError("my volume, the others' volume and muting my line need my line: expected the line you sing")
             }
         }
         for line in 0..<lineCount {

@@ -9,7 +9,7 @@ public enum SoundFont {
         "/usr/share/sounds/sf2/TimGM6mb.sf2",
     ]
 
-    /// `explicit` (from `--soundfont`), else `$CHOIR_SOUNDFONT`, else the first system path that exists.
+    /// `explicit`, else `$CHOIR_SOUNDFONT`, else the first system path that exists.
     public static func locate(explicit: String?, environment: [String: String]) throws(PlaybackError) -> String {
         if let path = explicit ?? environment["CHOIR_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
             guard access(path, R_OK) == 0 else {
@@ -19,7 +19,7 @@ public enum SoundFont {
         }
         if let found = systemPaths.first(where: { access($0, R_OK) == 0 }) { return found }
         throw PlaybackError(
-            "no SoundFont found: pass --soundfont PATH, set CHOIR_SOUNDFONT, or install one with "
+            "no SoundFont found: expected one named explicitly, in CHOIR_SOUNDFONT, or installed with "
                 + "`sudo apt-get install fluid-soundfont-gm`")
     }
 }

@@ -22,14 +22,18 @@ public final class SynthRenderer: @unchecked Sendable {
     public let lineCount: Int
     /// The mix it started with; gains can change later through ``TransportCommand/gain(line:gain:)``.
     public let mixer: Mixer
-    /// Frames rendered so far. Without transport commands, sample 0 is the start of the count-in, or the range's
-    /// first beat, and `position` equals `cursor`.
-    public private(set) var position = 0
-    /// Where the schedule is, in its own samples (at speed 1): what `position` would be had it never been steered.
-    public private(set) var cursor = 0.0
-    /// `position` as last published by `render`, safe to read from another thread.
-    public var renderedFrames: Int { published.load(ordering: .relaxed) }
+    /// Frames rendered so far, as the last `render` left them; safe to read from any thread. Without transport
+    /// commands, sample 0 is the start of the count-in, or the range's first beat.
+    public var position: Int { published.load(ordering: .acquiring) }
+    /// Whether the schedule has been played to its end (a paused renderer never finishes), as the last `render`
+    /// left it; safe to read from any thread.
+    public var isFinished: Bool { finished.load(ordering: .acquiring) }
     private let published = Atomic<Int>(0)
+    private let finished = Atomic<Bool>(false)
+    /// The rendering thread's own count of frames, published as `position` at the end of each `render`.
+    private var frame = 0
+    /// Where the schedule is, in its own samples (at speed 1): what `frame` would be had it never been steered.
+    private var cursor = 0.0
     /// Where the first beat of the range falls.
     public let zeroSample: Int
     /// The whole render: count-in, every pass and a second for the last notes to ring out.
@@ -102,6 +106,9 @@ public final class SynthRenderer: @unchecked Sendable {
         // Load only the samples of the programs in use, when they are chosen (here, not on the audio thread).
         fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
         fluid_settings_setnum(settings, "synth.gain", 0.5)
+        // Only the rendering thread calls into the synth once it is built (commands reach it through a ring), so
+        // FluidSynth's own mutex around every call would only cost time on the audio thread.
+        fluid_settings_setint(settings, "synth.threadsafe-api", 0)
         guard let synth = new_fluid_synth(settings) else {
             delete_fluid_settings(settings)
             throw PlaybackError("FluidSynth could not start at \(sampleRate) Hz")
@@ -161,8 +168,7 @@ public final class SynthRenderer: @unchecked Sendable {
         lineTap?.mono.deallocate()
     }
 
-    /// Whether the schedule has been played to its end (a paused renderer never finishes).
-    public var isFinished: Bool { !paused && cursor >= Double(totalFrames) }
+    private var atEnd: Bool { !paused && cursor >= Double(totalFrames) }
 
     /// Control side: queues a command for the next `render`. Returns false if the queue is full (it is dropped).
     @discardableResult
@@ -188,7 +194,7 @@ public final class SynthRenderer: @unchecked Sendable {
         var done = 0
         while done < frames {
             if let loop, !paused, cursor >= loop.end { jump(to: loop.start) }
-            if isFinished { break }
+            if atEnd { break }
             while nextEvent < events.count && Double(events[nextEvent].sample) <= cursor {
                 let event = events[nextEvent]
                 if event.velocity > 0 {
@@ -198,7 +204,7 @@ public final class SynthRenderer: @unchecked Sendable {
                 }
                 nextEvent += 1
             }
-            if let end = promptEnd, end <= position, let promptChannel {
+            if let end = promptEnd, end <= frame, let promptChannel {
                 fluid_synth_noteoff(synth, promptChannel, promptKey)
                 promptEnd = nil
             }
@@ -210,16 +216,17 @@ public final class SynthRenderer: @unchecked Sendable {
                 if let loop { limit = min(limit, loop.end) }
                 chunk = min(chunk, max(1, Int(((limit - cursor) / speed).rounded(.up))))
             }
-            if let end = promptEnd { chunk = min(chunk, max(1, end - position)) }
+            if let end = promptEnd { chunk = min(chunk, max(1, end - frame)) }
             // FluidSynth adds into the stems; clear only the samples it is about to write.
             for buffer in 0..<(2 * groupCount) { stemPointers[buffer]!.update(repeating: 0, count: chunk) }
             fluid_synth_process(synth, Int32(chunk), 0, nil, Int32(2 * groupCount), stemPointers)
             mix(into: left + done, right + done, chunk)
-            position += chunk
+            frame += chunk
             done += chunk
             if !paused { cursor += Double(chunk) * speed }
         }
-        published.store(position, ordering: .relaxed)
+        published.store(frame, ordering: .releasing)
+        finished.store(atEnd, ordering: .releasing)
         return done
     }
 
@@ -249,7 +256,7 @@ public final class SynthRenderer: @unchecked Sendable {
                 if promptEnd != nil { fluid_synth_noteoff(synth, promptChannel, promptKey) }
                 promptKey = Int32(key)
                 fluid_synth_noteon(synth, promptChannel, promptKey, 100)
-                promptEnd = position + max(1, frames)
+                promptEnd = frame + max(1, frames)
             }
         }
     }
@@ -273,7 +280,7 @@ public final class SynthRenderer: @unchecked Sendable {
     }
 
     private func publishSegment() {
-        var segment = TransportSegment(frame: position, cursor: cursor, speed: paused ? 0 : speed)
+        var segment = TransportSegment(frame: frame, cursor: cursor, speed: paused ? 0 : speed)
         withUnsafePointer(to: &segment) { _ = segmentRing.write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 

@@ -6,6 +6,7 @@ public enum JSONReport {
         let counts = report.counts
         let summary: JSON = .object([
             ("notes", .int(report.results.count)),
+            ("passes", .int(report.passes.count)),
             ("correct", .int(report.correct)),
             ("accuracy_pct", .number(rounded(report.accuracy))),
             ("mean_abs_cents", JSON(report.meanAbsoluteCents.map(rounded))),
@@ -19,6 +20,7 @@ public enum JSONReport {
             let note = result.note
             return .object([
                 ("index", .int(note.index)),
+                ("pass", .int(result.pass)),
                 ("measure", .string(note.measure)),
                 ("onset_s", .number(rounded(note.onset, 3))),
                 ("duration_s", .number(rounded(note.duration, 3))),

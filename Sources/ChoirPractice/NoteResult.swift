@@ -11,6 +11,9 @@ public struct NoteResult: Sendable, Equatable, Codable {
     public var inTunePercent: Double
     /// What the verdict rests on; nil in histories written before it was kept.
     public var evidence: Evidence?
+    /// Which time through the session the note was sung in, from 1: a loop, a step back or a drill pass starts
+    /// another.
+    public var pass: Int
 
     /// What a verdict rests on: how much of the note was sung, how many frames the pitch was judged on, and
     /// whose note the singer sang if another line's.
@@ -31,7 +34,7 @@ public struct NoteResult: Sendable, Equatable, Codable {
 
     public init(
         note: ExpectedNote, verdict: Verdict, medianCents: Double?, onsetError: Double?, inTunePercent: Double,
-        evidence: Evidence? = nil
+        evidence: Evidence? = nil, pass: Int = 1
     ) {
         self.note = note
         self.verdict = verdict
@@ -39,5 +42,6 @@ public struct NoteResult: Sendable, Equatable, Codable {
         self.onsetError = onsetError
         self.inTunePercent = inTunePercent
         self.evidence = evidence
+        self.pass = pass
     }
 }

@@ -5,10 +5,22 @@ import GRDB
 ///
 /// Results are written while the session runs, in WAL mode, so a session that is killed keeps what it had
 /// judged up to its last write (at most a second old).
-public final class PracticeHistory {
-    /// A history that cannot be opened or written, with the reason.
+public final class PracticeHistory: Sendable {
+    /// A history that cannot be opened or written, or a session it does not hold, with the reason.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, for a front end to act on.
+        public enum Kind: Sendable, Equatable {
+            /// Another program holds the database.
+            case locked
+            /// The file is not a history choir can read.
+            case corrupt
+            /// No stored session has the number asked for.
+            case noSuchSession
+            /// Anything else: no space, no permission, a missing directory.
+            case unusable
+        }
         public var path: String
+        public var kind: Kind
         public var reason: String
         public var description: String { "\(path): \(reason)" }
     }
@@ -22,6 +34,8 @@ public final class PracticeHistory {
         public var tempo: Double
         public var notes: Int
         public var correct: Int
+        /// How many times the singer went through (part of) the range: loops, steps back and drill passes.
+        public var passes: Int
         public var finished: Bool
         public var accuracy: Double { notes == 0 ? 0 : 100 * Double(correct) / Double(notes) }
     }
@@ -50,33 +64,54 @@ public final class PracticeHistory {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            try database.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS session (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
-                        started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
-                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
-                    CREATE TABLE IF NOT EXISTS result (
-                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
-                        idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
-                        onset_error REAL, in_tune_pct REAL NOT NULL, PRIMARY KEY (session, idx));
-                    CREATE TABLE IF NOT EXISTS trace (
-                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL NOT NULL,
-                        midi REAL NOT NULL);
-                    CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
-                    """)
-                // Histories written before live sessions reported their audio, or verdicts their evidence, lack the
-                // columns.
-                if try !db.columns(in: "session").contains(where: { $0.name == "audio" }) {
-                    try db.execute(sql: "ALTER TABLE session ADD COLUMN audio TEXT")
-                }
-                if try !db.columns(in: "result").contains(where: { $0.name == "evidence" }) {
-                    try db.execute(sql: "ALTER TABLE result ADD COLUMN evidence TEXT")
-                }
-            }
+            try Self.migrator.migrate(database)
         } catch {
-            throw Failure(path: path, reason: Self.reason(error))
+            throw Self.failure(error, path: path)
         }
+    }
+
+    /// The schema, step by step: a history written by any earlier choir is brought up to date on opening.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        // Histories from before the migrator have these tables already, some without the later columns.
+        migrator.registerMigration("sessions, results and traces") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS session (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                    started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                    options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
+                CREATE TABLE IF NOT EXISTS result (
+                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
+                    idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
+                    onset_error REAL, in_tune_pct REAL NOT NULL, PRIMARY KEY (session, idx));
+                CREATE TABLE IF NOT EXISTS trace (
+                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL NOT NULL,
+                    midi REAL NOT NULL);
+                CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
+                """)
+            if try !db.columns(in: "session").contains(where: { $0.name == "audio" }) {
+                try db.execute(sql: "ALTER TABLE session ADD COLUMN audio TEXT")
+            }
+            if try !db.columns(in: "result").contains(where: { $0.name == "evidence" }) {
+                try db.execute(sql: "ALTER TABLE result ADD COLUMN evidence TEXT")
+            }
+        }
+        // A note sung again (a loop, a step back, a drill's next pass) is a result of its own, in its pass.
+        migrator.registerMigration("every pass kept") { db in
+            try db.execute(sql: """
+                CREATE TABLE result_by_pass (
+                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, pass INTEGER NOT NULL,
+                    note TEXT NOT NULL, idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL,
+                    median_cents REAL, onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT,
+                    PRIMARY KEY (session, pass, idx));
+                INSERT INTO result_by_pass
+                    SELECT session, 1, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence
+                    FROM result ORDER BY session, idx;
+                DROP TABLE result;
+                ALTER TABLE result_by_pass RENAME TO result;
+                """)
+        }
+        return migrator
     }
 
     /// Starts a session and returns its id.
@@ -99,11 +134,11 @@ public final class PracticeHistory {
             for result in results {
                 try db.execute(
                     sql: """
-                        INSERT OR REPLACE INTO result (session, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO result (session, pass, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        session, try Self.json(result.note), result.note.index, result.note.measure, result.verdict.rawValue,
+                        session, result.pass, try Self.json(result.note), result.note.index, result.note.measure, result.verdict.rawValue,
                         result.medianCents, result.onsetError, result.inTunePercent, try result.evidence.map { try Self.json($0) },
                     ])
             }
@@ -126,7 +161,7 @@ public final class PracticeHistory {
     public func sessions(score: String? = nil) throws(Failure) -> [Session] {
         try attempt { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished,
+                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, COALESCE(MAX(r.pass), 0) AS passes,
                        COUNT(r.idx) AS notes, COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
                 FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
                 """)
@@ -134,7 +169,7 @@ public final class PracticeHistory {
                 Session(
                     id: row["id"], score: row["score"], part: row["part"],
                     started: Date(timeIntervalSince1970: row["started"]), tempo: row["tempo"], notes: row["notes"],
-                    correct: row["correct"], finished: row["finished"])
+                    correct: row["correct"], passes: row["passes"], finished: row["finished"])
             }.filter { score == nil || Self.sameScore($0.score, score!) }
         }
     }
@@ -143,16 +178,17 @@ public final class PracticeHistory {
     public func report(session: Int64) throws(Failure) -> SessionReport {
         try attempt { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [session]) else {
-                throw Failure(path: path, reason: "no session \(session): expected one of the ids `choir history` lists")
+                throw Failure(path: path, kind: .noSuchSession, reason: "no session \(session): expected the number of a stored session")
             }
             let decoder = JSONDecoder()
-            let results = try Row.fetchAll(db, sql: "SELECT * FROM result WHERE session = ? ORDER BY idx", arguments: [session])
+            let results = try Row.fetchAll(db, sql: "SELECT * FROM result WHERE session = ? ORDER BY pass, rowid", arguments: [session])
                 .map { row in
                     NoteResult(
                         note: try decoder.decode(ExpectedNote.self, from: Data((row["note"] as String).utf8)),
                         verdict: Verdict(rawValue: row["verdict"]) ?? .missing, medianCents: row["median_cents"],
                         onsetError: row["onset_error"], inTunePercent: row["in_tune_pct"],
-                        evidence: try (row["evidence"] as String?).map { try decoder.decode(NoteResult.Evidence.self, from: Data($0.utf8)) })
+                        evidence: try (row["evidence"] as String?).map { try decoder.decode(NoteResult.Evidence.self, from: Data($0.utf8)) },
+                        pass: row["pass"])
                 }
             let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
                 .map { TracePoint(time: $0["time"], midi: $0["midi"]) }
@@ -163,6 +199,12 @@ public final class PracticeHistory {
                 measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)),
                 audio: try (row["audio"] as String?).map { try decoder.decode(AudioHealth.self, from: Data($0.utf8)) })
         }
+    }
+
+    /// The report of the latest session of `part` of `score` that judged any note, if there is one.
+    public func latestReport(score: String, part: String) throws(Failure) -> SessionReport? {
+        guard let last = try sessions(score: score).last(where: { $0.part == part && $0.notes > 0 }) else { return nil }
+        return try report(session: last.id)
     }
 
     /// Whether two score paths name the same piece: the same file name.
@@ -176,19 +218,22 @@ public final class PracticeHistory {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(path: path, reason: Self.reason(error))
+            throw Self.failure(error, path: path)
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
+    private static func failure(_ error: any Error, path: String) -> Failure {
         if let error = error as? DatabaseError {
             switch error.resultCode {
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return "the history database is locked by another program"
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the history database is corrupt (not an SQLite database)"
-            default: return "the history database cannot be used (\(error.message ?? "\(error.resultCode)"))"
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return Failure(path: path, kind: .locked, reason: "the history database is locked by another program")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                return Failure(path: path, kind: .corrupt, reason: "the history database is corrupt (not an SQLite database)")
+            default:
+                return Failure(path: path, kind: .unusable, reason: "the history database cannot be used (\(error.message ?? "\(error.resultCode)"))")
             }
         }
-        return "the history database cannot be used (\(error))"
+        return Failure(path: path, kind: .unusable, reason: "the history database cannot be used (\(error))")
     }
 
     private static func json(_ value: some Encodable) throws -> String {

@@ -1,3 +1,4 @@
+import ChoirScore
 import Glibc
 
 /// Everything a finished (or interrupted) session says: what was practised and each note's verdict, with
@@ -34,6 +35,14 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// Correct notes as a share of all, 0…100.
     public var accuracy: Double { results.isEmpty ? 0 : 100 * Double(correct) / Double(results.count) }
+
+    /// Each pass through the music, in order: its number and its notes' figures.
+    public var passes: [(number: Int, notes: Int, correct: Int, accuracy: Double)] {
+        Dictionary(grouping: results, by: \.pass).sorted { $0.key < $1.key }.map { number, results in
+            let correct = results.count { $0.verdict.isCorrect }
+            return (number, results.count, correct, 100 * Double(correct) / Double(results.count))
+        }
+    }
 
     public var counts: [Verdict: Int] { Dictionary(grouping: results, by: \.verdict).mapValues(\.count) }
 
@@ -95,7 +104,7 @@ public struct SessionReport: Sendable, Codable, Equatable {
             let slower = accuracy < 50 ? 70 : 80
             return Passage(
                 first: first, last: last, accuracy: accuracy, mistakes: mistakes,
-                suggestion: "loop \(span) at \(Int(tempoPercent * Double(slower) / 100))%: choir practice \(score) --part \(part) --from \(first) --to \(last) --loop 3 --tempo \(Int(tempoPercent * Double(slower) / 100))")
+                suggestion: "loop \(span) at \(Int(tempoPercent * Double(slower) / 100))%: choir practice \(score.shellQuoted) --part \(part.shellQuoted) --from \(first.shellQuoted) --to \(last.shellQuoted) --loop 3 --tempo \(Int(tempoPercent * Double(slower) / 100))")
         }
         return Array(passages.sorted { $0.mistakes != $1.mistakes ? $0.mistakes > $1.mistakes : $0.accuracy < $1.accuracy }.prefix(3))
     }

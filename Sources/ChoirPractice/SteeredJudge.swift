@@ -6,7 +6,8 @@ import ChoirPitch
 /// Pitch frames arrive on the session's clock (seconds of mix played). Each stretch of steady playback, a
 /// *segment*, gets its own ``PracticeJudge`` over the notes from where it starts, placed on the session's
 /// clock at its speed, so that entrances and vibrato are judged in real seconds. Results and the sung trace
-/// come out on the score's clock (seconds from the range's first beat), each note once per time it was sung.
+/// come out on the score's clock (seconds from the range's first beat), each note once per time it was sung:
+/// playback that moves back (a loop, a step back) starts another pass.
 public struct SteeredJudge: Sendable {
     public let notes: [ExpectedNote]
     public let options: NoteComparator.Options
@@ -20,6 +21,9 @@ public struct SteeredJudge: Sendable {
     /// Frames whose time is before this were heard before the latest segment began, and are dropped.
     private var judgedSince: Int = 0
     private var tracedSince: Int = 0
+    /// The pass being sung, from 1, and the furthest score time heard in it.
+    public private(set) var pass = 1
+    private var furthest = -Double.infinity
 
     /// From `time` on the session's clock, the score moves from `scoreTime` at `speed` (0: paused).
     public struct Segment: Sendable, Equatable {
@@ -69,6 +73,7 @@ public struct SteeredJudge: Sendable {
             begin(next)
         }
         guard current != nil else { return 0 }
+        furthest = max(furthest, current!.segment.scoreTime(at: frame.time))
         gate.add(frame, resting: current.map { ExpectedNote.isRest(at: frame.time, in: $0.judge.notes) } ?? true)
         _ = current!.judge.add(frame)
         collect()
@@ -82,6 +87,11 @@ public struct SteeredJudge: Sendable {
 
     private mutating func begin(_ segment: Segment) {
         close(at: segment.time)
+        // Going back starts a pass, unless nothing was judged in this one yet.
+        if segment.scoreTime < furthest - 0.05, results.last?.pass == pass {
+            pass += 1
+            furthest = -Double.infinity
+        }
         guard segment.speed > 0 else { return }
         // Notes already begun when playback moved here are not judged: the singer did not get to start them.
         let placed = notes.filter { $0.onset >= segment.scoreTime - 0.02 }.map { note -> ExpectedNote in
@@ -112,6 +122,7 @@ public struct SteeredJudge: Sendable {
         for result in judge.results[judgedSince...] {
             var onScore = result
             onScore.note = notes[result.note.index]
+            onScore.pass = pass
             results.append(onScore)
         }
         judgedSince = judge.results.count

@@ -7,6 +7,11 @@ public enum TerminalReport {
     public static func render(_ report: SessionReport, colour: Bool) -> String {
         var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))\n"
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
+        let passes = report.passes
+        if passes.count > 1 {
+            out += "Passes: " + passes.map { "\($0.number): \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
+                .joined(separator: ", ") + "\n"
+        }
         let counts = report.counts
         out += "Verdicts: " + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") + "\n"
         if let bias = report.biasCents, let spread = report.meanAbsoluteCents {

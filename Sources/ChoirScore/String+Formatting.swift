@@ -26,3 +26,11 @@ extension String {
         return alignRight ? padding + self : self + padding
     }
 }
+
+extension String {
+    /// The string as one word of a POSIX shell command: as it is when it needs no quoting, else in single quotes.
+    public var shellQuoted: String {
+        let plain = !isEmpty && allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-./:=@%+,".contains($0)) }
+        return plain ? self : "'" + replacing("'", with: "'\\''") + "'"
+    }
+}

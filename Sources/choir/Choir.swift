@@ -1,10 +1,8 @@
 import ArgumentParser
 import Glibc
 import FoundationEssentials
-import ChoirAudio
-import ChoirPitch
-import ChoirPlayback
 import ChoirScore
+import ChoirSession
 
 /// choir: rehearse a line of a choral score against the other lines.
 @main
@@ -14,7 +12,7 @@ struct Choir: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "choir",
         abstract: "Practise your line of a choral score, offline, from the terminal.",
-        version: "choir \(version) (FluidSynth \(FluidSynth.version), ALSA \(ALSA.version), \(FFTW.version))",
+        version: "choir \(version) (\(Engine.libraries))",
         subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, Calibrate.self, History.self, Report.self])
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirPractice
 import ChoirScore
+import ChoirSession
 import FoundationEssentials
 import Glibc
 
@@ -30,7 +31,7 @@ extension Choir {
                     let date = session.started.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
                     let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
                     out += "  #\(session.id)".padded(to: 7) + " \(date)  \(session.part.padded(to: 10)) ♩=\(Int(session.tempo.rounded()))".padded(to: 40)
-                        + String(printf: "%5.1f%% ", session.accuracy) + bar + (session.finished ? "" : "  (interrupted)") + "\n"
+                        + String(printf: "%5.1f%% ", session.accuracy) + bar + (session.passes > 1 ? "  \(session.passes) passes" : "") + (session.finished ? "" : "  (interrupted)") + "\n"
                 }
                 if group.count >= 2 { out += try trend(history, group) }
             }
@@ -76,9 +77,7 @@ extension Choir {
             FileOutput.write(TerminalReport.render(report, colour: colour))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }
-                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                    throw fail("\(path): cannot be written: expected a writable path")
-                }
+                do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
             }
         }
     }
@@ -86,7 +85,7 @@ extension Choir {
 
 func openHistory() throws -> PracticeHistory {
     do {
-        return try PracticeHistory(path: PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment))
+        return try PracticeHistory(path: PracticePlan.defaultHistory)
     } catch {
         throw fail(error)
     }

@@ -1,15 +1,11 @@
 import ArgumentParser
-import ChoirAudio
+import ChoirSession
 import ChoirPitch
 import ChoirScore
 import Glibc
-import Synchronization
 
-/// Set by SIGINT; the live loops poll it.
-let interrupted = Atomic<Bool>(false)
-
-/// `choir pitch --live`: captures on a real-time thread and analyses hop by hop on this one. On a terminal it
-/// shows note, octave and cents; otherwise it prints the same CSV as for files.
+/// `choir pitch --live`: the tuner. On a terminal it shows note, octave and cents; otherwise it prints the same
+/// CSV as for files.
 struct LiveTuner {
     var configuration: PitchTracker.Configuration
     var device: String
@@ -17,53 +13,36 @@ struct LiveTuner {
     var duration: Double?
 
     func run() throws {
-        let tracker: PitchTracker
+        let signals = SignalWatcher()
+        let tuner: Tuner
         do {
-            tracker = try PitchTracker(configuration)
-        } catch {
+            tuner = try Tuner(device: device, configuration: configuration)
+        } catch where error.kind == .input {
             throw fail("--live: \(error)")
-        }
-        let rate = Int(configuration.sampleRate)
-        let ring = SPSCRing<Float>(minimumCapacity: rate, filler: 0)
-        let capture: ALSACapture
-        do {
-            capture = try ALSACapture(device: device, sampleRate: rate, periodFrames: 256, ring: ring)
-            try capture.start()
         } catch {
-            throw fail("\(error)")
+            throw fail(error)
         }
-        signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
         let terminal = isatty(1) == 1 ? RawTerminal() : nil
         defer { terminal?.restore() }
-
-        let window = configuration.window, hop = configuration.hop
-        let frames = SlidingWindow(window: window, hop: hop)
         var writer = PitchWriter(format: .csv)
-        if terminal == nil { writer.begin(sampleRate: rate, window: window, hop: hop) }
-        while !interrupted.load(ordering: .relaxed) && capture.isRunning {
-            if let duration, Double(frames.consumed + hop) > duration * configuration.sampleRate { break }
+        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
+        while signals.received == nil && tuner.isRunning {
+            if let duration, tuner.seconds + Double(configuration.hop) / configuration.sampleRate > duration { break }
             if terminal?.readKey() == UInt8(ascii: "q") { break }
-            guard frames.advance(from: ring) else {
-                usleep(2000)
-                continue
-            }
-            guard frames.isFull, let result = frames.withSamples({ tracker.analyse($0, time: frames.centre(sampleRate: configuration.sampleRate)) }) else {
-                continue
-            }
+            guard let result = tuner.next() else { continue }
             if let terminal {
                 terminal.show(TunerLine.render(result))
             } else {
                 writer.write(result)
             }
         }
-        if terminal == nil { tracker.finish { writer.write($0) } }
+        let health = tuner.stop { if terminal == nil { writer.write($0) } }
         writer.end()
-        capture.stop()
         terminal?.restore()
         var standardError = StandardError()
-        print("choir: captured \(String(printf: "%.1f", Double(frames.consumed) / configuration.sampleRate)) s from '\(device)', "
-              + "\(capture.overruns) overruns, \(ring.dropped) samples dropped", to: &standardError)
-        if let error = capture.error { throw fail(error) }
+        print("choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
+              + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
+        if let error = health.error { throw fail(error) }
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ChoirAudio
+import ChoirSession
 import ChoirPitch
 import FoundationEssentials
 import Glibc
@@ -62,23 +62,11 @@ extension Choir {
                 try LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
                 return
             }
-            let path = input!
-            let audio: WAVFile.Audio
-            do {
-                audio = try WAVFile.read(contentsOf: path)
-            } catch {
-                throw fail(error)
-            }
-            let frames: [PitchFrame]
-            let configuration = configuration(sampleRate: audio.sampleRate)
-            do {
-                frames = try PitchTracker.track(signal: audio.samples, configuration: configuration)
-            } catch {
-                throw fail("\(path): \(error)")
-            }
+            let track: (sampleRate: Int, configuration: PitchTracker.Configuration, frames: [PitchFrame])
+            do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
             var out = PitchWriter(format: format)
-            out.begin(sampleRate: audio.sampleRate, window: configuration.window, hop: configuration.hop)
-            for frame in frames { out.write(frame) }
+            out.begin(sampleRate: track.sampleRate, window: track.configuration.window, hop: track.configuration.hop)
+            for frame in track.frames { out.write(frame) }
             out.end()
         }
     }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import ChoirPlayback
-import ChoirScore
-import FoundationEssentials
+import ChoirSession
 
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {
@@ -62,87 +60,48 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
     var soundfont: String?
 
-    /// Everything resolved against the score, or a one-line error naming the file.
-    struct Resolved {
-        var score: Score
-        var lines: [Line]
-        var schedule: Schedule
-        var mixer: Mixer
-        var programs: [Int]
-        var soundFont: String
-        var singer: Int?
+    func validate() throws {
+        if part == nil && (myVolume != nil || othersVolume != nil || muteMyPart) {
+            throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
+        }
+        if part == nil && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
     }
 
-    func resolve() throws -> Resolved {
-        let score: Score
-        do {
-            score = try ScoreReader.read(contentsOf: self.score)
-        } catch {
-            throw fail(error)
-        }
-        do {
-            return try resolve(score)
-        } catch let error as LineSelector.Failure {
-            throw fail("\(self.score): \(error)")
-        } catch let error as PlaybackError {
-            throw fail("\(self.score): \(error)")
-        }
-    }
-
-    private func resolve(_ score: Score) throws -> Resolved {
-        let lines = score.lines
-        func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
-        func program(_ name: String) throws -> Int {
-            guard let program = GeneralMIDI.program(named: name) else {
-                throw PlaybackError("unknown instrument '\(name)': expected a GM program number 1-128 or name, such as piano")
-            }
-            return program
-        }
+    /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
+    func plan() throws -> PlaybackPlan {
         func split(_ assignment: String, _ option: String) throws -> (String, String) {
             guard let equals = assignment.lastIndex(of: "=") else {
-                throw PlaybackError("--\(option) \(assignment): expected LINE=VALUE")
+                throw fail("\(score): --\(option) \(assignment): expected LINE=VALUE")
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        let singer = try part.map(line)
-        var options = PlaybackOptions()
-        options.unfolded = !noRepeats
-        options.tempoPercent = tempo
-        options.quarterNotesPerMinute = bpm
-        options.fromMeasure = from
-        options.toMeasure = to
-        options.passes = loop
-        options.countIn = countIn
-        options.click = click
-        options.singer = singer
-        let schedule = try Schedule(score: score, lines: lines, options: options)
-
-        var overrides: [Int: Int] = [:]
-        for assignment in instrument {
-            let (name, value) = try split(assignment, "instrument")
-            overrides[try line(name)] = try program(value)
-        }
-        if let myInstrument {
-            guard let singer else { throw PlaybackError("--my-instrument needs --part") }
-            overrides[singer] = try program(myInstrument)
-        }
-        var request = Mixer.Request()
-        request.singer = singer
-        request.myVolume = myVolume
-        request.othersVolume = othersVolume
-        request.muteMine = muteMyPart
-        for assignment in volume {
+        var plan = PlaybackPlan(score: score, part: part)
+        plan.unfolded = !noRepeats
+        plan.tempoPercent = tempo
+        plan.quarterNotesPerMinute = bpm
+        plan.from = from
+        plan.to = to
+        plan.passes = loop
+        plan.countIn = countIn
+        plan.click = click
+        plan.instruments = try instrument.map { try split($0, "instrument") }.map { (line: $0.0, program: $0.1) }
+        plan.myInstrument = myInstrument
+        plan.volumes = try volume.map { assignment in
             let (name, value) = try split(assignment, "volume")
-            guard let level = Double(value) else { throw PlaybackError("--volume \(assignment): expected LINE=0..100") }
-            request.volumes[try line(name)] = level
+            guard let level = Double(value) else { throw fail("\(score): --volume \(assignment): expected LINE=0..100") }
+            return (line: name, volume: level)
         }
-        request.muted = Set(try mute.map(line))
-        request.soloed = Set(try solo.map(line))
-        let mixer = try Mixer(lineCount: lines.count, request: request)
-        let soundFont = try SoundFont.locate(explicit: soundfont, environment: ProcessInfo.processInfo.environment)
-        return Resolved(
-            score: score, lines: lines, schedule: schedule, mixer: mixer,
-            programs: Instruments.programs(for: lines, in: score, overrides: overrides), soundFont: soundFont,
-            singer: singer)
+        plan.muted = mute
+        plan.soloed = solo
+        plan.muteMine = muteMyPart
+        plan.myVolume = myVolume
+        plan.othersVolume = othersVolume
+        plan.soundFont = soundfont
+        return plan
+    }
+
+    /// The plan resolved against the score, or a one-line error.
+    func resolve() throws -> ResolvedPlayback {
+        do { return try plan().resolve() } catch let error as SessionError { throw fail(error) }
     }
 }

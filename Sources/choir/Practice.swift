@@ -1,9 +1,6 @@
 import ArgumentParser
-import ChoirAudio
-import ChoirPitch
-import ChoirPlayback
 import ChoirPractice
-import ChoirScore
+import ChoirSession
 import FoundationEssentials
 import Glibc
 
@@ -74,187 +71,140 @@ extension Choir {
         }
 
         func run() throws {
-            signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
-            if drill { return try runDrill() }
-            let (final, _) = try session(playback)
-            FileOutput.write(TerminalReport.render(final, colour: Self.colour))
-            try write(JSONReport.render(final), to: report)
-            try write(HTMLReport.render(final), to: html)
+            let signals = SignalWatcher()
+            let screen = SessionScreen()
+            var ended: Int32?
+            do {
+                defer { screen.close() }
+                ended = try drill ? runDrill(screen, signals) : runSession(screen, signals)
+            }
+            if let lag = screen.lag {
+                var standardError = StandardError()
+                print("choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                    + "at most \(lag.maximum) ms), plus the analysis window's \(screen.halfWindowMilliseconds) ms to its centre", to: &standardError)
+            }
+            if let ended { throw ExitCode(128 + ended) }
         }
 
-        /// One session over `playback`'s range: plays, judges and keeps the history. Returns the report, and
-        /// whether the singer quit (q or Ctrl-C) rather than sang to the end.
-        private func session(_ playback: PlaybackArguments) throws -> (report: SessionReport, quit: Bool) {
-            let resolved = try playback.resolve()
-            guard let singer = resolved.singer else { throw fail("practice needs --part") }
-            let notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
-            guard !notes.isEmpty else { throw fail("\(playback.score): \(resolved.lines[singer].name) has no notes to sing in this range") }
-            var options = NoteComparator.Options()
-            options.toleranceCents = tolerance
-            options.lateSeconds = lateMs / 1000
-            options.octaveIsCorrect = octaveOk
-            let header = SessionReport(
-                score: playback.score, part: resolved.lines[singer].name, tempo: resolved.schedule.initialTempo,
-                tempoPercent: playback.tempo ?? 100, options: options, results: [], trace: [],
-                measureStarts: resolved.schedule.measures.map {
-                    MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
-                })
-            let recorder = HistoryRecorder(enabled: !noHistory, header: header)
+        /// One session: plays, judges, keeps the history and prints the report. Returns the signal that ended it, if
+        /// one did.
+        private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
+            let session = try open(PracticeSession.init, plan())
+            let known = session.historyFailure
+            let outcome = try screen.run(session, stop: { signals.received != nil })
+            let signal = signals.received
+            screen.close()
+            try finish(outcome, printing: signal != SIGHUP, known: known)
+            try write(JSONReport.render(outcome.report), to: report)
+            try write(HTMLReport.render(outcome.report), to: html)
+            return signal
+        }
 
-            let session = SessionAudio(
-                resolved: resolved, notes: notes, options: options, sampleRate: sampleRate, loudspeakers: !headphones)
-            let judge: any JudgedTake
-            var quit = false
-            if isTake {
-                judge = try session.judgeFile(input, latency: (latency ?? 0) / 1000, output: output, recorder: recorder)
-            } else {
-                // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
-                let played = MixOutput.isDevice(output)
-                let stored = played ? Calibration.stored(output: output, input: input) : nil
-                let take = try session.judgeLive(
-                    device: input, latency: (latency ?? stored ?? 0) / 1000, output: output, locked: lock, recorder: recorder)
-                judge = take
-                quit = take.quit
+        /// `--drill`: every pass a live session, all of them one session in the history.
+        private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
+            guard !isTake else { throw fail("--drill needs a live microphone: expected --input DEVICE, not a take") }
+            let drill = try open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
+            var standardError = StandardError()
+            let known = drill.historyFailure
+            if let known { print("choir: \(known); practising without history", to: &standardError) }
+            if drill.needsFirstPass {
+                FileOutput.write("Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
+                let outcome = try screen.run(try open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
+                try finish(outcome, printing: signals.received != SIGHUP, known: known)
+                if outcome.ending != .completed { return signals.received }
+                drill.learn(from: outcome.report)
             }
-            recorder.finish(judge)
-            var final = header
-            final.results = judge.results
-            final.trace = judge.trace
-            final.audio = judge.audio
-            return (final, quit || interrupted.load(ordering: .relaxed))
+            guard !drill.passages.isEmpty else {
+                FileOutput.write("Drill: every measure was right; nothing to drill.\n")
+                return nil
+            }
+            FileOutput.write("Drill: " + drill.passages.map(\.span).joined(separator: ", ") + "\n")
+            while let (passage, tempo) = drill.upcoming {
+                let session = try open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
+                let outcome = try screen.run(session, stop: { signals.received != nil })
+                if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
+                if outcome.ending != .completed { return signals.received }
+                let passes = drill.passesOfPassage + 1
+                let outcomeText = switch drill.record(outcome.report) {
+                case .again: "again"
+                case .faster: "next at \(Int(drill.upcoming?.tempo ?? 100))%"
+                case .done: "done"
+                case .movedOn: "moving on after \(passes) passes"
+                }
+                let report = outcome.report
+                FileOutput.write("\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcomeText)\n")
+            }
+            return nil
+        }
+
+        /// The options as a plan for the engine.
+        private func plan() throws -> PracticePlan {
+            var plan = PracticePlan(playback: try playback.plan())
+            plan.input = isTake ? .take(input) : .device(input)
+            plan.output = MixDestination(output)
+            plan.options.toleranceCents = tolerance
+            plan.options.lateSeconds = lateMs / 1000
+            plan.options.octaveIsCorrect = octaveOk
+            plan.latency = latency.map { $0 / 1000 }
+            plan.loudspeakers = !headphones
+            plan.sampleRate = sampleRate
+            plan.locked = lock
+            plan.history = noHistory ? nil : PracticePlan.defaultHistory
+            return plan
+        }
+
+        /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used; a device
+        /// that cannot be opened exits with ``deviceUnavailable``.
+        private func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
+            var standardError = StandardError()
+            if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
+                print("choir: \(problem)", to: &standardError)
+            }
+            let made: T
+            do {
+                made = try make(plan)
+            } catch where error.kind == .deviceUnavailable {
+                throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
+            } catch {
+                throw fail(error)
+            }
+            if let session = made as? PracticeSession, let failure = session.historyFailure {
+                print("choir: \(failure); practising without history", to: &standardError)
+            }
+            return made
+        }
+
+        /// Says how a session ended and prints its report (unless the terminal has gone); a failure other than the
+        /// audio's is an error once the report is out. A history failure other than `known` (said at the start) is
+        /// named.
+        private func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) throws {
+            var standardError = StandardError()
+            if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
+            if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
+            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: Self.colour)) }
+            if let failure = outcome.ending.failure, failure.kind != .audio { throw ExitCode.failure }
         }
 
         private var isTake: Bool { input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) }
-
-        /// `--drill`: the weakest passages of the last session of this line (or of a first pass), each looped
-        /// with a count-in from `--drill-start`% of the tempo, 10% faster after every pass with at least 90%
-        /// right, until a pass at the full tempo is; at most eight passes a passage.
-        private func runDrill() throws {
-            guard !isTake else { throw fail("--drill needs a live microphone: expected --input DEVICE, not a take") }
-            let resolved = try playback.resolve()
-            guard let singer = resolved.singer else { throw fail("practice needs --part") }
-            let part = resolved.lines[singer].name
-            var passages = Self.lastSession(of: playback.score, part: part).map { Drill.passages(of: $0) } ?? []
-            if passages.isEmpty {
-                FileOutput.write("Drill: no session of \(part) in the history to learn from; a first pass finds the weakest measures.\n")
-                let (first, quit) = try session(playback)
-                FileOutput.write(TerminalReport.render(first, colour: Self.colour))
-                if quit { return }
-                passages = Drill.passages(of: first)
-            }
-            guard !passages.isEmpty else {
-                FileOutput.write("Drill: every measure was right; nothing to drill.\n")
-                return
-            }
-            FileOutput.write("Drill: " + passages.map(\.span).joined(separator: ", ") + "\n")
-            let written = playback.tempo ?? 100
-            for passage in passages {
-                var drill = Drill(start: drillStart)
-                var pass = playback
-                pass.from = passage.first
-                pass.to = passage.last
-                pass.loop = 1
-                pass.countIn = true
-                while true {
-                    let tempo = drill.tempo
-                    pass.tempo = written * tempo / 100
-                    let (report, quit) = try session(pass)
-                    if quit { return }
-                    let next = drill.record(accuracy: report.accuracy)
-                    let outcome = switch next {
-                    case .again: "again"
-                    case .faster: "next at \(Int(drill.tempo))%"
-                    case .done: "done"
-                    case .movedOn: "moving on after \(drill.passes) passes"
-                    }
-                    FileOutput.write("\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcome)\n")
-                    if next == .done || next == .movedOn { break }
-                }
-            }
-        }
-
-        /// The report of the latest session of `part` of `score` in the history, if there is one.
-        private static func lastSession(of score: String, part: String) -> SessionReport? {
-            let path = PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment)
-            guard FileManager.default.fileExists(atPath: path), let history = try? PracticeHistory(path: path),
-                  let sessions = try? history.sessions(score: score),
-                  let last = sessions.last(where: { $0.part == part && $0.notes > 0 })
-            else { return nil }
-            return try? history.report(session: last.id)
-        }
 
         /// Whether standard output takes ANSI colours: a terminal, and NO_COLOR unset.
         static var colour: Bool { isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
         private func write(_ text: String, to path: String?) throws {
             guard let path else { return }
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                throw fail("\(path): cannot be written: expected a writable path")
-            }
+            do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
         }
     }
 }
 
-/// Keeps the history up to date while a session runs; a history that cannot be used is reported once and
-/// the session goes on without it.
-final class HistoryRecorder {
-    private var history: PracticeHistory?
-    private var session: Int64 = 0
-    private var savedResults = 0, savedTrace = 0
-
-    init(enabled: Bool, header: SessionReport) {
-        guard enabled else { return }
-        do {
-            let history = try PracticeHistory(path: PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment))
-            session = try history.begin(header)
-            self.history = history
-        } catch {
-            warn(error)
-        }
-    }
-
-    /// Writes what the judge has added since the last save.
-    func save(_ judge: some JudgedTake) {
-        guard let history else { return }
-        do {
-            try history.record(judge.results[savedResults...], trace: judge.trace[savedTrace...], session: session)
-            savedResults = judge.results.count
-            savedTrace = judge.trace.count
-        } catch {
-            warn(error)
-            self.history = nil
-        }
-    }
-
-    func finish(_ judge: some JudgedTake) {
-        save(judge)
-        do { try history?.finish(session: session, audio: judge.audio) } catch { warn(error) }
-    }
-
-    private func warn(_ error: any Error) {
-        var standardError = StandardError()
-        print("choir: \(error); practising without history", to: &standardError)
-    }
+extension PracticeSession.Ending {
+    /// The failure that ended the session, if one did.
+    var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
 }
 
-/// What a session's judging has produced so far: the verdicts and the sung trace, on the score's clock, and for
-/// a live session how its audio fared.
-protocol JudgedTake {
-    var results: [NoteResult] { get }
-    var trace: [TracePoint] { get }
-    var audio: AudioHealth? { get }
-}
-
-extension PracticeJudge: JudgedTake {
-    var audio: AudioHealth? { nil }
-}
-
-/// A live session's judge and its devices' record.
-struct LiveTake: JudgedTake {
-    var judge: SteeredJudge
-    var audio: AudioHealth?
-    /// Whether the singer pressed q.
-    var quit = false
-    var results: [NoteResult] { judge.results }
-    var trace: [TracePoint] { judge.trace }
+/// Prints `message` as one line and exits with ``Choir/Practice/deviceUnavailable``.
+func unavailable(_ message: String) -> ExitCode {
+    var standardError = StandardError()
+    print("choir: \(message)", to: &standardError)
+    return ExitCode(Choir.Practice.deviceUnavailable)
 }

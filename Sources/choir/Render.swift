@@ -1,7 +1,5 @@
 import ArgumentParser
-import ChoirAudio
-import ChoirPlayback
-import FoundationEssentials
+import ChoirSession
 import Glibc
 
 extension Choir {
@@ -24,60 +22,26 @@ extension Choir {
                 throw fail("\(output): expected an output file ending in .wav or .mid")
             }
             let resolved = try playback.resolve()
-            // Fail on an unwritable path before spending time rendering.
-            guard FileManager.default.createFile(atPath: output, contents: nil) else {
-                throw fail("\(output): cannot be written: expected a writable path")
-            }
-            if isMIDI {
-                let bytes = MIDIFile.encode(
-                    resolved.schedule, lineNames: resolved.lines.map(\.name), programs: resolved.programs,
-                    mixer: resolved.mixer)
-                guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                    throw fail("\(output): cannot be written: expected a writable path")
-                }
-                return
-            }
-            let renderer: SynthRenderer
+            var progress = isatty(2) == 1 ? ProgressBar() : nil
+            defer { progress?.finish() }
             do {
-                renderer = try SynthRenderer(
-                    soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
-                    programs: resolved.programs, mixer: resolved.mixer)
+                if isMIDI {
+                    try MixRender.midi(resolved, to: output)
+                } else {
+                    try MixRender.wav(resolved, to: output, sampleRate: sampleRate) { done, total in progress?.update(done, of: total) }
+                }
             } catch {
-                try? FileManager.default.removeItem(atPath: output)
                 throw fail(error)
             }
-            var progress = isatty(2) == 1 ? ProgressBar(total: renderer.totalFrames) : nil
-            do {
-                let writer = try WAVWriter(path: output, channels: 2, sampleRate: sampleRate)
-                let block = 4096
-                var left = [Float](repeating: 0, count: block), right = left
-                while !renderer.isFinished {
-                    try left.withUnsafeMutableBufferPointer { l in
-                        try right.withUnsafeMutableBufferPointer { r in
-                            let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: block)
-                            try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count)
-                        }
-                    }
-                    progress?.update(renderer.position)
-                }
-                try writer.finish()
-            } catch {
-                progress?.finish()
-                throw fail("\(error)")
-            }
-            progress?.finish()
         }
     }
 }
 
 /// A progress bar on standard error, for terminals.
 struct ProgressBar {
-    var total: Int
     private var shown = -1
 
-    init(total: Int) { self.total = total }
-
-    mutating func update(_ done: Int) {
+    mutating func update(_ done: Int, of total: Int) {
         let percent = total > 0 ? done * 100 / total : 100
         guard percent != shown else { return }
         shown = percent

@@ -111,4 +111,44 @@ struct WAVWriterTests {
             _ = try WAVWriter(path: "/nonexistent-dir/x.wav", channels: 1, sampleRate: 8000)
         }
     }
+
+    @Test func theTargetKeepsItsContentsUntilTheNewFileIsWhole() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replacing-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/mix.wav"
+        try Data("the old mix".utf8).write(to: URL(fileURLWithPath: path))
+        let samples: [Float] = [0.25, -0.25]
+        do {
+            let writer = try WAVWriter(path: path, channels: 1, sampleRate: 8000)
+            try samples.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
+            // Half-way, the target is untouched; a writer dropped unfinished leaves nothing beside it.
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "the old mix")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["mix.wav"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "the old mix")
+        let writer = try WAVWriter(path: path, channels: 1, sampleRate: 8000)
+        try samples.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
+        try writer.finish()
+        #expect(try WAVFile.read(contentsOf: path).samples.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["mix.wav"])
+    }
+
+    @Test func aFilePastTheHeadersLimitIsRefusedNotWrapped() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(getpid()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The real limit is 4 GiB; the same check with a limit of 8 bytes (two stereo 16-bit frames).
+        let writer = try WAVWriter(path: path, channels: 2, sampleRate: 8000, floatingPoint: false, maximumDataSize: 8)
+        let block: [Float] = [0.1, 0.2]
+        try block.withUnsafeBufferPointer { l in try writer.append(left: l.baseAddress!, right: l.baseAddress!, frames: 2) }
+        #expect(throws: WAVFile.Failure.self) {
+            try block.withUnsafeBufferPointer { l in try writer.append(left: l.baseAddress!, right: l.baseAddress!, frames: 1) }
+        }
+        #expect(WAVWriter.maximumDataSize == 4_294_967_259)
+        do {
+            try block.withUnsafeBufferPointer { l in try writer.append(left: l.baseAddress!, right: l.baseAddress!, frames: 1) }
+        } catch {
+            #expect("\(error)" == "\(path): would pass 4 GiB, the most a WAV file holds: expected at most 0 s at 8000 Hz")
+        }
+    }
 }

@@ -50,7 +50,7 @@ struct PlaybackCommandTests {
             (["render", CLI.example, "-o", out, "--bpm", "9999"],
              "choir: \(CLI.example): bpm 9999.0: expected 10 to 400 quarter notes per minute\n"),
             (["render", CLI.example, "-o", "/nonexistent/dir/out.wav"],
-             "choir: /nonexistent/dir/out.wav: cannot be written: expected a writable path\n"),
+             "choir: /nonexistent/dir/out.wav: cannot be written (No such file or directory): expected a writable path\n"),
             (["play", CLI.example, "--device", "nonexistent"],
              "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
                 + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),

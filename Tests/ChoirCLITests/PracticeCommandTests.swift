@@ -32,10 +32,10 @@ struct PracticeCommandTests {
         let document = try Self.json(report)
         #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "tolerance_cents", "summary", "measures", "notes"])
         let summary = document["summary"] as! [String: Any]
-        #expect(Set(summary.keys) == ["notes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
+        #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
         #expect(Set(notes[0].keys) == [
-            "index", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
+            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
             "voiced_pct", "frames_judged", "sang",
         ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })

@@ -157,7 +157,7 @@ struct RealTimeTests {
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         let row = history.stdout.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
         if signal == SIGINT {
-            #expect(session.terminationStatus == 0, "\(stderr)")
+            #expect(session.terminationStatus == 128 + SIGINT, "\(stderr)")
             #expect(stdout.contains("Accuracy: "), "\(stdout)")
             #expect(stdout.contains("\nAudio: 0 underruns, 0 overruns, 0 samples dropped\n"), "\(stdout)")
             #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
@@ -226,8 +226,10 @@ final class TerminalSession {
 
     init(_ command: [String], width: Int = 80, height: Int = 24, environment: [String: String]) throws {
         self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // The shell keeps the window open after choir exits, so that its last screen can be read.
-        let line = command.map { "'\($0)'" }.joined(separator: " ") + "; echo \"[exit $?]\"; sleep 60"
+        // The shell keeps the window open after choir exits, so that its last screen can be read, and says whether
+        // the terminal was left in cooked mode ("icanon") or raw ("-icanon").
+        let line = command.map { "'\($0)'" }.joined(separator: " ")
+            + "; echo \"[exit $?] $(stty -a | grep -o -- '-*icanon')\"; sleep 60"
         var status: Int32 = 0
         let client = try spawn("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line],
                                environment: self.environment)
@@ -249,6 +251,11 @@ final class TerminalSession {
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+
+    /// A tmux format's value for the window's pane, such as `#{alternate_on}`.
+    func pane(_ format: String) throws -> String {
+        try tmux(["display", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// Waits up to `timeout` seconds for the screen to satisfy `condition`; returns the last screen.
     @discardableResult
@@ -335,6 +342,62 @@ extension RealTimeTests {
         // The line is longer than the screen is wide, so the rows are joined as they wrapped.
         let unwrapped = screen.joined()
         #expect(unwrapped.contains("choir: the view showed what was sung ") && unwrapped.contains(" ms to its centre"), "\(report)")
+    }
+
+    /// SIGTERM (a session killed) and SIGHUP (its terminal closed, as when an SSH session drops) end a live session in
+    /// order: the history is finished with what was judged, the terminal is back in cooked mode on its normal screen,
+    /// the report is printed (not for SIGHUP: the terminal has gone), and the exit status is 128 + the signal.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func terminationSignalsEndTheSessionInOrder(signal: Int32) throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try Self.liveSession([], data: data, server: server)
+        try terminal.wait { $0.joined().contains("m. 3:") }
+        #expect(try terminal.pane("#{alternate_on}") == "1")
+        let shell = try terminal.pane("#{pane_pid}")
+        let choir = try #require(Int32(try runTool("/usr/bin/pgrep", ["-P", shell], environment: [:]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(choir, signal)
+        let screen = try terminal.wait(15) { $0.joined().contains("[exit ") }
+        let text = screen.joined(separator: "\n")
+        #expect(text.contains("[exit \(128 + signal)] icanon"), "\(text)")
+        #expect(try terminal.pane("#{alternate_on}") == "0")
+        #expect(text.contains("Accuracy: ") == (signal == SIGTERM), "\(text)")
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        let row = history.stdout.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
+        #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
+        let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
+        let judged = rebuilt.split(separator: "\n").first { $0.hasPrefix("Accuracy:") }.map(String.init) ?? ""
+        #expect(judged.hasSuffix(" notes)") && !judged.hasPrefix("Accuracy: 0.0%"), "\(rebuilt)")
+        if signal == SIGTERM { #expect(text.contains(judged), "\(text)") }
+    }
+
+    /// A front end other than the command line: `session-driver` runs a live session through ChoirSession's API
+    /// alone, reads snapshots, loops a phrase twice, steps back and lets the range finish. Every pass is in the
+    /// history, which rebuilds exactly the report the front end got.
+    @Test func aFrontEndDrivesALiveSessionThroughTheLibrary() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let printed = data + "/printed.json", stored = data + "/stored.json"
+        let driver = try runTool(
+            CLI.product("session-driver").path,
+            [CLI.example, "tenor", data + "/choir/history.sqlite", printed],
+            environment: ProcessInfo.processInfo.environment.merging(server.environment) { $1 })
+        try #require(driver.status == 0, "\(driver.output)")
+        let log = driver.output.split(separator: "\n").map(String.init)
+        #expect(log.first?.hasPrefix("snapshot pass 1 at m. ") == true && log.contains { $0.hasPrefix("looping mm. 1–") }, "\(driver.output)")
+        #expect(log.contains { $0.hasPrefix("snapshot pass 3 ") } && log.contains { $0.hasPrefix("snapshot pass 4 ") }, "\(driver.output)")
+        let report = try CLI.run(["report", "1", "--json", stored], environment: ["XDG_DATA_HOME": data])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try String(contentsOfFile: stored, encoding: .utf8) == String(contentsOfFile: printed, encoding: .utf8))
+        // Pass by pass: the phrase twice, then from a measure back to the end, every note heard as played.
+        let notes = try #require(PracticeCommandTests.json(stored)["notes"] as? [[String: Any]])
+        let passes = Dictionary(grouping: notes, by: { $0["pass"] as? Int ?? 0 })
+        #expect(passes.keys.sorted() == [1, 2, 3, 4], "\(passes.mapValues(\.count))")
+        #expect(passes[2]?.count ?? 0 >= 4 && passes[3]?.count ?? 0 >= 2 && passes[4]?.count ?? 0 >= 8, "\(passes.mapValues(\.count))")
+        #expect(report.stdout.contains("\nPasses: 1: "), "\(report.stdout)")
+        let verdicts = notes.map { $0["verdict"] as? String ?? "" }
+        #expect(Double(verdicts.count { $0 == "correct" }) >= 0.9 * Double(verdicts.count), "\(verdicts)")
     }
 
     /// With `--lock` only space and q work: the tempo keys are ignored.
@@ -505,7 +568,7 @@ extension RealTimeTests {
     /// `--drill` takes the weakest passages of the last session in the history (the demo take's: measures 6–7
     /// and 12) and loops each with a count-in, from `--drill-start` up to the written tempo. The singer here is
     /// the tenor's own clarinet heard through the sink's monitor, right every time, so each passage takes one
-    /// pass at 90% and one at 100%. Every pass is kept in the history.
+    /// pass at 90% and one at 100%. The drill is one session in the history, with every pass in it.
     @Test func drillLoopsTheWeakestPassagesUpToTempo() throws {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
@@ -528,7 +591,10 @@ extension RealTimeTests {
             "m. 12 at 100%: 100% (2 of 2 notes) → done",
         ], "\(drill.stdout)")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
-        #expect(history.stdout.contains("#5 ") && !history.stdout.contains("#6 "), "\(history.stdout)")
+        let row = history.stdout.split(separator: "\n").first { $0.contains("#2 ") }.map(String.init) ?? ""
+        #expect(row.contains("100.0%") && row.contains("4 passes") && !history.stdout.contains("#3 "), "\(history.stdout)")
+        let report = try CLI.run(["report", "2"], environment: ["XDG_DATA_HOME": data]).stdout
+        #expect(report.contains("\nAccuracy: 100.0% (8 of 8 notes)\nPasses: 1: 100% (2 of 2), 2: 100% (2 of 2), 3: 100% (2 of 2), 4: 100% (2 of 2)\n"), "\(report)")
     }
 
     /// Without a history, a first pass over the range finds the weakest measures; sung right, there is

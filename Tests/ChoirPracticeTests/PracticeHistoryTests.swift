@@ -54,4 +54,56 @@ struct PracticeHistoryTests {
         #expect(try history.report(session: id).audio == AudioHealth(underruns: 0, overruns: 0, droppedSamples: 0))
         #expect(try history.sessions().map(\.part) == ["Alto", "Tenor"])
     }
+
+    /// A note sung twice (a loop) is two results, each in its pass, and the session's report gives them back in
+    /// the order they were sung.
+    @Test func everyPassIsKept() throws {
+        let history = try PracticeHistory(path: Self.temporaryPath())
+        let id = try history.begin(Self.header)
+        var again = Self.result
+        again.pass = 2
+        again.verdict = .correct
+        try history.record([Self.result], trace: [], session: id)
+        try history.record([again], trace: [], session: id)
+        try history.finish(session: id)
+        let report = try history.report(session: id)
+        #expect(report.results == [Self.result, again])
+        #expect(report.passes.map(\.number) == [1, 2] && report.accuracy == 50)
+        #expect(try history.sessions().map(\.passes) == [2])
+        #expect(try history.sessions().map(\.notes) == [2])
+    }
+
+    /// A history from before passes were kept (one result per note) opens with its results in pass 1, and the
+    /// migration is recorded so that it runs once.
+    @Test func aHistoryFromBeforePassesIsMigrated() throws {
+        let path = Self.temporaryPath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let options = String(decoding: try JSONEncoder().encode(NoteComparator.Options()), as: UTF8.self)
+        let note = String(decoding: try JSONEncoder().encode(Self.result.note), as: UTF8.self)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE session (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                    started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                    options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
+                CREATE TABLE result (
+                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
+                    idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
+                    onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT, PRIMARY KEY (session, idx));
+                CREATE TABLE trace (session INTEGER NOT NULL, time REAL NOT NULL, midi REAL NOT NULL);
+                """)
+            try db.execute(
+                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished) VALUES ('old.musicxml', 'Alto', 0, 90, 100, ?, '[]', 1)",
+                arguments: [options])
+            try db.execute(
+                sql: "INSERT INTO result VALUES (1, ?, 0, '1', 'flat', -38, 0.02, 12, NULL)", arguments: [note])
+        }
+        let history = try PracticeHistory(path: path)
+        #expect(try history.report(session: 1).results == [Self.result])
+        #expect(try history.sessions().map(\.passes) == [1])
+        // Opened again, nothing is migrated twice.
+        #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
+        let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == ["sessions, results and traces", "every pass kept"])
+    }
 }

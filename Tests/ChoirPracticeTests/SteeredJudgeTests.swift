@@ -42,11 +42,35 @@ struct SteeredJudgeTests {
         #expect(judge.results[first.count].note == notes.first { $0.onset >= 3 })
         #expect(judge.trace.allSatisfy { $0.time < notes.last!.end + 0.5 })
 
+        // Going back is a pass of its own: the notes sung again are results of the second pass.
+        #expect(judge.results.prefix(first.count).allSatisfy { $0.pass == 1 } && judge.results.dropFirst(first.count).allSatisfy { $0.pass == 2 })
+        #expect(judge.pass == 2)
+
         // Without the jump the same singing is judged against the wrong notes.
         var unsteered = SteeredJudge(notes: notes, options: NoteComparator.Options())
         for frame in frames { unsteered.add(frame) }
         unsteered.finish(at: length)
         #expect(unsteered.results.count { $0.verdict == .correct } < correct - 5)
+    }
+
+    /// A pause, a tempo change or a step forward goes on in the same pass; a step back before anything was judged
+    /// in the pass does not start another.
+    @Test func onlyGoingBackAfterAVerdictStartsAPass() {
+        let notes = (0..<6).map {
+            ExpectedNote(index: $0, measure: "\($0 + 1)", measureIndex: $0, onset: Double($0), duration: 0.9, midi: 57, isEntrance: $0 == 0)
+        }
+        var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
+        judge.follow(.init(time: 0.5, scoreTime: 0.5, speed: 0))  // paused
+        judge.follow(.init(time: 1.5, scoreTime: 0.5, speed: 1.2))  // faster
+        judge.follow(.init(time: 3, scoreTime: 3.5, speed: 1))  // forward
+        judge.follow(.init(time: 5, scoreTime: 1, speed: 1))  // back: pass 2
+        judge.follow(.init(time: 5.2, scoreTime: 0, speed: 1))  // back again at once: still pass 2
+        for frame in NoteComparatorTests.frames(from: 0, to: 9, cents: { _ in 0 }) { judge.add(frame) }
+        judge.finish(at: 9)
+        let passes = judge.results.map { "\($0.note.index)/\($0.pass)" }
+        // Note 0 was cut by the pause, note 4 reached by the step forward; then the second pass from the start.
+        #expect(passes == ["1/1", "4/1", "0/2", "1/2", "2/2"])
+        #expect(Set(judge.results.map(\.pass)) == [1, 2])
     }
 
     @Test func pausedStretchesAreNotJudged() {

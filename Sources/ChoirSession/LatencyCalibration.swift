@@ -1,0 +1,141 @@
+import ChoirAudio
+import ChoirPitch
+import ChoirScore
+import Glibc
+
+/// Measures the round trip from a playback device to a capture device: six short sweeps are played and looked for
+/// in what the microphone hears. The two streams' clocks already account for what the devices report; the sweeps
+/// measure the rest (converters, sound server, air).
+public enum LatencyCalibration {
+    /// A measured round trip: its median over the sweeps that agree, in seconds, how many agreed and their spread.
+    public struct Measurement: Sendable, Equatable {
+        public var latency: Double
+        public var agreeing: Int
+        public var spread: Double
+    }
+
+    public static let sweeps = 6
+    static let sweepSeconds = 0.15
+    static let spacingSeconds = 1.0
+    /// How far the sweeps are looked for on either side of where the clocks put them: never as far as the next
+    /// sweep.
+    static let earliestSeconds = 0.3, latestSeconds = 0.5
+
+    /// Plays the sweeps on `output`, listens on `input` and returns the round trip.
+    public static func measure(output: String, input: String, sampleRate: Int) throws(SessionError) -> Measurement {
+        guard (8000...192_000).contains(sampleRate) else { throw SessionError(.input, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz") }
+        let rate = Double(sampleRate)
+        let starts = (0..<sweeps).map { Int((0.3 + Double($0) * spacingSeconds) * rate) }
+        let signal = Self.signal(sampleRate: rate, starts: starts)
+        let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
+        let capture: ALSACapture, playback: ALSAPlayback
+        do {
+            capture = try ALSACapture(device: input, sampleRate: sampleRate, periodFrames: 256, ring: ring)
+            playback = try ALSAPlayback(device: output, sampleRate: sampleRate, periodFrames: 256, source: SignalSource(signal))
+        } catch {
+            throw SessionError(.deviceUnavailable, "\(error)")
+        }
+        let alignment = StreamAlignment(capture: capture.clock, playback: playback.clock, sampleRate: sampleRate)
+        var captured = [Float](repeating: 0, count: signal.count + 2 * sampleRate)
+        var count = 0
+        // The offset as it was while each part was captured: a sound server may change its latency as streams come
+        // and go, and the device's clock no longer moves once the signal has ended.
+        var offsets: [(captured: Int, offset: Double)] = []
+        do {
+            try capture.start(following: playback)
+        } catch {
+            throw SessionError(.audio, "\(error)")
+        }
+        let deadline = AudioClock.now() + Int((Double(signal.count) / rate + 3) * 1e9)
+        var finishedAt: Int?
+        while AudioClock.now() < deadline && count < captured.count && capture.isRunning && playback.error == nil {
+            let got = captured.withUnsafeMutableBufferPointer { ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[count...])) }
+            count += got
+            alignment.update()
+            if let offset = alignment.offset, !playback.isFinished { offsets.append((count, offset)) }
+            if playback.isFinished {
+                finishedAt = finishedAt ?? AudioClock.now()
+                // Wait for the last sweep's echo to come back.
+                if AudioClock.now() - finishedAt! > Int(latestSeconds * 1e9) { break }
+            }
+            // Wait for about a capture period.
+            if got == 0 { usleep(UInt32(256 * 1_000_000 / sampleRate)) }
+        }
+        capture.stop()
+        playback.stop()
+        if let error = capture.error ?? playback.error { throw SessionError(.audio, "\(error)") }
+        guard !offsets.isEmpty else { throw SessionError(.audio, "playback device '\(output)' never started playing") }
+        let lags = Self.lags(of: Array(captured[..<count]), offsets: offsets, signal: signal, starts: starts, sampleRate: rate)
+        let heard = lags.filter { $0.strength >= 0.3 }.map(\.lag).sorted()
+        guard heard.count >= sweeps - 2 else {
+            let best = lags.map(\.strength).max() ?? 0
+            throw SessionError(.calibration, "did not hear the sweeps (\(heard.count) of \(sweeps), best match "
+                + String(printf: "%.2f", best) + "): expected '\(output)' to reach the microphone '\(input)'")
+        }
+        // A sweep heard while the sound server was still settling its latency is an outlier; the rest agree.
+        let median = heard[heard.count / 2]
+        let agreeing = heard.filter { abs($0 - median) <= 0.005 }
+        guard agreeing.count >= sweeps - 2 else {
+            throw SessionError(.calibration, "the sweeps came back " + String(printf: "%.1f", (heard.last! - heard.first!) * 1000)
+                + " ms apart: expected a steady round trip; is something else playing, or the room very echoic?")
+        }
+        return Measurement(latency: median, agreeing: agreeing.count, spread: agreeing.last! - agreeing.first!)
+    }
+
+    /// Sweeps from 400 to 4000 Hz with faded ends: their correlation has one sharp peak.
+    static func signal(sampleRate: Double, starts: [Int]) -> [Float] {
+        let length = Int(sweepSeconds * sampleRate)
+        // The silence after the last sweep keeps the stream, and its clock, running until the sweep is back.
+        var signal = [Float](repeating: 0, count: starts.last! + length + Int((latestSeconds + 0.2) * sampleRate))
+        let (low, high) = (400.0, 4000.0)
+        for start in starts {
+            for i in 0..<length {
+                let t = Double(i) / sampleRate
+                let phase = 2 * Double.pi * (low * t + (high - low) * t * t / (2 * sweepSeconds))
+                let fade = sin(Double.pi * Double(i) / Double(length))
+                signal[start + i] = Float(0.5 * fade * sin(phase))
+            }
+        }
+        return signal
+    }
+
+    /// Each sweep's lag, in seconds after where the clocks put it (negative when earlier), and how clearly
+    /// it was heard. `offsets` take capture frames to the playback frames heard at those moments.
+    static func lags(of captured: [Float], offsets: [(captured: Int, offset: Double)], signal: [Float], starts: [Int],
+        sampleRate: Double) -> [(lag: Double, strength: Double)]
+    {
+        let length = Int(sweepSeconds * sampleRate)
+        let earliest = Int(earliestSeconds * sampleRate), latest = Int(latestSeconds * sampleRate)
+        return starts.map { start in
+            // The offset from when the sweep had been played.
+            let end = Double(start + length)
+            let offset = Int((offsets.first { Double($0.captured) + $0.offset >= end } ?? offsets.last!).offset.rounded())
+            // The captured sound from `earliest` before the sweep to `latest` after its end, by playback frame.
+            let from = start - earliest - offset
+            let heard = (from..<(from + earliest + length + latest)).map { $0 >= 0 && $0 < captured.count ? captured[$0] : 0 }
+            let (lag, strength) = CrossCorrelation.lag(
+                of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
+            return (Double(lag - earliest) / sampleRate, strength)
+        }
+    }
+}
+
+/// Plays a mono signal on both channels, then ends.
+private final class SignalSource: AudioSource {
+    private let signal: [Float]
+    private var position = 0
+
+    init(_ signal: [Float]) { self.signal = signal }
+
+    func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        let count = min(frames, signal.count - position)
+        signal.withUnsafeBufferPointer { samples in
+            for i in 0..<count {
+                left[i] = samples[position + i]
+                right[i] = samples[position + i]
+            }
+        }
+        position += count
+        return count
+    }
+}

@@ -1,0 +1,106 @@
+import ChoirAudio
+import ChoirPlayback
+
+/// Where a mix goes: an audio device, a WAV file, or nowhere.
+public enum MixDestination: Sendable, Equatable {
+    case device(String)
+    case file(String)
+    case none
+
+    /// "none", a path ending in .wav, or else a device's name.
+    public init(_ name: String) {
+        if name == "none" {
+            self = .none
+        } else if name.lowercased().hasSuffix(".wav") {
+            self = .file(name)
+        } else {
+            self = .device(name)
+        }
+    }
+
+    public var isDevice: Bool { if case .device = self { true } else { false } }
+}
+
+/// A session's mix on its way out: played on a device's real-time thread, rendered into a file in step with the
+/// judging, or not made at all.
+final class MixOutput {
+    let renderer: SynthRenderer?
+    private let writer: WAVWriter?
+    /// The device the mix plays on, if it goes to one.
+    let playback: ALSAPlayback?
+    private var left: [Float], right: [Float]
+
+    /// Opens `destination`; a device's playback thread feeds `tap` with every frame it plays.
+    init(_ destination: MixDestination, resolved: ResolvedPlayback, sampleRate: Int, tap: SPSCRing<Float>? = nil) throws(SessionError) {
+        left = [Float](repeating: 0, count: 4096)
+        right = left
+        let isFile: Bool
+        switch destination {
+        case .none:
+            renderer = nil; writer = nil; playback = nil
+            return
+        case .file: isFile = true
+        case .device: isFile = false
+        }
+        let synth: SynthRenderer
+        do {
+            synth = try SynthRenderer(
+                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
+                programs: resolved.programs, mixer: resolved.mixer, blockSize: isFile ? 4096 : 256,
+                promptProgram: resolved.singer.map { resolved.programs[$0] })
+        } catch {
+            throw SessionError(.input, "\(error)")
+        }
+        renderer = synth
+        switch destination {
+        case .file(let path):
+            do { writer = try WAVWriter(path: path, channels: 2, sampleRate: sampleRate) } catch { throw SessionError(.output, "\(error)") }
+            playback = nil
+        case .device(let name):
+            writer = nil
+            do {
+                playback = try ALSAPlayback(device: name, sampleRate: sampleRate, periodFrames: 256, source: synth, tap: tap)
+            } catch {
+                throw SessionError(.deviceUnavailable, "\(error)")
+            }
+        case .none: fatalError("handled above")
+        }
+    }
+
+    var failed: Bool { playback?.error != nil }
+    var underruns: Int { playback?.underruns ?? 0 }
+
+    func start() throws(SessionError) {
+        do { try playback?.start() } catch { throw SessionError(.audio, "\(error)") }
+    }
+
+    /// Renders the file's mix up to `seconds` from its start (a device plays on its own clock).
+    func advance(to seconds: Double) throws(SessionError) {
+        guard let renderer, let writer else { return }
+        let target = min(renderer.totalFrames, Int(seconds * Double(renderer.sampleRate)))
+        while renderer.position < target {
+            let wanted = min(4096, target - renderer.position)
+            var failure: WAVFile.Failure?
+            left.withUnsafeMutableBufferPointer { l in
+                right.withUnsafeMutableBufferPointer { r in
+                    let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: wanted)
+                    do throws(WAVFile.Failure) { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch { failure = error }
+                }
+            }
+            if let failure { throw SessionError(.output, "\(failure)") }
+        }
+    }
+
+    /// Renders the rest of a file's mix and puts the file in place; stops a device.
+    func finish() throws(SessionError) {
+        playback?.stop()
+        guard let renderer, let writer else { return }
+        try advance(to: Double(renderer.totalFrames) / Double(renderer.sampleRate))
+        do { try writer.finish() } catch { throw SessionError(.output, "\(error)") }
+    }
+
+    /// Stops a device without finishing a file: an ended session's file is left as it was, never half-written.
+    func abandon() {
+        playback?.stop()
+    }
+}

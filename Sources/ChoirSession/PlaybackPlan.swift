@@ -1,0 +1,136 @@
+import ChoirPlayback
+import ChoirScore
+import FoundationEssentials
+
+/// What to play, as a person names it: the score, the singer's line and the mix around it, the range, the tempo
+/// and the instruments. ``resolve()`` checks it against the score.
+public struct PlaybackPlan: Sendable {
+    /// A MusicXML or MXL file.
+    public var score: String
+    /// The singer's line: a name, a unique prefix, S/A/T/B or a number.
+    public var part: String?
+    /// Repeats and jumps followed, or the measures in written order.
+    public var unfolded = true
+    /// The score's tempo scaled, in percent.
+    public var tempoPercent: Double?
+    /// One quarter-note tempo throughout, instead of the score's.
+    public var quarterNotesPerMinute: Double?
+    /// The first and last measures, by printed number.
+    public var from: String?
+    public var to: String?
+    /// How many times the range plays.
+    public var passes = 1
+    /// A bar of clicks first, with the singer's first note.
+    public var countIn = false
+    /// A metronome click throughout.
+    public var click = false
+    /// Instruments by line: a GM program number (1–128) or name.
+    public var instruments: [(line: String, program: String)] = []
+    /// The singer's line's instrument.
+    public var myInstrument: String?
+    /// Volumes by line, 0…100.
+    public var volumes: [(line: String, volume: Double)] = []
+    public var muted: [String] = []
+    public var soloed: [String] = []
+    /// The singer's line silenced, to sing it alone.
+    public var muteMine = false
+    public var myVolume: Double?
+    public var othersVolume: Double?
+    /// The SoundFont; nil for `$CHOIR_SOUNDFONT` or the system's GM SoundFont.
+    public var soundFont: String?
+
+    public init(score: String, part: String? = nil) {
+        self.score = score
+        self.part = part
+    }
+
+    /// The plan resolved against its score, or a one-line error naming the file.
+    public func resolve() throws(SessionError) -> ResolvedPlayback {
+        let score: Score
+        do {
+            score = try ScoreReader.read(contentsOf: self.score)
+        } catch {
+            throw SessionError(.input, "\(error)")
+        }
+        do {
+            return try resolve(score)
+        } catch let error as LineSelector.Failure {
+            throw SessionError(.input, "\(self.score): \(error)")
+        } catch {
+            throw SessionError(.input, "\(self.score): \(error)")
+        }
+    }
+
+    private func resolve(_ score: Score) throws -> ResolvedPlayback {
+        let lines = score.lines
+        func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
+        func program(_ name: String) throws -> Int {
+            guard let program = GeneralMIDI.program(named: name) else {
+                throw PlaybackError("unknown instrument '\(name)': expected a GM program number 1-128 or name, such as piano")
+            }
+            return program
+        }
+        let singer = try part.map(line)
+        var options = PlaybackOptions()
+        options.unfolded = unfolded
+        options.tempoPercent = tempoPercent
+        options.quarterNotesPerMinute = quarterNotesPerMinute
+        options.fromMeasure = from
+        options.toMeasure = to
+        options.passes = passes
+        options.countIn = countIn
+        options.click = click
+        options.singer = singer
+        let schedule = try Schedule(score: score, lines: lines, options: options)
+
+        var overrides: [Int: Int] = [:]
+        for (name, value) in instruments { overrides[try line(name)] = try program(value) }
+        if let myInstrument {
+            guard let singer else { throw PlaybackError("an instrument for my line needs my line: expected the line you sing") }
+            overrides[singer] = try program(myInstrument)
+        }
+        var request = Mixer.Request()
+        request.singer = singer
+        request.myVolume = myVolume
+        request.othersVolume = othersVolume
+        request.muteMine = muteMine
+        for (name, level) in volumes { request.volumes[try line(name)] = level }
+        request.muted = Set(try muted.map(line))
+        request.soloed = Set(try soloed.map(line))
+        let mixer = try Mixer(lineCount: lines.count, request: request)
+        let soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
+        return ResolvedPlayback(
+            plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer,
+            programs: Instruments.programs(for: lines, in: score, overrides: overrides), soundFont: soundFont, singer: singer)
+    }
+}
+
+/// A ``PlaybackPlan`` checked against its score: the lines, the schedule of what plays when, the mix and the
+/// instruments.
+public struct ResolvedPlayback: Sendable {
+    public var plan: PlaybackPlan
+    public var score: Score
+    public var lines: [Line]
+    public var schedule: Schedule
+    public var mixer: Mixer
+    /// Each line's GM program, 0-based.
+    public var programs: [Int]
+    public var soundFont: String
+    /// The singer's line, by index.
+    public var singer: Int?
+
+    /// The singer's line's name, if there is one.
+    public var part: String? { singer.map { lines[$0].name } }
+
+    /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
+    public func position(at seconds: Double) -> (measure: String, beat: Int) {
+        guard seconds >= 0 else { return ("count-in", 0) }
+        guard let index = schedule.measures.lastIndex(where: { $0.start <= seconds }) else { return ("-", 0) }
+        let (measureIndex, start) = schedule.measures[index]
+        let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.length
+        let measure = score.measures[measureIndex]
+        let beats = max(1, measure.time.beats.reduce(0, +))
+        let beat = min(beats, Int((seconds - start) / max(0.001, end - start) * Double(beats)) + 1)
+        return (measure.number, beat)
+    }
+}

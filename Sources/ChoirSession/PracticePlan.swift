@@ -1,0 +1,39 @@
+import ChoirPractice
+import FoundationEssentials
+
+/// Everything a practice session needs to start: what plays, where the singer's voice comes from and where the
+/// mix goes, how strictly notes are judged, and whether the session is kept in the history.
+public struct PracticePlan: Sendable {
+    /// Where the singer's voice comes from.
+    public enum Input: Sendable, Equatable {
+        /// A capture device, live.
+        case device(String)
+        /// A recorded take (its time 0 is the first beat, or the count-in's start), judged as fast as it goes.
+        case take(String)
+    }
+
+    public var playback: PlaybackPlan
+    public var input: Input = .device("default")
+    public var output: MixDestination = .device("default")
+    public var options = NoteComparator.Options()
+    /// Round trip from loudspeaker to microphone to take off, in seconds; nil for the calibrated value of the two
+    /// devices when the mix plays on one, else 0.
+    public var latency: Double?
+    /// Whether the microphone may hear the mix from loudspeakers, to be told apart from the singer.
+    public var loudspeakers = true
+    /// Sample rate of live audio and of a written mix, in Hz.
+    public var sampleRate = 48000
+    /// Performance lock: only pause and quit are obeyed.
+    public var locked = false
+    /// The practice history to keep the session in; nil keeps it out.
+    public var history: String? = PracticePlan.defaultHistory
+
+    public init(playback: PlaybackPlan) {
+        self.playback = playback
+    }
+
+    /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.
+    public static var defaultHistory: String {
+        PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment)
+    }
+}

@@ -1,0 +1,522 @@
+import ChoirAudio
+import ChoirPitch
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+import Glibc
+import Synchronization
+
+/// A practice session: the mix out, the singer's voice in, every note judged on one clock whose zero is the first
+/// beat of the practised range, and the session kept in the history as it goes.
+///
+/// A front end builds it from a ``PracticePlan`` (devices and files are opened there, so that their errors come
+/// first), calls ``start()``, reads ``snapshot`` as often as it draws, sends ``Command``s, may ``cancel()``, and
+/// gets the report from ``wait()``. The session runs on a thread of its own; every member may be used from any
+/// thread.
+public final class PracticeSession: @unchecked Sendable {
+    /// What a singer can do while a live session runs. A recorded take ignores all but ``quit``.
+    public enum Command: Sendable, Equatable {
+        case togglePause
+        /// Moves by measures: back from the middle of a measure goes to its start first.
+        case step(measures: Int)
+        /// Loops the phrase being sung, or ends the loop.
+        case toggleLoop
+        /// Changes the tempo by percentage points (25…200%).
+        case tempo(by: Int)
+        /// Mutes the singer's own line, or brings it back.
+        case toggleMute
+        /// Sounds the singer's next note.
+        case promptNextNote
+        /// Ends the session as sung so far.
+        case quit
+    }
+
+    /// Where the session is and what it has judged, at one moment.
+    public struct Snapshot: Sendable {
+        /// Seconds from the range's first beat (negative in the count-in), and the measure and beat there.
+        public var time = 0.0
+        public var measure = "-"
+        public var beat = 0
+        /// Quarter notes per minute at the start of the range, at the session's speed, and that speed in percent.
+        public var tempo = 0.0
+        public var tempoPercent = 100
+        public var paused = false
+        /// The looped phrase's first and last measures, by printed number.
+        public var loop: (first: String, last: String)?
+        public var mineMuted = false
+        public var locked = false
+        /// The pass through the music, from 1: a loop or a step back starts another.
+        public var pass = 1
+        /// The singer's note sounding now, if any, and the next one.
+        public var current: ExpectedNote?
+        public var next: ExpectedNote?
+        /// The latest sung pitch as a fractional MIDI number, while the singer is singing.
+        public var sung: Double?
+        /// When the newest sample behind the latest decided pitch reached the microphone's converter, in monotonic
+        /// nanoseconds (live only): a front end measures its own delay from it.
+        public var heard: Int?
+        /// The sung trace of the last ten seconds, on the score's clock.
+        public var trace: [TracePoint] = []
+        /// Every verdict so far, in the order given.
+        public var results: [NoteResult] = []
+        /// How the devices are faring (live only).
+        public var audio: AudioHealth?
+        /// Whether the session has ended; ``wait()`` then returns at once.
+        public var ended = false
+    }
+
+    /// How a session ended.
+    public enum Ending: Sendable, Equatable {
+        /// The range was sung to its end.
+        case completed
+        /// The singer sent ``Command/quit``.
+        case quit
+        /// ``cancel()`` was called (a signal, a closed window).
+        case cancelled
+        /// Something failed; what was judged until then is reported and kept all the same.
+        case failed(SessionError)
+    }
+
+    /// A finished session: its report and how it ended.
+    public struct Outcome: Sendable {
+        public var report: SessionReport
+        public var ending: Ending
+        /// Why the history could not be kept, if it could not.
+        public var historyFailure: String?
+    }
+
+    public let plan: PracticePlan
+    public let resolved: ResolvedPlayback
+    /// The singer's notes in the range, on the score's clock.
+    public let notes: [ExpectedNote]
+    /// The report as it starts: what is practised, with no verdicts yet.
+    public let header: SessionReport
+    /// Seconds from a sample's capture to the pitch decided from it (the tracker's look-ahead); and from the
+    /// centre of the analysis window to its newest sample.
+    public let analysisDelay: Double
+    public let halfWindow: Double
+    /// Why the history cannot be kept, when that is known at the start.
+    public var historyFailure: String? { recorder?.failure }
+
+    private let latency: Double
+    private let source: Source
+    private let recorder: SessionRecorder?
+    private let state = Mutex(Snapshot())
+    private let inbox = Mutex<[Command]>([])
+    private let cancelled = Atomic<Bool>(false)
+    private let result = Mutex<Outcome?>(nil)
+    private let thread = Mutex<StreamThread?>(nil)
+
+    private enum Source {
+        case take(TakeSetup)
+        case live(LiveSetup)
+    }
+
+    private struct TakeSetup {
+        var path: String
+        var audio: WAVFile.Audio
+        var heard: (mix: [Float], singersLine: [Float]?)?
+        var mix: MixOutput
+    }
+
+    private struct LiveSetup {
+        var tracker: PitchTracker
+        var configuration: PitchTracker.Configuration
+        var ring: SPSCRing<Float>
+        var capture: ALSACapture
+        var mix: MixOutput
+        var echo: LiveEcho?
+    }
+
+    /// Resolves `plan` and opens its input and output.
+    public convenience init(_ plan: PracticePlan) throws(SessionError) {
+        let resolved = try plan.playback.resolve()
+        let header = try Self.header(plan, resolved)
+        try self.init(plan, resolved: resolved, header: header, recorder: plan.history.map { SessionRecorder(path: $0, header: header) })
+    }
+
+    /// A session whose results go to `recorder`, which may be shared by several sessions (a drill's passes).
+    init(_ plan: PracticePlan, resolved: ResolvedPlayback, header: SessionReport, recorder: SessionRecorder?) throws(SessionError) {
+        self.plan = plan
+        self.resolved = resolved
+        self.header = header
+        self.recorder = recorder
+        let singer = resolved.singer!
+        notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
+        guard !notes.isEmpty else {
+            throw SessionError(.input, "\(plan.playback.score): \(resolved.lines[singer].name) has no notes to sing in this range")
+        }
+        let rate = plan.sampleRate
+        guard (8000...192_000).contains(rate) else { throw SessionError(.input, "sample rate \(rate) Hz: expected 8000 to 192000 Hz") }
+        switch plan.input {
+        case .take(let path):
+            latency = plan.latency ?? 0
+            source = .take(try Self.openTake(path, plan: plan, resolved: resolved, notes: notes, latency: latency))
+            analysisDelay = 0
+            halfWindow = 0
+        case .device(let device):
+            // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
+            var stored: Double?
+            if case .device(let output) = plan.output { stored = LatencyStore.stored(output: output, input: device).map { $0 / 1000 } }
+            latency = plan.latency ?? stored ?? 0
+            let live = try Self.openLive(device, plan: plan, resolved: resolved, notes: notes)
+            source = .live(live)
+            analysisDelay = live.tracker.delay
+            halfWindow = Double(live.configuration.window) / 2 / Double(rate)
+        }
+        state.withLock {
+            $0.tempo = resolved.schedule.initialTempo
+            $0.locked = plan.locked
+            $0.next = notes.first
+            $0.time = -resolved.schedule.preroll
+        }
+    }
+
+    /// The report of a session of `plan` before anything is judged.
+    static func header(_ plan: PracticePlan, _ resolved: ResolvedPlayback) throws(SessionError) -> SessionReport {
+        guard let part = resolved.part else {
+            throw SessionError(.input, "\(plan.playback.score): a practice session needs the singer's line: expected a line to sing")
+        }
+        return SessionReport(
+            score: plan.playback.score, part: part, tempo: resolved.schedule.initialTempo,
+            tempoPercent: plan.playback.tempoPercent ?? 100, options: plan.options, results: [], trace: [],
+            measureStarts: resolved.schedule.measures.map {
+                MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
+            })
+    }
+
+    private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, notes: [ExpectedNote], latency: Double)
+        throws(SessionError) -> TakeSetup
+    {
+        let take: WAVFile.Audio
+        do { take = try WAVFile.read(contentsOf: path) } catch { throw SessionError(.input, "\(error)") }
+        guard (8000...192_000).contains(take.sampleRate) else {
+            throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
+        }
+        // With a count-in the take starts with it; otherwise its time 0 is the first beat.
+        let offset = resolved.schedule.preroll + latency
+        let last = notes.last!
+        guard take.duration - offset > last.onset else {
+            throw SessionError(.input, "\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
+                + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
+        }
+        let heard = plan.loudspeakers ? try played(resolved, sampleRate: take.sampleRate, latency: latency, length: take.samples.count) : nil
+        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: plan.sampleRate)
+        return TakeSetup(path: path, audio: take, heard: heard, mix: mix)
+    }
+
+    /// The mix as a take's microphone heard it from loudspeakers, and the singer's own line's share of it: mono at
+    /// the take's sample rate, sample for sample with the take (whose time 0 is the mix's, `latency` later), so
+    /// that the judge can take the loudspeakers' echo out.
+    private static func played(_ resolved: ResolvedPlayback, sampleRate: Int, latency: Double, length: Int)
+        throws(SessionError) -> (mix: [Float], singersLine: [Float]?)
+    {
+        let renderer: SynthRenderer
+        do {
+            renderer = try SynthRenderer(
+                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule, programs: resolved.programs,
+                mixer: resolved.mixer, blockSize: 4096)
+        } catch {
+            throw SessionError(.input, "\(error)")
+        }
+        let line = resolved.singer.map { singer in
+            let ring = SPSCRing<Float>(minimumCapacity: renderer.totalFrames + 1, filler: 0)
+            renderer.tap(line: singer, into: ring)
+            return ring
+        }
+        let (left, right) = renderer.renderAll()
+        var singersLine = line.map { [Float](repeating: 0, count: $0.available) }
+        if let line { singersLine!.withUnsafeMutableBufferPointer { _ = line.read(into: $0) } }
+        let delay = Int((latency * Double(sampleRate)).rounded())
+        func aligned(_ signal: (Int) -> Float, count: Int) -> [Float] {
+            (0..<length).map { i in i - delay >= 0 && i - delay < count ? signal(i - delay) : 0 }
+        }
+        return (
+            aligned({ (left[$0] + right[$0]) / 2 }, count: left.count),
+            singersLine.map { line in aligned({ line[$0] }, count: line.count) }
+        )
+    }
+
+    private static func openLive(_ device: String, plan: PracticePlan, resolved: ResolvedPlayback, notes: [ExpectedNote])
+        throws(SessionError) -> LiveSetup
+    {
+        let sampleRate = plan.sampleRate
+        let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
+        let tracker: PitchTracker
+        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.input, "\(error)") }
+        let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
+        let capture: ALSACapture
+        do {
+            capture = try ALSACapture(device: device, sampleRate: sampleRate, periodFrames: 256, ring: ring)
+        } catch {
+            throw SessionError(.deviceUnavailable, "\(error)")
+        }
+        // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
+        let tap = plan.loudspeakers && plan.output.isDevice ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
+        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap)
+        // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
+        let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
+        if let singerTap, let singer = resolved.singer { mix.renderer?.tap(line: singer, into: singerTap) }
+        let echo = tap.map {
+            LiveEcho(tap: $0, singerTap: singerTap, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window)
+        }
+        return LiveSetup(tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo)
+    }
+
+    /// Starts the session on its own thread.
+    public func start() throws(SessionError) {
+        do {
+            let started = try StreamThread("session") { [self] in finishRun(run()) }
+            thread.withLock { $0 = started }
+        } catch {
+            throw SessionError(.audio, "\(error)")
+        }
+    }
+
+    /// Where the session is now.
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// The monotonic clock of ``Snapshot/heard``, now, in nanoseconds.
+    public static func clock() -> Int { AudioClock.now() }
+
+    /// Queues a command for the session's thread.
+    public func send(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+    }
+
+    /// Ends the session as sung so far; ``wait()`` then returns its report.
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// Whether the session has ended.
+    public var hasEnded: Bool { result.withLock { $0 != nil } }
+
+    /// Waits for the session to end and returns its report; every verdict is in the history by then.
+    public func wait() -> Outcome {
+        thread.withLock { $0 }?.joinWhenDone()
+        if let outcome = result.withLock({ $0 }) { return outcome }
+        // Never started: nothing was judged.
+        let outcome = Outcome(report: header, ending: .cancelled, historyFailure: recorder?.failure)
+        return outcome
+    }
+
+    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    private func finishRun(_ run: (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending)) {
+        var report = header
+        report.results = run.judged.results
+        report.trace = run.judged.trace
+        report.audio = run.audio
+        recorder?.finish(audio: run.audio)
+        state.withLock { $0.ended = true }
+        result.withLock { $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure) }
+    }
+
+    private func run() -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+        switch source {
+        case .take(let take): return runTake(take)
+        case .live(let live): return runLive(live)
+        }
+    }
+
+    /// Hands what the judge added since the last call to the history.
+    private struct Saver {
+        var results = 0, trace = 0
+        mutating func save(_ recorder: SessionRecorder?, results all: [NoteResult], trace allTrace: [TracePoint]) {
+            recorder?.add(all[results...], trace: allTrace[trace...])
+            results = all.count
+            trace = allTrace.count
+        }
+    }
+
+    private func runTake(_ take: TakeSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+        let offset = resolved.schedule.preroll + latency
+        let analysis: TakeAnalysis
+        do {
+            analysis = try TakeAnalysis(
+                samples: take.audio.samples, sampleRate: Double(take.audio.sampleRate), notes: notes, start: offset,
+                mix: take.heard?.mix, singersLine: take.heard?.singersLine)
+        } catch {
+            return (([], []), nil, .failed(SessionError(.input, "\(take.path): \(error)")))
+        }
+        var judge = analysis.judge(notes, options: plan.options)
+        var saver = Saver()
+        var ending = Ending.completed
+        do {
+            try take.mix.start()
+            var lastSave = -Double.infinity
+            for var frame in analysis.frames {
+                if isCancelled { ending = .cancelled }
+                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains(.quit) }) { ending = .quit }
+                if ending != .completed { break }
+                frame.time -= offset
+                try take.mix.advance(to: frame.time + resolved.schedule.preroll)
+                _ = judge.add(frame)
+                if frame.time - lastSave >= 0.25 {
+                    saver.save(recorder, results: judge.results, trace: judge.trace)
+                    publish(time: frame.time, results: judge.results, trace: judge.trace)
+                    lastSave = frame.time
+                }
+            }
+            if ending == .completed {
+                _ = judge.finish()
+                try take.mix.finish()
+            } else {
+                take.mix.abandon()
+            }
+        } catch {
+            take.mix.abandon()
+            ending = .failed(error)
+        }
+        saver.save(recorder, results: judge.results, trace: judge.trace)
+        return ((judge.results, judge.trace), nil, ending)
+    }
+
+    private func runLive(_ live: LiveSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+        let sampleRate = plan.sampleRate, rate = Double(sampleRate)
+        let (tracker, ring, capture, mix, echo) = (live.tracker, live.ring, live.capture, live.mix, live.echo)
+        let preroll = resolved.schedule.preroll
+        var judge = SteeredJudge(notes: notes, options: plan.options, start: SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1))
+        var transport = Transport(resolved: resolved, notes: notes, renderer: mix.renderer, sampleRate: sampleRate, locked: plan.locked)
+        let frames = SlidingWindow(window: live.configuration.window, hop: live.configuration.hop)
+        var saver = Saver()
+        var ending = Ending.completed
+        var position = 0.0
+        var lastSung: (time: Double, midi: Double)?
+        var heard: Int?
+        var lastPublished = -Double.infinity
+        do throws(SessionError) {
+            try mix.start()
+            do { try capture.start(following: mix.playback) } catch { throw SessionError(.audio, "\(error)") }
+        } catch {
+            capture.stop()
+            mix.abandon()
+            return (([], []), nil, .failed(error))
+        }
+        // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
+        let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
+        do {
+            while capture.isRunning && capture.error == nil && !mix.failed {
+                if isCancelled {
+                    ending = .cancelled
+                    break
+                }
+                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains { transport.apply($0) } }) {
+                    ending = .quit
+                    break
+                }
+                for segment in mix.renderer?.segments() ?? [] {
+                    judge.follow(SteeredJudge.Segment(
+                        time: Double(segment.frame) / rate, scoreTime: (segment.cursor - Double(transport.zeroSample)) / rate,
+                        speed: segment.speed))
+                }
+                // The next hop's first sample on the mix's time line (by the streams' offset so far), so that the
+                // mix's echo can be taken out of it before the tracker hears it.
+                let hopFrame = alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 - latency * rate }
+                let advanced = frames.advance(from: ring) { hop in
+                    if let echo, let hopFrame { echo.cancel(hop, heardFrame: hopFrame) }
+                }
+                guard advanced else {
+                    if let segment = judge.segment(at: position - latency) { transport.scoreTime = segment.scoreTime(at: position - latency) }
+                    publish(transport, judge: judge, sung: lastSung, at: position - latency, heard: heard, live: live)
+                    // Wait about as long as the rest of the hop takes to arrive.
+                    let missing = max(1, frames.hop - ring.available)
+                    usleep(UInt32(max(500, min(10_000, missing * 1_000_000 / sampleRate))))
+                    continue
+                }
+                // Samples the ring dropped were captured all the same.
+                let newest = frames.consumed + ring.dropped
+                // The frame a front end shows is decided the tracker's delay after its window's newest sample.
+                if let reading = capture.clock.reading {
+                    heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate - Int(tracker.delay * 1e9)
+                }
+                var frame = Double(newest) - Double(frames.window) / 2
+                if let alignment {
+                    alignment.update()
+                    guard let offset = alignment.offset else { continue }
+                    frame += offset
+                }
+                position = frame / rate
+                try mix.advance(to: position)
+                let time = position - latency
+                guard frames.isFull else { continue }
+                // The tracker decides each frame a few hops after analysing it.
+                guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: echo?.echoLevel ?? 0) }) else {
+                    continue
+                }
+                judge.add(pitch)
+                if judge.isSung(pitch) { lastSung = (pitch.time, 69 + 12 * log2(pitch.frequency / 440)) }
+                if pitch.time - lastPublished >= 0.25 {
+                    saver.save(recorder, results: judge.results, trace: judge.trace)
+                    lastPublished = pitch.time
+                }
+                if let renderer = mix.renderer {
+                    if renderer.isFinished && position >= Double(renderer.position) / rate { break }
+                } else if time > preroll + resolved.schedule.length + 0.5 {
+                    break
+                }
+            }
+        } catch {
+            ending = .failed(error)
+        }
+        // Read while the streams run: a stalled stream's error is that it runs without moving.
+        let deviceError = capture.error ?? mix.playback?.error
+        capture.stop()
+        tracker.finish { judge.add($0) }
+        judge.finish(at: position - latency)
+        if ending == .completed, let deviceError { ending = .failed(SessionError(.audio, "\(deviceError)")) }
+        do {
+            if case .failed = ending { mix.abandon() } else { try mix.finish() }
+        } catch {
+            ending = .failed(error)
+        }
+        saver.save(recorder, results: judge.results, trace: judge.trace)
+        let audio = AudioHealth(
+            underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
+            loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
+        return ((judge.results, judge.trace), audio, ending)
+    }
+
+    /// A recorded take's progress, for the snapshot.
+    private func publish(time: Double, results: [NoteResult], trace: [TracePoint]) {
+        let (measure, beat) = resolved.position(at: time)
+        state.withLock {
+            $0.time = time
+            $0.measure = measure
+            $0.beat = beat
+            $0.results = results
+            $0.current = notes.last { $0.onset <= time && $0.end > time }
+            $0.next = notes.first { $0.onset > time }
+            $0.trace = Array(trace.suffix(400).drop { $0.time < time - 10 })
+        }
+    }
+
+    /// A live session's state, for the snapshot: where playback is, what the transport has changed, what the
+    /// judge has heard and decided.
+    private func publish(_ transport: Transport, judge: SteeredJudge, sung: (time: Double, midi: Double)?, at time: Double, heard: Int?,
+                         live: LiveSetup)
+    {
+        let scoreTime = transport.scoreTime
+        let (measure, beat) = resolved.position(at: scoreTime)
+        let numbers = resolved.schedule.measures.map { resolved.score.measures[$0.index].number }
+        state.withLock {
+            $0.time = scoreTime
+            $0.measure = measure
+            $0.beat = beat
+            $0.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
+            $0.tempoPercent = transport.percent
+            $0.paused = transport.paused
+            $0.loop = transport.looping.map { (numbers[$0.lowerBound], numbers[$0.upperBound]) }
+            $0.mineMuted = transport.mineMuted
+            $0.pass = judge.pass
+            $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
+            $0.next = notes.first { $0.onset > scoreTime }
+            $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
+            $0.heard = heard
+            if $0.results.count != judge.results.count { $0.results = judge.results }
+            $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
+            $0.audio = AudioHealth(
+                underruns: live.mix.underruns, overruns: live.capture.overruns, droppedSamples: live.ring.dropped, error: nil,
+                loudspeakersDecibels: nil)
+        }
+    }
+}

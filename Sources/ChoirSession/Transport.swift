@@ -1,0 +1,113 @@
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+
+/// The singer's hold on a live session's playback: pause, steps by measure, a phrase looped, the tempo, their own
+/// line muted, their next note sounded. Commands go to the renderer through its ring; what they changed is kept
+/// here for the snapshots.
+struct Transport {
+    let resolved: ResolvedPlayback
+    let notes: [ExpectedNote]
+    let renderer: SynthRenderer?
+    let sampleRate: Int
+    /// Performance lock: only pause and quit are obeyed.
+    let locked: Bool
+    private(set) var paused = false
+    private(set) var percent = 100
+    /// The looped phrase's measures, as indices into the schedule's.
+    private(set) var looping: ClosedRange<Int>?
+    private(set) var mineMuted: Bool
+    /// The score time being heard, from the range's first beat.
+    var scoreTime = 0.0
+
+    init(resolved: ResolvedPlayback, notes: [ExpectedNote], renderer: SynthRenderer?, sampleRate: Int, locked: Bool) {
+        self.resolved = resolved
+        self.notes = notes
+        self.renderer = renderer
+        self.sampleRate = sampleRate
+        self.locked = locked
+        mineMuted = resolved.singer.map { resolved.mixer.gains[$0] == 0 } ?? false
+    }
+
+    var zeroSample: Int { renderer?.zeroSample ?? Int((resolved.schedule.preroll * Double(sampleRate)).rounded()) }
+
+    /// Acts on a command; returns whether the singer asked to stop.
+    mutating func apply(_ command: PracticeSession.Command) -> Bool {
+        switch command {
+        case .quit: return true
+        case .togglePause:
+            paused.toggle()
+            renderer?.send(.pause(paused))
+        case _ where locked: break
+        case .step(let measures): step(measures: measures)
+        case .toggleLoop: toggleLoop()
+        case .tempo(let step):
+            percent = max(25, min(200, percent + step))
+            renderer?.send(.speed(Double(percent) / 100))
+        case .toggleMute: toggleMute()
+        case .promptNextNote:
+            guard let next = notes.first(where: { $0.onset >= scoreTime - 0.05 }) ?? notes.last else { break }
+            renderer?.send(.sound(key: next.midi, frames: sampleRate * 4 / 5))
+        }
+        return false
+    }
+
+    private mutating func step(measures delta: Int) {
+        let measures = resolved.schedule.measures
+        guard let renderer, !measures.isEmpty else { return }
+        let current = measures.lastIndex { $0.start <= scoreTime + 0.05 } ?? 0
+        // Going back from the middle of a measure first returns to its start, as a player's "previous" does.
+        let started = scoreTime - measures[current].start > 0.5
+        let target = max(0, min(measures.count - 1, current + delta + (delta < 0 && started ? 1 : 0)))
+        // Moving away from a loop ends it; otherwise it would pull the music straight back.
+        if looping != nil {
+            looping = nil
+            renderer.send(.loop(from: 0, to: 0))
+        }
+        renderer.send(.seek(sample: sample(measures[target].start)))
+    }
+
+    /// Loops the phrase being sung (see ``phrase(around:in:schedule:)``); pressed again, the loop ends.
+    private mutating func toggleLoop() {
+        guard let renderer else { return }
+        if looping != nil {
+            looping = nil
+            renderer.send(.loop(from: 0, to: 0))
+            return
+        }
+        guard let phrase = Self.phrase(around: scoreTime, in: notes, schedule: resolved.schedule) else { return }
+        looping = phrase.measures
+        renderer.send(.loop(from: sample(phrase.start), to: sample(phrase.end)))
+    }
+
+    /// The phrase at `time`: the singer's notes between rests, at most four measures, from the start of its first
+    /// measure to the end of its last. Returns its measures (indices into the schedule's) and times.
+    static func phrase(around time: Double, in notes: [ExpectedNote], schedule: Schedule)
+        -> (measures: ClosedRange<Int>, start: Double, end: Double)?
+    {
+        guard var first = notes.firstIndex(where: { $0.end > time }) ?? notes.indices.last else { return nil }
+        var last = first
+        while first > 0 && notes[first].onset - notes[first - 1].end < 0.05 { first -= 1 }
+        while last + 1 < notes.count && notes[last + 1].onset - notes[last].end < 0.05 { last += 1 }
+        let measures = schedule.measures
+        func measure(_ t: Double) -> Int { measures.lastIndex { $0.start <= t + 1e-6 } ?? 0 }
+        let current = measure(max(time, notes[first].onset))
+        var from = measure(notes[first].onset), to = measure(notes[last].end - 1e-3)
+        // A long phrase is cut to the four measures around where the singer is.
+        if to - from >= 4 {
+            from = max(from, current - 1)
+            to = min(to, from + 3)
+        }
+        let end = to + 1 < measures.count ? measures[to + 1].start : schedule.length
+        return (from...to, measures[from].start, end)
+    }
+
+    private mutating func toggleMute() {
+        guard let singer = resolved.singer else { return }
+        mineMuted.toggle()
+        let written = resolved.mixer.gains[singer]
+        renderer?.send(.gain(line: singer, gain: mineMuted ? 0 : (written > 0 ? written : 1)))
+    }
+
+    private func sample(_ scoreSeconds: Double) -> Int { zeroSample + Int((scoreSeconds * Double(sampleRate)).rounded()) }
+}

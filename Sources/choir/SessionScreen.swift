@@ -1,0 +1,122 @@
+import ChoirPractice
+import ChoirSession
+import FoundationEssentials
+import Glibc
+
+/// What a singer sees and presses while a live session runs: on a terminal the live view and the keys; otherwise
+/// one line per measure judged. A recorded take is judged without a screen.
+final class SessionScreen {
+    private var terminal: RawTerminal?
+    private var view = LiveView(title: "", notes: [], lyrics: [])
+    private var shownMeasure = ""
+    private var lastDrawn = 0
+    /// How long after its newest sample reached the converter each drawn frame was on screen: counts per ms.
+    private var lags = [Int](repeating: 0, count: 1000)
+
+    /// The analysis window's newest sample to its centre, in ms, for the delay summary.
+    private(set) var halfWindowMilliseconds = 0
+
+    /// Runs `session` to its end: keys become commands, snapshots are drawn, and `stop` (a signal's arrival) cancels
+    /// it. Returns its outcome.
+    func run(_ session: PracticeSession, stop: () -> Bool) throws -> PracticeSession.Outcome {
+        view = LiveView(
+            title: "\(session.resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
+            lyrics: session.resolved.schedule.lyrics)
+        halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
+        guard case .device = session.plan.input else {
+            do { try session.start() } catch { throw fail(error) }
+            while !session.hasEnded {
+                if stop() { session.cancel() }
+                usleep(15_000)
+            }
+            return session.wait()
+        }
+        // Each session has the screen while it runs; between a drill's passes the terminal shows their lines.
+        terminal = isatty(1) == 1 ? RawTerminal() : nil
+        terminal?.enterFullScreen()
+        defer { close() }
+        do { try session.start() } catch { throw fail(error) }
+        while !session.hasEnded {
+            if stop() { session.cancel() }
+            while let key = terminal?.readPress() {
+                if let command = Self.command(for: key) { session.send(command) }
+            }
+            show(session.snapshot)
+            // Until a key is pressed, or the next frame is due.
+            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            if terminal != nil { _ = poll(&descriptor, 1, 15) } else { usleep(15_000) }
+        }
+        return session.wait()
+    }
+
+    static func command(for key: RawTerminal.KeyPress) -> PracticeSession.Command? {
+        switch key {
+        case .character(UInt8(ascii: "q")): .quit
+        case .character(UInt8(ascii: " ")): .togglePause
+        case .left: .step(measures: -1)
+        case .right: .step(measures: 1)
+        case .character(UInt8(ascii: "l")): .toggleLoop
+        case .character(UInt8(ascii: "+")), .character(UInt8(ascii: "=")), .up: .tempo(by: 5)
+        case .character(UInt8(ascii: "-")), .down: .tempo(by: -5)
+        case .character(UInt8(ascii: "m")): .toggleMute
+        case .character(UInt8(ascii: "p")): .promptNextNote
+        default: nil
+        }
+    }
+
+    /// Draws the snapshot, at most 30 times a second on a terminal, or prints a line when a measure is done.
+    private func show(_ snapshot: PracticeSession.Snapshot) {
+        let results = snapshot.results
+        guard let terminal else {
+            if let last = results.last, last.note.measure != shownMeasure {
+                shownMeasure = last.note.measure
+                let correct = results.count { $0.verdict.isCorrect }
+                FileOutput.write("measure \(shownMeasure): \(results.count { $0.note.measure == shownMeasure }) notes judged, running accuracy "
+                    + String(printf: "%.0f%%", 100 * Double(correct) / Double(results.count)) + "\n")
+            }
+            return
+        }
+        let now = Int(PracticeSession.clock() / 1_000_000)
+        guard now - lastDrawn >= 33 else { return }
+        lastDrawn = now
+        let (width, height) = terminal.size
+        terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: Choir.Practice.colour))
+        if let heard = snapshot.heard { lags[max(0, min(lags.count - 1, (PracticeSession.clock() - heard) / 1_000_000))] += 1 }
+    }
+
+    private static func state(_ snapshot: PracticeSession.Snapshot) -> LiveView.State {
+        var flags: [String] = []
+        if snapshot.paused { flags.append("paused") }
+        if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
+        if snapshot.mineMuted { flags.append("my part muted") }
+        if snapshot.locked { flags.append("locked") }
+        var verdicts: [Int: Verdict] = [:]
+        for result in snapshot.results { verdicts[result.note.index] = result.verdict }
+        return LiveView.State(
+            time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
+            tempoPercent: snapshot.tempoPercent, flags: flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
+            correct: snapshot.results.count { $0.verdict.isCorrect }, judged: snapshot.results.count, locked: snapshot.locked)
+    }
+
+    /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and maximum
+    /// in ms; nil when nothing was drawn.
+    var lag: (median: Int, percentile95: Int, maximum: Int)? {
+        let total = lags.reduce(0, +)
+        guard total > 0 else { return nil }
+        func percentile(_ share: Double) -> Int {
+            var seen = 0
+            for (ms, count) in lags.enumerated() {
+                seen += count
+                if Double(seen) >= share * Double(total) { return ms }
+            }
+            return lags.count - 1
+        }
+        return (percentile(0.5), percentile(0.95), lags.lastIndex { $0 > 0 }!)
+    }
+
+    /// Gives the terminal back: cooked mode and the normal screen.
+    func close() {
+        terminal?.restore()
+        terminal = nil
+    }
+}
