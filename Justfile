@@ -51,9 +51,26 @@ demo: build
 demo-take:
     swift run make-demo-take {{example}} {{demo_take}}
 
-# Run every test.
+# The suites whose code runs on more than one thread: streams, sessions (the CLI's tests run choir built with the
+# same sanitizer), the tracker's threads, the live echo solver, the history's writer.
+threaded := "ChoirAudioTests|ChoirCLITests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests"
+
+# Run every test: the threaded suites under ThreadSanitizer, beside the rest (at low priority, so that the real-time
+# tests keep their pace); then fuzz the score reader for a minute.
 test: setup (_apt test_packages)
-    swift test
+    #!/usr/bin/env bash
+    set -euo pipefail
+    swift build --build-tests
+    swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+    log=$(mktemp)
+    nice -n 19 swift test --skip-build --skip "{{threaded}}" > "$log" 2>&1 & plain=$!
+    status=0
+    TSAN_OPTIONS="halt_on_error=1" swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "{{threaded}}" || status=$?
+    wait "$plain" || status=$?
+    cat "$log"
+    rm -f "$log"
+    [ "$status" -eq 0 ]
+    just fuzz 60
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
@@ -68,7 +85,7 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-playback.py
     Benchmarks/measure-live.py
 
-# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings. Leak detection is off:
+# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings, and any fails the task. Leak detection is off:
 # LeakSanitizer reports the Swift runtime's one-time caches (metadata, first use of a code path) as a leak of the
 # input that first touched them. valgrind finds nothing lost, and the same 640 bytes whether one score is read or
 # thirty (`valgrind --leak-check=full .build/debug/choir-fuzz FILES...`).

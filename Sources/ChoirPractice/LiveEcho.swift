@@ -181,7 +181,7 @@ public final class LiveEcho {
     /// many hops as the filter has partitions before its output is the filter's.
     private func residual(of canceller: EchoCanceller, on captured: UnsafeMutableBufferPointer<Float>, counted: Bool) -> Double {
         scratch.withUnsafeMutableBufferPointer { copy in
-            copy.update(fromContentsOf: captured)
+            _ = copy.update(fromContentsOf: captured)
             ahead.withUnsafeBufferPointer { canceller.cancel(copy, mix: $0) }
             return counted ? energy(copy) : 0
         }
