@@ -27,9 +27,6 @@ public final class StreamThread: @unchecked Sendable {
         }
     }
 
-    /// Whether `body` has returned.
-    public var isDone: Bool { done.load(ordering: .acquiring) }
-
     /// Waits for the thread to end.
     public func joinWhenDone() { pthread_join(thread, nil) }
 

@@ -91,9 +91,7 @@ public final class PracticeSession: @unchecked Sendable {
     public let notes: [ExpectedNote]
     /// The report as it starts: what is practised, with no verdicts yet.
     public let header: SessionReport
-    /// Seconds from a sample's capture to the pitch decided from it (the tracker's look-ahead); and from the
-    /// centre of the analysis window to its newest sample.
-    public let analysisDelay: Double
+    /// Seconds from the centre of the analysis window to its newest sample (live; 0 for a take).
     public let halfWindow: Double
     /// Why the history cannot be kept, when that is known at the start.
     public var historyFailure: String? { recorder?.failure }
@@ -152,7 +150,6 @@ public final class PracticeSession: @unchecked Sendable {
         case .take(let path):
             latency = plan.latency ?? 0
             source = .take(try Self.openTake(path, plan: plan, resolved: resolved, notes: notes, latency: latency))
-            analysisDelay = 0
             halfWindow = 0
         case .device(let device):
             // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
@@ -161,7 +158,6 @@ public final class PracticeSession: @unchecked Sendable {
             latency = plan.latency ?? stored ?? 0
             let live = try Self.openLive(device, plan: plan, resolved: resolved, notes: notes)
             source = .live(live)
-            analysisDelay = live.tracker.delay
             halfWindow = Double(live.configuration.window) / 2 / Double(rate)
         }
         state.withLock {
@@ -497,7 +493,7 @@ public final class PracticeSession: @unchecked Sendable {
     {
         let scoreTime = transport.scoreTime
         let (measure, beat) = resolved.position(at: scoreTime)
-        let numbers = resolved.schedule.measures.map { resolved.score.measures[$0.index].number }
+        let marks = header.measureStarts
         state.withLock {
             $0.time = scoreTime
             $0.measure = measure
@@ -505,7 +501,7 @@ public final class PracticeSession: @unchecked Sendable {
             $0.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
             $0.tempoPercent = transport.percent
             $0.paused = transport.paused
-            $0.loop = transport.looping.map { (numbers[$0.lowerBound], numbers[$0.upperBound]) }
+            $0.loop = transport.looping.map { (marks[$0.lowerBound].number, marks[$0.upperBound].number) }
             $0.mineMuted = transport.mineMuted
             $0.pass = judge.pass
             $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
