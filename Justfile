@@ -51,14 +51,15 @@ demo: build
 demo-take:
     swift run make-demo-take {{example}} {{demo_take}}
 
-# The tests whose code runs on more than one thread: streams, the tracker's threads, the live echo solver, the
-# history's writer, and sessions, file and live (the CLI's tests run choir built with the same sanitizer): a live
-# session driven through the library, steered by keys, and ended by each signal. The rest of the real-time suite
-# runs without it (all of it passes under it too, in 8 minutes more).
-threaded := "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests|PracticeCommandTests|PlaybackCommandTests|PitchCommandTests|aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liveViewFollowsTheKeys"
+# The tests whose code runs on more than one thread, run under ThreadSanitizer (the CLI's tests run choir built with
+# the same sanitizer): streams, the tracker's threads, the live echo solver, the history's writer, file sessions;
+# and live sessions: one driven through the library, one steered by keys, and each signal ending one. The rest of
+# the real-time suite runs without it (all of it passes under it too, in 8 minutes more).
+threaded := "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests|PracticeCommandTests|PlaybackCommandTests|PitchCommandTests"
+threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liveViewFollowsTheKeys"
 
-# Run every test, in three processes side by side: the threaded tests under ThreadSanitizer, the rest of the
-# real-time suite, and everything else at low priority (so that the real-time tests and their singer keep their
+# Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
+# while everything else runs at low priority beside it (so that the live sessions and their singer keep their
 # pace); then fuzz the score reader for a minute. The test bundles run directly, since SwiftPM allows one test run
 # per build folder at a time.
 test: setup (_apt test_packages)
@@ -66,15 +67,18 @@ test: setup (_apt test_packages)
     set -euo pipefail
     swift build --build-tests
     swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+    export TSAN_OPTIONS="halt_on_error=1"
     logs=$(mktemp -d)
-    tests=(--testing-library swift-testing)
-    nice -n 19 .build/debug/choirPackageTests.xctest "${tests[@]}" --skip "RealTimeTests|{{threaded}}" > "$logs/rest" 2>&1 & rest=$!
-    .build/debug/choirPackageTests.xctest "${tests[@]}" --filter RealTimeTests --skip "{{threaded}}" > "$logs/real-time" 2>&1 & realtime=$!
+    plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
+    tsan=(.build-tsan/debug/choirPackageTests.xctest --testing-library swift-testing)
+    nice -n 19 "${plain[@]}" --skip "RealTimeTests|{{threaded}}" > "$logs/rest" 2>&1 & rest=$!
+    nice -n 19 "${tsan[@]}" --filter "{{threaded}}" > "$logs/threaded" 2>&1 & threaded=$!
     status=0
-    TSAN_OPTIONS="halt_on_error=1" .build-tsan/debug/choirPackageTests.xctest "${tests[@]}" --filter "{{threaded}}" || status=$?
-    wait "$realtime" || status=$?
+    "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" || status=$?
+    "${tsan[@]}" --filter "{{threaded_live}}" || status=$?
+    wait "$threaded" || status=$?
     wait "$rest" || status=$?
-    cat "$logs/real-time" "$logs/rest"
+    cat "$logs/threaded" "$logs/rest"
     rm -rf "$logs"
     [ "$status" -eq 0 ]
     just fuzz 60

@@ -76,8 +76,14 @@ final class MixOutput {
 
     /// Renders the file's mix up to `seconds` from its start (a device plays on its own clock).
     func advance(to seconds: Double) throws(SessionError) {
+        guard let renderer else { return }
+        try advance(toFrame: Int(seconds * Double(renderer.sampleRate)))
+    }
+
+    /// Renders the file's mix up to frame `target`.
+    func advance(toFrame target: Int) throws(SessionError) {
         guard let renderer, let writer else { return }
-        let target = min(renderer.totalFrames, Int(seconds * Double(renderer.sampleRate)))
+        let target = min(renderer.totalFrames, target)
         while renderer.position < target {
             let wanted = min(4096, target - renderer.position)
             var failure: WAVFile.Failure?
@@ -95,7 +101,7 @@ final class MixOutput {
     func finish() throws(SessionError) {
         playback?.stop()
         guard let renderer, let writer else { return }
-        try advance(to: Double(renderer.totalFrames) / Double(renderer.sampleRate))
+        try advance(toFrame: renderer.totalFrames)
         do { try writer.finish() } catch { throw SessionError(.output, "\(error)") }
     }
 
