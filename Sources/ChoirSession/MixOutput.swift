@@ -34,36 +34,32 @@ final class MixOutput {
     init(_ destination: MixDestination, resolved: ResolvedPlayback, sampleRate: Int, tap: SPSCRing<Float>? = nil) throws(SessionError) {
         left = [Float](repeating: 0, count: 4096)
         right = left
-        let isFile: Bool
+        func synthesizer(blockSize: Int) throws(SessionError) -> SynthRenderer {
+            do {
+                return try SynthRenderer(
+                    soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
+                    programs: resolved.programs, mixer: resolved.mixer, blockSize: blockSize,
+                    promptProgram: resolved.singer.map { resolved.programs[$0] })
+            } catch {
+                throw SessionError(.input, "\(error)")
+            }
+        }
         switch destination {
         case .none:
             renderer = nil; writer = nil; playback = nil
-            return
-        case .file: isFile = true
-        case .device: isFile = false
-        }
-        let synth: SynthRenderer
-        do {
-            synth = try SynthRenderer(
-                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
-                programs: resolved.programs, mixer: resolved.mixer, blockSize: isFile ? 4096 : 256,
-                promptProgram: resolved.singer.map { resolved.programs[$0] })
-        } catch {
-            throw SessionError(.input, "\(error)")
-        }
-        renderer = synth
-        switch destination {
         case .file(let path):
+            renderer = try synthesizer(blockSize: 4096)
             do { writer = try WAVWriter(path: path, channels: 2, sampleRate: sampleRate) } catch { throw SessionError(.output, "\(error)") }
             playback = nil
         case .device(let name):
+            let synth = try synthesizer(blockSize: 256)
+            renderer = synth
             writer = nil
             do {
                 playback = try ALSAPlayback(device: name, sampleRate: sampleRate, periodFrames: 256, source: synth, tap: tap)
             } catch {
                 throw SessionError(.deviceUnavailable, "\(error)")
             }
-        case .none: fatalError("handled above")
         }
     }
 
