@@ -291,8 +291,7 @@ public final class PracticeSession: @unchecked Sendable {
         thread.withLock { $0 }?.joinWhenDone()
         if let outcome = result.withLock({ $0 }) { return outcome }
         // Never started: nothing was judged.
-        let outcome = Outcome(report: header, ending: .cancelled, historyFailure: recorder?.failure)
-        return outcome
+        return Outcome(report: header, ending: .cancelled, historyFailure: recorder?.failure)
     }
 
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -341,17 +340,17 @@ public final class PracticeSession: @unchecked Sendable {
             try take.mix.start()
             var lastSave = -Double.infinity
             for var frame in analysis.frames {
-                if isCancelled { ending = .cancelled }
-                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains(.quit) }) { ending = .quit }
-                if ending != .completed { break }
                 frame.time -= offset
                 try take.mix.advance(to: frame.time + resolved.schedule.preroll)
                 _ = judge.add(frame)
-                if frame.time - lastSave >= 0.25 {
-                    saver.save(recorder, results: judge.results, trace: judge.trace)
-                    publish(time: frame.time, results: judge.results, trace: judge.trace)
-                    lastSave = frame.time
-                }
+                // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
+                guard frame.time - lastSave >= 0.25 else { continue }
+                saver.save(recorder, results: judge.results, trace: judge.trace)
+                publish(time: frame.time, results: judge.results, trace: judge.trace)
+                lastSave = frame.time
+                if isCancelled { ending = .cancelled }
+                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains(.quit) }) { ending = .quit }
+                if ending != .completed { break }
             }
             if ending == .completed {
                 _ = judge.finish()
