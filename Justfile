@@ -73,12 +73,17 @@ test: setup (_apt test_packages)
     tsan=(.build-tsan/debug/choirPackageTests.xctest --testing-library swift-testing)
     nice -n 19 "${plain[@]}" --skip "RealTimeTests|{{threaded}}" > "$logs/rest" 2>&1 & rest=$!
     status=0
-    "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" || status=$?
+    "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" 2>&1 | tee "$logs/live" || status=$?
     nice -n 19 "${tsan[@]}" --filter "{{threaded}}" > "$logs/threaded" 2>&1 & threaded=$!
-    "${tsan[@]}" --filter "{{threaded_live}}" || status=$?
+    "${tsan[@]}" --filter "{{threaded_live}}" 2>&1 | tee "$logs/threaded_live" || status=$?
     wait "$threaded" || status=$?
     wait "$rest" || status=$?
     cat "$logs/threaded" "$logs/rest"
+    # The failures again, last, where a truncated log still shows them.
+    if [ "$status" -ne 0 ]; then
+        echo "Failed:"
+        grep -hE "✘|WARNING: ThreadSanitizer|Fatal error" "$logs"/* || echo "(no test failed: a run crashed; see above)"
+    fi
     rm -rf "$logs"
     [ "$status" -eq 0 ]
     just fuzz 60
