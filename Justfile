@@ -95,6 +95,7 @@ bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval
     Benchmarks/compare-readers.py
+    Benchmarks/compare-corpus.py
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
     swift run -c release judge-figures

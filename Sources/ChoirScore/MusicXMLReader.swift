@@ -11,6 +11,9 @@ final class MusicXMLReader {
     private var composer: String?
     private var declaredParts: [PartDeclaration] = []
     private var builders: [String: PartBuilder] = [:]
+    /// Parts read though the part list never declared them, and parts read without an id, by part id.
+    private var undeclared: Set<String> = []
+    private var withoutID: Set<String> = []
     private var measures: [MeasureBuilder] = []
 
     /// Bounds that keep arithmetic exact and memory bounded on hostile input.
@@ -111,10 +114,18 @@ final class MusicXMLReader {
     }
 
     private func builder(for id: String?, xml: XMLTokenizer) throws -> PartBuilder {
-        guard let id else { throw ReadError("expected an id attribute on <part>", offset: xml.tokenOffset) }
+        guard let id else {
+            // Only one declared part can be meant: the next one no <part> has claimed.
+            guard let unread = declaredParts.first(where: { builders[$0.id] == nil }) else {
+                throw ReadError("expected an id attribute on <part>", offset: xml.tokenOffset)
+            }
+            withoutID.insert(unread.id)
+            return try builder(for: unread.id, xml: xml)
+        }
         if let existing = builders[id] { return existing }
-        guard declaredParts.contains(where: { $0.id == id }) else {
-            throw ReadError("part '\(id)' is not declared in <part-list>", offset: xml.tokenOffset)
+        if !declaredParts.contains(where: { $0.id == id }) {
+            declaredParts.append(PartDeclaration(id: id))
+            undeclared.insert(id)
         }
         let builder = PartBuilder()
         builders[id] = builder
@@ -401,11 +412,23 @@ final class MusicXMLReader {
         for (index, builder) in measures.enumerated() {
             time = builder.time ?? time
             key = builder.key ?? key
-            // The length most parts agree on, the longer one on a tie: one part's slip must not shift the others.
+            // The length the parts with notes agree on; where they differ, the one most of them give (the
+            // longer one on a tie), so that one part's slip does not shift the others. Rests alone decide only
+            // a measure of rests, and then only when they agree and fit the time signature.
+            let lengths = builders.values.map { $0.length(ofMeasure: index) }
             var votes: [Rational: Int] = [:]
-            for part in builders.values where part.hasContent(index) { votes[part.length(ofMeasure: index), default: 0] += 1 }
-            var length = votes.max { $0.value == $1.value ? $0.key < $1.key : $0.value < $1.value }?.key ?? .zero
-            if votes.isEmpty && !builder.isImplicit { length = time.measureLength }
+            for length in lengths { if let sounding = length.sounding { votes[sounding, default: 0] += 1 } }
+            let restClaims = Set(lengths.compactMap(\.rests))
+            let length: Rational
+            if let agreed = votes.max(by: { $0.value == $1.value ? $0.key < $1.key : $0.value < $1.value })?.key {
+                length = agreed
+            } else if restClaims.count == 1, let claim = restClaims.first,
+                claim <= time.measureLength || builder.isImplicit
+            {
+                length = claim
+            } else {
+                length = builder.isImplicit && restClaims.isEmpty ? .zero : time.measureLength
+            }
             var measure = Measure(
                 number: builder.number, start: start, duration: length, time: time, key: key,
                 isImplicit: builder.isImplicit)
@@ -439,27 +462,40 @@ final class MusicXMLReader {
         }
         tempos.sort { $0.position < $1.position }
 
-        let parts = declaredParts.map { declaration -> Part in
+        var repairs: [Repair] = []
+        let parts = declaredParts.enumerated().map { number, declaration -> Part in
             let builder = builders[declaration.id]
             let name = [declaration.name, declaration.instrumentName ?? "",
-                        declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", declaration.id]
+                        declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", "Part \(number + 1)"]
                 .first { !$0.isEmpty }!
+            let (notes, unendedTies) = builder?.notes(layout: layout) ?? ([], [])
             var part = Part(
                 id: declaration.id, name: name, abbreviation: declaration.abbreviation,
                 midiProgram: declaration.midiProgram, instrumentName: declaration.instrumentName,
-                staffCount: builder?.staffCount ?? 1,
-                notes: builder?.notes(layout: layout) ?? [], lyrics: builder?.lyrics(layout: layout) ?? [])
-            if let builder {
-                for (index, measure) in layout.enumerated() where builder.hasContent(index) {
-                    let length = builder.length(ofMeasure: index)
-                    if length != measure.duration { part.misfitMeasures[index] = length - measure.duration }
+                staffCount: builder?.staffCount ?? 1, notes: notes, lyrics: builder?.lyrics(layout: layout) ?? [])
+            if undeclared.contains(declaration.id) { repairs.append(Repair(.undeclaredPart, part: name)) }
+            if withoutID.contains(declaration.id) { repairs.append(Repair(.partWithoutID, part: name)) }
+            guard let builder else { return part }
+            if let index = builder.measureWithoutDivisions {
+                repairs.append(Repair(.noDivisions, part: name, measureIndex: index))
+            }
+            repairs += unendedTies.map { Repair(.unendedTie, part: name, measureIndex: $0) }
+            for (index, measure) in layout.enumerated() {
+                let length = builder.length(ofMeasure: index)
+                if let sounding = length.sounding, sounding != measure.duration {
+                    part.misfitMeasures[index] = sounding - measure.duration
+                    repairs.append(Repair(.measureLength, part: name, measureIndex: index))
+                } else if let rests = length.rests, rests != measure.duration {
+                    repairs.append(Repair(.measureRest, part: name, measureIndex: index))
                 }
             }
             return part
         }
-        return Score(
+        var score = Score(
             title: title ?? movementTitle ?? creditTitle, composer: composer, parts: parts, measures: layout,
             tempos: tempos)
+        score.repairs = repairs
+        return score
     }
 
     /// Marks every measure inside an ending with its volta numbers.

@@ -3,8 +3,12 @@
 /// Positions are kept as (measure, offset) until every part has been read, because a measure's start
 /// depends on the longest part in every measure before it.
 final class PartBuilder {
-    /// Divisions per quarter note in force.
-    var divisions = Rational(1)
+    /// Divisions per quarter note in force; 1 until a `<divisions>` says otherwise.
+    var divisions = Rational(1) {
+        didSet { divisionsGiven = true }
+    }
+    /// The measure where a duration was first read before any `<divisions>` (taken as 1).
+    private(set) var measureWithoutDivisions: Int?
     /// Velocity from the last dynamic mark.
     var velocity = Dynamics.defaultVelocity
     var staffCount = 1
@@ -13,11 +17,12 @@ final class PartBuilder {
 
     /// Semitones added to the written pitch, per staff; key 0 applies to every staff without its own.
     private var transposition: [Int: Double] = [:]
+    private var divisionsGiven = false
     private var measureIndex = 0
-    private var furthest = Rational.zero
     private var chordOnset = Rational.zero
-    private var lengths: [Rational] = []
-    private var contentful: [Bool] = []
+    /// Where each voice of the current measure ends, and whether it holds only rests.
+    private var voices: [String: (end: Rational, restsOnly: Bool)] = [:]
+    private var measureLengths: [MeasureLength] = []
     private var raw: [RawNote] = []
     private var rawLyrics: [RawLyric] = []
     private var verseNames: [String: Int] = [:]
@@ -25,20 +30,32 @@ final class PartBuilder {
     func beginMeasure(_ index: Int) {
         measureIndex = index
         cursor = .zero
-        furthest = .zero
         chordOnset = .zero
-        while lengths.count <= index {
-            lengths.append(.zero)
-            contentful.append(false)
-        }
+        voices.removeAll(keepingCapacity: true)
+        while measureLengths.count <= index { measureLengths.append(MeasureLength()) }
     }
 
     func endMeasure() {
-        lengths[measureIndex] = max(lengths[measureIndex], furthest)
+        // A voice of nothing but rests says nothing about the measure's length: whole-measure rests are
+        // often written with the wrong duration (a whole rest in 3/4, two whole rests in one 4/4 measure).
+        for (_, voice) in voices {
+            if voice.restsOnly {
+                measureLengths[measureIndex].rests = max(measureLengths[measureIndex].rests ?? .zero, voice.end)
+            } else {
+                measureLengths[measureIndex].sounding = max(measureLengths[measureIndex].sounding ?? .zero, voice.end)
+            }
+        }
     }
 
-    func length(ofMeasure index: Int) -> Rational { index < lengths.count ? lengths[index] : .zero }
-    func hasContent(_ index: Int) -> Bool { index < contentful.count && contentful[index] }
+    /// What this part's content says about the length of a measure.
+    func length(ofMeasure index: Int) -> MeasureLength {
+        index < measureLengths.count ? measureLengths[index] : MeasureLength()
+    }
+
+    private func reach(_ end: Rational, voice: String, rest: Bool) {
+        let known = voices[voice]
+        voices[voice] = (max(known?.end ?? .zero, end), (known?.restsOnly ?? true) && rest)
+    }
 
     func setTransposition(_ semitones: Double, staff: Int?) {
         if let staff {
@@ -50,6 +67,7 @@ final class PartBuilder {
 
     /// Converts a `<duration>` in divisions to quarter notes.
     func quarters(_ text: String, xml: XMLTokenizer) throws(ReadError) -> Rational {
+        if !divisionsGiven, measureWithoutDivisions == nil { measureWithoutDivisions = measureIndex }
         let trimmed = text.trimmed
         guard let value = Rational(decimal: trimmed) else {
             let problem = trimmed.hasPrefix("-") ? "a negative duration" : "'\(trimmed)'"
@@ -71,8 +89,8 @@ final class PartBuilder {
 
     func forward(_ duration: Rational, voice: String?, staff: Int?) throws(ReadError) {
         cursor = try advanced(cursor, by: duration)
-        furthest = max(furthest, cursor)
-        contentful[measureIndex] = true
+        // A forward pads a voice to where its music goes on: it speaks for the measure's length.
+        reach(cursor, voice: voice ?? "1", rest: false)
     }
 
     private func advanced(_ position: Rational, by duration: Rational) throws(ReadError) -> Rational {
@@ -127,15 +145,18 @@ final class PartBuilder {
                 switch xml.attribute("type") {
                 case "start": tieStart = true
                 case "stop": tieStop = true
+                case "continue": (tieStart, tieStop) = (true, true)
                 default: break
                 }
             case "notations":
                 // <tied> is the notation; some writers give only it, so it counts as a tie too.
                 try xml.forEachChild { xml, name in
                     guard name == "tied" else { return }
+                    // "let-ring" ties to nothing: the note rings on its own.
                     switch xml.attribute("type") {
-                    case "start", "continue": tieStart = true
+                    case "start": tieStart = true
                     case "stop": tieStop = true
+                    case "continue": (tieStart, tieStop) = (true, true)
                     default: break
                     }
                 }
@@ -170,9 +191,8 @@ final class PartBuilder {
         if !isChord {
             chordOnset = cursor
             cursor = try advanced(cursor, by: length)
-            furthest = max(furthest, cursor)
         }
-        contentful[measureIndex] = true
+        reach(onset + length, voice: voice, rest: isRest)
         if isRest || isCue || isUnpitched { return }
 
         guard let step, let semitone = NoteType.stepSemitones[step] else {
@@ -250,10 +270,12 @@ final class PartBuilder {
 
     // MARK: - Assembly
 
-    /// The part's notes on the final layout, ties merged, sorted by onset and pitch.
-    func notes(layout: [Measure]) -> [Note] {
+    /// The part's notes on the final layout, ties merged, sorted by onset and pitch, and the measures where
+    /// a tie without a stop was ended on the next note of its pitch in its voice.
+    func notes(layout: [Measure]) -> (notes: [Note], unendedTies: [Int]) {
         var notes: [Note] = []
         notes.reserveCapacity(raw.count)
+        var unendedTies: [Int] = []
         var openTies: [Double: [Int]] = [:]
         let ordered = raw.enumerated().sorted {
             let a = layout[$0.element.measure].start + $0.element.offset
@@ -263,10 +285,15 @@ final class PartBuilder {
         for (_, note) in ordered {
             let onset = layout[note.measure].start + note.offset
             let pitch = Double(note.midi) * 100 + note.cents
-            if note.tieStop, let candidates = openTies[pitch],
-                let slot = candidates.firstIndex(where: { notes[$0].end == onset })
+            // A tie stop takes a tie from any voice (ties may cross voices); a note without one still ends
+            // a tie of its voice whose stop the writer left out, as a musician reads the tie on the page.
+            if let candidates = openTies[pitch],
+                let slot = candidates.firstIndex(where: {
+                    notes[$0].end == onset && (note.tieStop || notes[$0].voice == note.voice)
+                })
             {
                 let index = candidates[slot]
+                if !note.tieStop { unendedTies.append(notes[index].measureIndex) }
                 notes[index].duration += note.duration
                 if !note.tieStart { openTies[pitch]?.remove(at: slot) }
                 continue
@@ -278,7 +305,7 @@ final class PartBuilder {
             if note.tieStart { openTies[pitch, default: []].append(notes.count - 1) }
         }
         notes.sort { $0.onset == $1.onset ? $0.pitch < $1.pitch : $0.onset < $1.onset }
-        return notes
+        return (notes, unendedTies)
     }
 
     /// The part's lyrics on the final layout, sorted by onset and verse.
@@ -294,6 +321,16 @@ final class PartBuilder {
         }
         .map(\.element)
     }
+}
+
+/// How long one part's content makes a measure.
+struct MeasureLength {
+    /// Where the voices with notes (or forwards) end; nil when there are none.
+    var sounding: Rational?
+    /// Where the voices of nothing but rests end; nil when there are none.
+    var rests: Rational?
+
+    var isEmpty: Bool { sounding == nil && rests == nil }
 }
 
 private struct RawNote {

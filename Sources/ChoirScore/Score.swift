@@ -10,6 +10,8 @@ public struct Score: Sendable {
     public var measures: [Measure]
     /// Tempo marks in written order; a score without any plays at `Score.defaultTempo`.
     public var tempos: [TempoMark]
+    /// Encoding slips the reader repaired, in the order of the parts.
+    public var repairs: [Repair] = []
 
     /// The tempo assumed before the first tempo mark, as MusicXML's `<sound tempo>` default.
     public static let defaultTempo = 120.0

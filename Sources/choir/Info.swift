@@ -107,6 +107,9 @@ struct ScoreSummary {
             let span = range(line).map { "\($0.lowest)–\($0.highest)" } ?? "no notes"
             out += "    \(line.name): \(span)\n"
         }
+        for (number, repair) in score.repairLines.enumerated() {
+            row(number == 0 ? "Repaired" : "", repair)
+        }
         return out
     }
 
@@ -126,6 +129,13 @@ struct ScoreSummary {
             ("measures_played", .int(timeline.entries.count)),
             ("duration_s", .number((timeline.seconds * 1000).rounded() / 1000)),
             ("verses", .int(score.verseCount)),
+            ("repairs", .array(score.repairs.map { repair in
+                .object([
+                    ("kind", .string(repair.kind.rawValue)),
+                    ("part", .string(repair.part)),
+                    ("measure", JSON(repair.measureIndex.map { score.measures[$0].number })),
+                ])
+            })),
             ("lines", .array(lines.map { line in
                 let span = range(line)
                 return .object([

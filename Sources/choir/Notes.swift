@@ -17,7 +17,7 @@ extension Choir {
         @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
         var noRepeats = false
 
-        @Flag(help: "Print JSON: {\"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
+        @Flag(help: "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
         var json = false
 
         func run() throws {
@@ -83,6 +83,8 @@ struct NoteListing {
         let order = timeline.entries.count == score.measures.count ? "written" : "playback"
         return .object([
             ("measures", .int(score.measures.count)),
+            // Where each measure starts, in written order: the layout shared by every part.
+            ("measure_starts", .array(score.measures.map { .number($0.start.doubleValue) })),
             ("first_tempo_qpm", JSON(score.tempos.first?.quarterNotesPerMinute)),
             ("order", .string(order)),
             ("parts", .array(groups.map(partJSON))),

@@ -39,6 +39,40 @@ struct InfoCommandTests {
             """)
     }
 
+    @Test func infoListsTheRepairsOfAnExportWithSlips() throws {
+        let file = "Tests/Fixtures/slips/five_voices_dolet.musicxml"
+        let result = try CLI.run(["info", file])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == """
+            \(file)
+              Title     Five Voices, as Exported
+              Composer  Test Fixture
+              Key       F major
+              Time      4/4 → 3/4
+              Tempo     ♩ = 120 (not marked)
+              Measures  6
+              Duration  0:10
+              Verses    0
+              Lines
+                Canto: C5–F5
+                Quinto: C5–F5
+                Alto: E4–A4
+                Tenore: G3–C4
+                Basso: F2–F3
+              Repaired  tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1
+                        whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3
+
+            """)
+        let json = try CLI.run(["info", "--json", file])
+        let info = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let repairs = info?["repairs"] as? [[String: Any]] ?? []
+        #expect(repairs.count == 7)
+        #expect(repairs.first?["kind"] as? String == "unended_tie")
+        #expect(repairs.first?["part"] as? String == "Canto")
+        #expect(repairs.first?["measure"] as? String == "1")
+    }
+
     @Test func infoAsJSON() throws {
         let result = try CLI.run(["info", "--json", CLI.example])
         #expect(result.status == 0)
@@ -48,6 +82,7 @@ struct InfoCommandTests {
         #expect(info?["duration_s"] as? Double == 36)
         #expect(info?["measures"] as? Int == 17)
         #expect(info?["verses"] as? Int == 2)
+        #expect((info?["repairs"] as? [Any])?.isEmpty == true)
         let lines = info?["lines"] as? [[String: Any]] ?? []
         #expect(lines.map { $0["name"] as? String } == ["Soprano", "Alto", "Tenor", "Bass"])
         #expect(lines.map { $0["lowest"] as? String } == ["D4", "B3", "F♯3", "G2"])

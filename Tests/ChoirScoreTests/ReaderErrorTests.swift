@@ -25,11 +25,6 @@ struct ReaderErrorTests {
         #expect(F.error(xml) == message)
     }
 
-    @Test func partNotDeclared() {
-        let xml = Self.valid.replacingOccurrences(of: "<part id=\"P1\">", with: "<part id=\"P9\">")
-        #expect(F.error(xml) == "test.musicxml:4:3: part 'P9' is not declared in <part-list>")
-    }
-
     @Test(arguments: [
         ("<duration>4</duration>", "<duration>-4</duration>",
          "expected a duration of zero or more divisions but found a negative duration"),

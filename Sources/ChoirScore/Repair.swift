@@ -1,0 +1,63 @@
+/// An encoding slip that the reader repaired the way a musician reads the printed page, and where, so that a
+/// singer can check the page.
+public struct Repair: Hashable, Sendable {
+    /// The kinds, in the order `choir info` lists them; the raw value names them in JSON.
+    public enum Kind: String, CaseIterable, Comparable, Sendable {
+        case undeclaredPart = "undeclared_part"
+        case partWithoutID = "part_without_id"
+        case noDivisions = "no_divisions"
+        case unendedTie = "unended_tie"
+        case measureRest = "measure_rest"
+        case measureLength = "measure_length"
+
+        /// What was wrong and what choir did, in a singer's words.
+        public var summary: String {
+            switch self {
+            case .undeclaredPart: "part missing from the part list, read all the same"
+            case .partWithoutID: "part without an id, read as the declared part it must be"
+            case .noDivisions: "no <divisions>, durations read in quarter notes"
+            case .unendedTie: "tie without an end, ended on the next note of its pitch"
+            case .measureRest: "whole-measure rest of the wrong length, read as the whole measure"
+            case .measureLength: "measure shorter or longer than in the other parts, later notes kept in step"
+            }
+        }
+
+        public static func < (a: Kind, b: Kind) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
+    public var kind: Kind
+    /// The part's name.
+    public var part: String
+    /// The measure, by index in written order; nil when the repair concerns the whole part.
+    public var measureIndex: Int?
+
+    public init(_ kind: Kind, part: String, measureIndex: Int? = nil) {
+        self.kind = kind
+        self.part = part
+        self.measureIndex = measureIndex
+    }
+}
+
+extension Score {
+    /// The repairs grouped by kind, one line each: "tie without an end, …: Canto mm. 5, 12; Alto m. 7".
+    public var repairLines: [String] {
+        Dictionary(grouping: repairs, by: \.kind).sorted { $0.key < $1.key }.map { kind, repairs in
+            var parts: [String] = []
+            var measuresByPart: [String: [Int]] = [:]
+            for repair in repairs {
+                if measuresByPart[repair.part] == nil { parts.append(repair.part) }
+                measuresByPart[repair.part, default: []] += repair.measureIndex.map { [$0] } ?? []
+            }
+            let places = parts.map { part -> String in
+                let indices = Array(Set(measuresByPart[part]!)).sorted()
+                guard !indices.isEmpty else { return part }
+                let shown = indices.prefix(8).map { measures[$0].number }
+                let more = indices.count > 8 ? " and \(indices.count - 8) more" : ""
+                return "\(part) \(indices.count == 1 ? "m." : "mm.") \(shown.joined(separator: ", "))\(more)"
+            }
+            return "\(kind.summary): \(places.joined(separator: "; "))"
+        }
+    }
+}
