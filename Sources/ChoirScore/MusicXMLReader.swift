@@ -415,19 +415,24 @@ final class MusicXMLReader {
             // The length the parts with notes agree on; where they differ, the one most of them give (the
             // longer one on a tie), so that one part's slip does not shift the others. Rests alone decide only
             // a measure of rests, and then only when they agree and fit the time signature.
-            let lengths = builders.values.map { $0.length(ofMeasure: index) }
             var votes: [Rational: Int] = [:]
-            for length in lengths { if let sounding = length.sounding { votes[sounding, default: 0] += 1 } }
-            let restClaims = Set(lengths.compactMap(\.rests))
+            var restClaim: Rational?
+            var restClaimsAgree = true
+            for part in builders.values {
+                let length = part.length(ofMeasure: index)
+                if let sounding = length.sounding { votes[sounding, default: 0] += 1 }
+                if let rests = length.rests {
+                    restClaimsAgree = restClaimsAgree && (restClaim ?? rests) == rests
+                    restClaim = rests
+                }
+            }
             let length: Rational
             if let agreed = votes.max(by: { $0.value == $1.value ? $0.key < $1.key : $0.value < $1.value })?.key {
                 length = agreed
-            } else if restClaims.count == 1, let claim = restClaims.first,
-                claim <= time.measureLength || builder.isImplicit
-            {
+            } else if let claim = restClaim, restClaimsAgree, claim <= time.measureLength || builder.isImplicit {
                 length = claim
             } else {
-                length = builder.isImplicit && restClaims.isEmpty ? .zero : time.measureLength
+                length = builder.isImplicit && restClaim == nil ? .zero : time.measureLength
             }
             var measure = Measure(
                 number: builder.number, start: start, duration: length, time: time, key: key,

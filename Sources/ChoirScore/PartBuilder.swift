@@ -20,8 +20,9 @@ final class PartBuilder {
     private var divisionsGiven = false
     private var measureIndex = 0
     private var chordOnset = Rational.zero
-    /// Where each voice of the current measure ends, and whether it holds only rests.
-    private var voices: [String: (end: Rational, restsOnly: Bool)] = [:]
+    /// Where each voice of the current measure ends, and whether it holds only rests. A measure has a few
+    /// voices at most, so a list searched in order is quicker than hashing every note's voice.
+    private var voices: [(name: String, end: Rational, restsOnly: Bool)] = []
     private var measureLengths: [MeasureLength] = []
     private var raw: [RawNote] = []
     private var rawLyrics: [RawLyric] = []
@@ -38,7 +39,7 @@ final class PartBuilder {
     func endMeasure() {
         // A voice of nothing but rests says nothing about the measure's length: whole-measure rests are
         // often written with the wrong duration (a whole rest in 3/4, two whole rests in one 4/4 measure).
-        for (_, voice) in voices {
+        for voice in voices {
             if voice.restsOnly {
                 measureLengths[measureIndex].rests = max(measureLengths[measureIndex].rests ?? .zero, voice.end)
             } else {
@@ -53,8 +54,12 @@ final class PartBuilder {
     }
 
     private func reach(_ end: Rational, voice: String, rest: Bool) {
-        let known = voices[voice]
-        voices[voice] = (max(known?.end ?? .zero, end), (known?.restsOnly ?? true) && rest)
+        guard let index = voices.firstIndex(where: { $0.name == voice }) else {
+            voices.append((voice, end, rest))
+            return
+        }
+        voices[index].end = max(voices[index].end, end)
+        voices[index].restsOnly = voices[index].restsOnly && rest
     }
 
     func setTransposition(_ semitones: Double, staff: Int?) {
