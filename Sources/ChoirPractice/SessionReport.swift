@@ -85,28 +85,21 @@ public struct SessionReport: Sendable, Codable, Equatable {
         public var suggestion: String
     }
 
-    /// The (up to) three weakest passages: runs of measures under 100%, joined across one good measure,
-    /// ranked by mistakes.
+    /// The (up to) three weakest passages, as a drill takes them (`Drill.passages`: at most four measures
+    /// each), each with a command that loops it slower.
     public var weakestPassages: [Passage] {
-        let measures = self.measures
-        var runs: [(start: Int, end: Int)] = []
-        for (index, measure) in measures.enumerated() where measure.accuracy < 100 {
-            if let last = runs.last, index - last.end <= 2 { runs[runs.count - 1].end = index } else { runs.append((index, index)) }
-        }
-        let mistakesIn: (String) -> Int = { number in self.results.count { $0.note.measure == number && !$0.verdict.isCorrect } }
-        let notesIn: (String) -> Int = { number in self.results.count { $0.note.measure == number } }
-        let passages = runs.map { run -> Passage in
-            let numbers = measures[run.start...run.end].map(\.number)
-            let mistakes = numbers.map(mistakesIn).reduce(0, +), notes = numbers.map(notesIn).reduce(0, +)
-            let accuracy = 100 * Double(notes - mistakes) / Double(max(1, notes))
-            let first = numbers.first!, last = numbers.last!
-            let span = first == last ? "measure \(first)" : "measures \(first)–\(last)"
-            let slower = accuracy < 50 ? 70 : 80
+        let numbers = measures.map(\.number)
+        return Drill.passages(of: self).map { drill in
+            let span = numbers[numbers.firstIndex(of: drill.first)!...numbers.firstIndex(of: drill.last)!]
+            let notes = results.count { span.contains($0.note.measure) }
+            let accuracy = 100 * Double(notes - drill.mistakes) / Double(max(1, notes))
+            let words = drill.first == drill.last ? "measure \(drill.first)" : "measures \(drill.first)–\(drill.last)"
+            let tempo = Int(tempoPercent * Double(accuracy < 50 ? 70 : 80) / 100)
             return Passage(
-                first: first, last: last, accuracy: accuracy, mistakes: mistakes,
-                suggestion: "loop \(span) at \(Int(tempoPercent * Double(slower) / 100))%: choir practice \(score.shellQuoted) --part \(part.shellQuoted) --from \(first.shellQuoted) --to \(last.shellQuoted) --loop 3 --tempo \(Int(tempoPercent * Double(slower) / 100))")
+                first: drill.first, last: drill.last, accuracy: accuracy, mistakes: drill.mistakes,
+                suggestion: "loop \(words) at \(tempo)%: choir practice \(score.shellQuoted) --part \(part.shellQuoted) "
+                    + "--from \(drill.first.shellQuoted) --to \(drill.last.shellQuoted) --loop 3 --tempo \(tempo)")
         }
-        return Array(passages.sorted { $0.mistakes != $1.mistakes ? $0.mistakes > $1.mistakes : $0.accuracy < $1.accuracy }.prefix(3))
     }
 }
 

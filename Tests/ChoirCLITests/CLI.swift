@@ -28,9 +28,12 @@ enum CLI {
         var stderr: String
     }
 
-    /// Runs `choir` with `arguments` from the package root, with colour and terminal features off. A run that
+    /// Runs `choir` (or `executable`) with `arguments` from the package root, with colour and terminal features off. A run that
     /// outlasts `timeout` seconds is killed, so a hang fails the test instead of stalling the suite.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60) throws -> Result {
+    static func run(
+        _ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60,
+        executable: URL = executable
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

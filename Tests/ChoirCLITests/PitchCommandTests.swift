@@ -61,6 +61,7 @@ struct PitchCommandTests {
             (["pitch", wav.path, "--window", "512"],
              "choir: \(wav.path): window 512 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples\n"),
             (["pitch", wav.path, "--hop", "4096"], "choir: \(wav.path): hop 4096: expected 1 to the window (1760 samples)\n"),
+            (["pitch", wav.path, "--hop", "0"], "choir: \(wav.path): hop 0: expected 1 to the window (1760 samples)\n"),
             (["pitch", "--live", "--device", "nonexistent", "--duration", "1"],
              "choir: cannot open capture device 'nonexistent': No such file or directory\n"),
         ]

@@ -17,6 +17,32 @@ struct PracticeCommandTests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
     }
 
+    /// Each "Work on" command runs as a shell reads it when pasted (with the take as its input), though the
+    /// score's path has spaces and the line's name a number.
+    @Test func workOnCommandsRunAsPrinted() throws {
+        let folder = NSTemporaryDirectory() + "choir work on \(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let score = folder + "/amazing grace.musicxml"
+        try String(contentsOfFile: CLI.root.appendingPathComponent(CLI.example).path, encoding: .utf8)
+            .replacingOccurrences(of: "<part-name>Tenor</part-name>", with: "<part-name>Tenor 2</part-name>")
+            .write(toFile: score, atomically: true, encoding: .utf8)
+        let session = try CLI.run(["practice", score, "--part", "Tenor 2", "--input", Self.take, "--output", "none", "--no-history"])
+        #expect(session.status == 0, "\(session.stderr)")
+        let commands = session.stdout.split(separator: "\n").compactMap { line in
+            line.range(of: ": choir practice ").map { String(line[line.index($0.lowerBound, offsetBy: 2)...]) }
+        }
+        #expect(commands.count == 2)
+        #expect(commands.first?.contains("'Tenor 2'") == true)
+        for command in commands {
+            let run = try CLI.run(
+                ["-c", "choir() { \"$CHOIR\" \"$@\"; }; \(command) --input \(Self.take) --output none --no-history"],
+                environment: ["CHOIR": CLI.executable.path], executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+            #expect(run.stdout.contains("Accuracy:"), "\(command)")
+        }
+    }
+
     /// The demo take has three planted mistakes (flat in m. 6, late in mm. 7 and 12); the report names them
     /// and the history keeps the session.
     @Test func demoTakeReportAndHistory() throws {
