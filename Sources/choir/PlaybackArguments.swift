@@ -61,6 +61,18 @@ struct PlaybackArguments: ParsableArguments {
     var soundfont: String?
 
     func validate() throws {
+        if tempo != nil && bpm != nil {
+            throw ValidationError("--tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one")
+        }
+        // Checked here, so that the error names the option rather than the score.
+        for (option, volume) in [("--my-volume", myVolume), ("--others-volume", othersVolume)] {
+            if let volume, !(0...100).contains(volume) { throw ValidationError("\(option) \(volume): expected 0 to 100") }
+        }
+        for assignment in volume {
+            if let value = assignment.split(separator: "=").last.flatMap({ Double($0) }), !(0...100).contains(value) {
+                throw ValidationError("--volume \(assignment): expected a volume of 0 to 100")
+            }
+        }
         if part == nil && (myVolume != nil || othersVolume != nil || muteMyPart) {
             throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
         }

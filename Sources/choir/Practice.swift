@@ -32,7 +32,8 @@ extension Choir {
         @Option(help: "With --drill, the tempo each passage starts at, in percent of the session's tempo.")
         var drillStart = 70.0
 
-        @Option(help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
+        // Unconditional, so that a negative value as calibrate prints it needs no '='.
+        @Option(parsing: .unconditional, help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
         var latency: Double?
 
         @Option(help: "Cents either side of the written pitch that count as in tune.")

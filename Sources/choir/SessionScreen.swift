@@ -71,7 +71,8 @@ final class SessionScreen {
             if let last = results.last, last.note.measure != shownMeasure {
                 shownMeasure = last.note.measure
                 let correct = results.count { $0.verdict.isCorrect }
-                FileOutput.write("measure \(shownMeasure): \(results.count { $0.note.measure == shownMeasure }) notes judged, running accuracy "
+                let judged = results.count { $0.note.measure == shownMeasure }
+                FileOutput.write("measure \(shownMeasure): \(judged) note\(judged == 1 ? "" : "s") judged, running accuracy "
                     + String(printf: "%.0f%%", 100 * Double(correct) / Double(results.count)) + "\n")
             }
             return

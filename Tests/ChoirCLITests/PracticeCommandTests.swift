@@ -130,12 +130,25 @@ struct PracticeCommandTests {
             (["--part", "tenor", "--drill", "--report", data + "/r.json"],
              "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"),
             (["--part", "tenor", "--drill", "--drill-start", "10"], "Error: --drill-start 10.0: expected 25 to 100"),
+            (["--part", "tenor", "--tempo", "50", "--bpm", "100"],
+             "Error: --tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one"),
+            (["--part", "tenor", "--my-volume", "150"], "Error: --my-volume 150.0: expected 0 to 100"),
+            (["--part", "tenor", "--volume", "Alto=300"], "Error: --volume Alto=300: expected a volume of 0 to 100"),
+            (["--part", "tenor", "--latency", "-900"], "Error: --latency -900.0: expected -500 to 2000 ms"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)
             #expect(result.status != 0)
             #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// Calibration measures negative latencies too; one is given back as printed, without '='.
+    @Test func aNegativeLatencyNeedsNoEquals() throws {
+        let result = try CLI.run(["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none",
+                                  "--no-history", "--latency", "-20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Accuracy:"))
     }
 
     /// Calibration needs two devices; without them it says which, in one line, with the exit status scripts
