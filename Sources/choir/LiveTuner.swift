@@ -19,6 +19,8 @@ struct LiveTuner {
             tuner = try Tuner(device: device, configuration: configuration)
         } catch where error.kind == .input {
             throw fail("--live: \(error)")
+        } catch where error.kind == .deviceUnavailable {
+            throw unavailable("\(error)")
         } catch {
             throw fail(error)
         }
@@ -42,7 +44,10 @@ struct LiveTuner {
         var standardError = StandardError()
         print("choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
               + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
-        if let error = health.error { throw fail(error) }
+        if let error = health.error {
+            _ = fail(error)
+            throw ExitStatus.deviceFailed
+        }
     }
 }
 

@@ -28,7 +28,7 @@ extension Choir {
             do {
                 output = try PlaybackSession(resolved, device: device, sampleRate: sampleRate, period: period)
             } catch where error.kind == .deviceUnavailable {
-                throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`")
+                throw unavailable("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`")
             } catch {
                 throw fail(error)
             }
@@ -58,7 +58,10 @@ extension Choir {
             var standardError = StandardError()
             print("choir: played \(String(printf: "%.1f", output.seconds)) s on '\(device)', \(output.underruns) underruns",
                   to: &standardError)
-            if let error = output.error { throw fail(error) }
+            if let error = output.error {
+                _ = fail(error)
+                throw ExitStatus.deviceFailed
+            }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
     }

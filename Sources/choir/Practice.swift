@@ -11,8 +11,6 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "Sing your line while the other lines play; get each note judged and a report.")
 
-        /// The exit status when an audio device cannot be opened, so that scripts can fall back to files.
-        static let deviceUnavailable: Int32 = 69
 
         @OptionGroup var playback: PlaybackArguments
 
@@ -95,9 +93,10 @@ extension Choir {
             let outcome = try screen.run(session, stop: { signals.received != nil })
             let signal = signals.received
             screen.close()
-            try finish(outcome, printing: signal != SIGHUP, known: known)
+            let failed = finish(outcome, printing: signal != SIGHUP, known: known)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
+            if let failed { throw failed }
             return signal
         }
 
@@ -111,7 +110,7 @@ extension Choir {
             if drill.needsFirstPass {
                 FileOutput.write("Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(try open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                try finish(outcome, printing: signals.received != SIGHUP, known: known)
+                if let failed = finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -123,7 +122,10 @@ extension Choir {
             while let (passage, tempo) = drill.upcoming {
                 let session = try open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
                 let outcome = try screen.run(session, stop: { signals.received != nil })
-                if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
+                if let failure = outcome.ending.failure {
+                    print("choir: \(failure); the session ends here", to: &standardError)
+                    throw Self.status(of: failure)
+                }
                 if outcome.ending != .completed { return signals.received }
                 let passes = drill.passesOfPassage + 1
                 let outcomeText = switch drill.record(outcome.report) {
@@ -155,7 +157,7 @@ extension Choir {
         }
 
         /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used; a device
-        /// that cannot be opened exits with ``deviceUnavailable``.
+        /// that cannot be opened exits with ``ExitStatus/deviceUnavailable``.
         private func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
             var standardError = StandardError()
             if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
@@ -175,15 +177,20 @@ extension Choir {
             return made
         }
 
-        /// Says how a session ended and prints its report (unless the terminal has gone); a failure other than the
-        /// audio's is an error once the report is out. A history failure other than `known` (said at the start) is
-        /// named.
-        private func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) throws {
+        /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
+        /// the failure that ended it, if one did, for once the report's files are written. A history failure other
+        /// than `known` (said at the start) is named.
+        private func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: Self.colour)) }
-            if let failure = outcome.ending.failure, failure.kind != .audio { throw ExitCode.failure }
+            return outcome.ending.failure.map(Self.status(of:))
+        }
+
+        /// A device's failure has its own status (EX_IOERR); any other is an error.
+        private static func status(of failure: SessionError) -> ExitCode {
+            failure.kind == .audio ? ExitStatus.deviceFailed : ExitCode.failure
         }
 
         private var isTake: Bool { input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) }
@@ -201,11 +208,4 @@ extension Choir {
 extension PracticeSession.Ending {
     /// The failure that ended the session, if one did.
     var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
-}
-
-/// Prints `message` as one line and exits with ``Choir/Practice/deviceUnavailable``.
-func unavailable(_ message: String) -> ExitCode {
-    var standardError = StandardError()
-    print("choir: \(message)", to: &standardError)
-    return ExitCode(Choir.Practice.deviceUnavailable)
 }
