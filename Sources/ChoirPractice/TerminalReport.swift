@@ -6,6 +6,10 @@ public enum TerminalReport {
     /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files).
     public static func render(_ report: SessionReport, colour: Bool) -> String {
         var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))\n"
+        // With nothing judged there is no accuracy to give, nor any measure to call right.
+        guard !report.results.isEmpty else {
+            return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)
+        }
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
         let passes = report.passes
         if passes.count > 1 {
@@ -24,10 +28,7 @@ public enum TerminalReport {
             out += "          " + axis(measures.map(\.number)) + "\n"
             out += "          " + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%") + "\n"
         }
-        if let audio = report.audio {
-            out += "Audio: \(audio.summary)\n"
-            if let error = audio.error { out += "Ended early: \(error)\n" }
-        }
+        out += audio(report)
         // Notes sung from another line: what a choir director would name first.
         let borrowed = report.results.compactMap { result in result.evidence?.sangOther.map { (result.note, $0) } }
         if !borrowed.isEmpty {
@@ -43,11 +44,17 @@ public enum TerminalReport {
         } else {
             out += "Work on:\n"
             for (rank, passage) in passages.enumerated() {
-                let span = passage.first == passage.last ? "m. \(passage.first)" : "mm. \(passage.first)–\(passage.last)"
+                let span = Drill.Passage(first: passage.first, last: passage.last, mistakes: passage.mistakes).span
                 out += "  \(rank + 1). \(span): \(passage.mistakes) mistake\(passage.mistakes == 1 ? "" : "s"), \(String(printf: "%.0f", passage.accuracy))% — \(passage.suggestion)\n"
             }
         }
         return out
+    }
+
+    /// What went wrong with a live session's audio, if anything was measured.
+    private static func audio(_ report: SessionReport) -> String {
+        guard let audio = report.audio else { return "" }
+        return "Audio: \(audio.summary)\n" + (audio.error.map { "Ended early: \($0)\n" } ?? "")
     }
 
     /// One measure of the strip: a coloured cell, or a shade without colour.

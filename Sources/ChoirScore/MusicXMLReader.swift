@@ -64,15 +64,15 @@ final class MusicXMLReader {
             switch name {
             case "work":
                 try xml.forEachChild { xml, name in
-                    if name == "work-title" { self.title = try xml.readText().trimmed }
+                    if name == "work-title" { self.title = try xml.readText().oneLine }
                 }
             case "movement-title":
-                self.movementTitle = try xml.readText().trimmed
+                self.movementTitle = try xml.readText().oneLine
             case "identification":
                 try xml.forEachChild { xml, name in
                     guard name == "creator" else { return }
                     let type = xml.attribute("type")
-                    let text = try xml.readText().trimmed
+                    let text = try xml.readText().oneLine
                     if (type == "composer" || type == nil), self.composer == nil, !text.isEmpty { self.composer = text }
                 }
             case "credit":
@@ -80,7 +80,7 @@ final class MusicXMLReader {
                 var words = ""
                 try xml.forEachChild { xml, name in
                     if name == "credit-type" { isTitle = try xml.readText().trimmed == "title" }
-                    if name == "credit-words", words.isEmpty { words = try xml.readText().trimmed }
+                    if name == "credit-words", words.isEmpty { words = try xml.readText().oneLine }
                 }
                 if isTitle, self.creditTitle == nil, !words.isEmpty { self.creditTitle = words }
             case "part-list":
@@ -141,7 +141,7 @@ final class MusicXMLReader {
             var part = PartDeclaration(id: id)
             try xml.forEachChild { xml, name in
                 switch name {
-                case "part-name": part.name = try xml.readText().trimmed
+                case "part-name": part.name = try xml.readText().oneLine
                 case "part-abbreviation": part.abbreviation = try xml.readText().trimmed
                 case "score-instrument":
                     try xml.forEachChild { xml, name in
@@ -568,6 +568,14 @@ extension String {
             let last = utf8.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(self[first...last])
+    }
+}
+
+extension String {
+    /// The text on one line: trimmed, every run of whitespace (line breaks included) one space. Titles, names
+    /// and composers are shown in one-line layouts, and writers break them over lines as printed.
+    var oneLine: String {
+        split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }
 

@@ -55,4 +55,16 @@ struct DrillTests {
         // Cut to two measures, 5–10 gives 6–7 (three mistakes), as many as 2–3, which comes first in the score.
         #expect(Drill.passages(of: report, count: 2, longest: 2).map(\.span) == ["mm. 2–3", "mm. 6–7"])
     }
+
+    /// A session that judged nothing says so, rather than "0.0%" beside "every measure was right".
+    @Test func aReportOfNoNotesSaysSo() {
+        let report = SessionReport(
+            score: "s.musicxml", part: "Tenor", tempo: 80, options: NoteComparator.Options(), results: [], trace: [],
+            measureStarts: [])
+        #expect(TerminalReport.render(report, colour: false) == """
+            s.musicxml — Tenor, ♩ = 80
+            No notes judged: no accuracy to give and no measure to work on.
+
+            """)
+    }
 }
