@@ -197,7 +197,7 @@ final class PartBuilder {
             chordOnset = cursor
             cursor = try advanced(cursor, by: length)
         }
-        reach(onset + length, voice: voice, rest: isRest)
+        reach(isChord ? try advanced(onset, by: length) : cursor, voice: voice, rest: isRest)
         if isRest || isCue || isUnpitched { return }
 
         guard let step, let semitone = NoteType.stepSemitones[step] else {
