@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFTW", pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
+        // Takes in any format singers record in (FLAC, Ogg Vorbis, Opus, MP3), through the field's library.
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -41,7 +45,7 @@ let package = Package(
             name: "CSpeexDSP", pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
-        .target(name: "ChoirAudio", dependencies: ["CALSA"]),
+        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
         .target(

@@ -17,6 +17,7 @@
             fluidsynth
             alsa-lib
             fftwFloat
+            libsndfile
             zlib
             soundfont-fluid
             just

@@ -52,6 +52,9 @@ public enum JSONReport {
                 ("loudspeakers_db", JSON(audio.loudspeakersDecibels)),
             ])))
         }
+        if let unsung = report.unsung {
+            fields.append(("unsung", .object([("notes", .int(unsung.notes)), ("from_measure", .string(unsung.measure))])))
+        }
         let document: JSON = .object(fields)
         return document.serialized() + "\n"
     }

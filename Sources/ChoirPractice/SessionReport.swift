@@ -15,6 +15,27 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var measureStarts: [MeasureMark]
     /// How the audio devices fared, for a live session.
     public var audio: AudioHealth?
+    /// The notes a take ended before: not sung, so neither judged nor counted as mistakes.
+    public var unsung: Unsung?
+
+    /// The end of the range that a take shorter than it left out.
+    public struct Unsung: Sendable, Codable, Equatable {
+        /// How many of the singer's notes come after the take's end.
+        public var notes: Int
+        /// The printed number of the measure of the first of them.
+        public var measure: String
+
+        public init(notes: Int, measure: String) {
+            self.notes = notes
+            self.measure = measure
+        }
+
+        /// The one line that says so.
+        public var summary: String {
+            "the take ends in m. \(measure): its \(notes == 1 ? "last note is" : "last \(notes) notes are") not sung, "
+                + "so not judged and not counted as mistakes"
+        }
+    }
 
     public init(
         score: String, part: String, tempo: Double, tempoPercent: Double = 100, options: NoteComparator.Options,

@@ -11,6 +11,7 @@ public enum TerminalReport {
             return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)
         }
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
+        if let unsung = report.unsung { out += "Not sung: \(unsung.summary)\n" }
         let passes = report.passes
         if passes.count > 1 {
             out += "Passes: " + passes.map { "\($0.number): \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }

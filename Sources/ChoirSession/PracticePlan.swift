@@ -1,3 +1,4 @@
+import ChoirAudio
 import ChoirPractice
 import FoundationEssentials
 
@@ -10,6 +11,14 @@ public struct PracticePlan: Sendable {
         case device(String)
         /// A recorded take (its time 0 is the first beat, or the count-in's start), judged as fast as it goes.
         case take(String)
+
+        /// What a person means by `name`: a take when it names a recording (by its extension) or an existing
+        /// file, else a capture device.
+        public init(_ name: String) {
+            self = AudioFile.isRecording(name) || FileManager.default.fileExists(atPath: name) ? .take(name) : .device(name)
+        }
+
+        public var isTake: Bool { if case .take = self { true } else { false } }
     }
 
     public var playback: PlaybackPlan

@@ -137,10 +137,10 @@ public final class PracticeSession: @unchecked Sendable {
     init(_ plan: PracticePlan, resolved: ResolvedPlayback, header: SessionReport, recorder: SessionRecorder?) throws(SessionError) {
         self.plan = plan
         self.resolved = resolved
-        self.header = header
         self.recorder = recorder
         let singer = resolved.singer!
-        notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
+        var notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
+        var header = header
         guard !notes.isEmpty else {
             throw SessionError(.input, "\(plan.playback.score): \(resolved.lines[singer].name) has no notes to sing in this range")
         }
@@ -149,7 +149,20 @@ public final class PracticeSession: @unchecked Sendable {
         switch plan.input {
         case .take(let path):
             latency = plan.latency ?? 0
-            source = .take(try Self.openTake(path, plan: plan, resolved: resolved, notes: notes, latency: latency))
+            let take = try Self.openTake(path, plan: plan, resolved: resolved, latency: latency)
+            // A take shorter than the range is judged up to its end: the notes it holds whole.
+            let end = take.audio.duration - resolved.schedule.preroll - latency
+            let covered = notes.prefix { $0.onset + $0.duration <= end }
+            guard !covered.isEmpty else {
+                throw SessionError(.input, "\(path): the take is \(String(printf: "%.1f", take.audio.duration)) s long: expected at "
+                    + "least \(String(printf: "%.1f", notes[0].onset + notes[0].duration + resolved.schedule.preroll + latency)) s, "
+                    + "to the end of the first note of the practised range")
+            }
+            if covered.count < notes.count {
+                header.unsung = SessionReport.Unsung(notes: notes.count - covered.count, measure: notes[covered.count].measure)
+                notes = Array(covered)
+            }
+            source = .take(take)
             halfWindow = 0
         case .device(let device):
             // A calibrated round trip applies only when the mix is played: a written mix is on the capture's clock.
@@ -160,6 +173,8 @@ public final class PracticeSession: @unchecked Sendable {
             source = .live(live)
             halfWindow = Double(live.configuration.window) / 2 / Double(rate)
         }
+        self.notes = notes
+        self.header = header
         state.withLock {
             $0.tempo = resolved.schedule.initialTempo
             $0.locked = plan.locked
@@ -181,20 +196,13 @@ public final class PracticeSession: @unchecked Sendable {
             })
     }
 
-    private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, notes: [ExpectedNote], latency: Double)
+    private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, latency: Double)
         throws(SessionError) -> TakeSetup
     {
         let take: WAVFile.Audio
-        do { take = try WAVFile.read(contentsOf: path) } catch { throw SessionError(.input, "\(error)") }
+        do { take = try AudioFile.read(contentsOf: path) } catch { throw SessionError(.input, "\(error)") }
         guard (8000...192_000).contains(take.sampleRate) else {
             throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
-        }
-        // With a count-in the take starts with it; otherwise its time 0 is the first beat.
-        let offset = resolved.schedule.preroll + latency
-        let last = notes.last!
-        guard take.duration - offset > last.onset else {
-            throw SessionError(.input, "\(path): the take is \(String(printf: "%.1f", take.duration)) s long: expected at least "
-                + "\(String(printf: "%.1f", last.onset + offset)) s, to the last note of the practised range")
         }
         let heard = plan.loudspeakers ? try played(resolved, sampleRate: take.sampleRate, latency: latency, length: take.samples.count) : nil
         let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: plan.sampleRate)

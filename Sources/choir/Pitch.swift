@@ -8,9 +8,9 @@ extension Choir {
     /// `choir pitch`: the pitch track of a recording, or a tuner on live input.
     struct Pitch: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Track the pitch of a WAV file (one line per hop), or show a live tuner with --live.")
+            abstract: "Track the pitch of a recording (one line per hop), or show a live tuner with --live.")
 
-        @Argument(help: "A WAV file: 16/24/32-bit integer or float PCM, mono or stereo (mixed down), any rate.")
+        @Argument(help: "A recording: WAV, FLAC, Ogg Vorbis, Opus, MP3 or AIFF; channels are mixed down; any rate.")
         var input: String?
 
         @Flag(help: "Listen to the audio input instead of a file: a tuner at the terminal (q or Ctrl-C quits).")
@@ -47,8 +47,8 @@ extension Choir {
         var format: PitchFormat = .csv
 
         func validate() throws {
-            if live && input != nil { throw ValidationError("give either a WAV file or --live, not both") }
-            if !live && input == nil { throw ValidationError("give a WAV file, or --live for a tuner") }
+            if live && input != nil { throw ValidationError("give either a recording or --live, not both") }
+            if !live && input == nil { throw ValidationError("give a recording, or --live for a tuner") }
         }
 
         func configuration(sampleRate: Int) -> PitchTracker.Configuration {

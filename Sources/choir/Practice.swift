@@ -15,7 +15,7 @@ extension Choir {
         @OptionGroup var playback: PlaybackArguments
 
         @Option(name: [.customLong("input"), .customLong("input-device")],
-                help: "The microphone: an ALSA capture device, or a WAV file to judge instead (time 0 = the first beat).")
+                help: "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat).")
         var input = "default"
 
         @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
@@ -143,7 +143,7 @@ extension Choir {
         /// The options as a plan for the engine.
         private func plan() throws -> PracticePlan {
             var plan = PracticePlan(playback: try playback.plan())
-            plan.input = isTake ? .take(input) : .device(input)
+            plan.input = PracticePlan.Input(input)
             plan.output = MixDestination(output)
             plan.options.toleranceCents = tolerance
             plan.options.lateSeconds = lateMs / 1000
@@ -193,7 +193,7 @@ extension Choir {
             failure.kind == .audio ? ExitStatus.deviceFailed : ExitCode.failure
         }
 
-        private var isTake: Bool { input.lowercased().hasSuffix(".wav") || FileManager.default.fileExists(atPath: input) }
+        private var isTake: Bool { PracticePlan.Input(input).isTake }
 
         /// Whether standard output takes ANSI colours: a terminal, and NO_COLOR unset.
         static var colour: Bool { isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }

@@ -53,9 +53,10 @@ struct PitchCommandTests {
         let truncated = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-truncated.wav")
         try Data(try Data(contentsOf: wav).dropLast(1000)).write(to: truncated)
         let cases: [([String], String)] = [
-            (["pitch", "/nonexistent.wav"], "choir: /nonexistent.wav: no such file: expected a WAV file\n"),
-            (["pitch", empty.path], "choir: \(empty.path): empty file: expected a WAV file\n"),
-            (["pitch", text.path], "choir: \(text.path): not a WAV file: expected a RIFF/WAVE header\n"),
+            (["pitch", "/nonexistent.wav"], "choir: /nonexistent.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
+            (["pitch", empty.path], "choir: \(empty.path): empty file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
+            (["pitch", text.path],
+             "choir: \(text.path): not an audio file libsndfile can read (Format not recognised.): expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
             (["pitch", truncated.path],
              "choir: \(truncated.path): truncated: the data chunk declares 19200 bytes but only 18200 are present\n"),
             (["pitch", wav.path, "--window", "512"],

@@ -116,14 +116,16 @@ struct PracticeCommandTests {
     @Test func badInputGivesOneLine() throws {
         let data = try Self.dataHome()
         let short = data + "/short.wav"
-        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 16000), channels: 1, sampleRate: 16000))
+        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 16000))
             .write(to: URL(fileURLWithPath: short))
         let cases: [([String], String)] = [
             (["--part", "baritone", "--input", Self.take],
              "choir: \(CLI.example): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass"),
-            (["--part", "tenor", "--input", data + "/nope.wav"], "choir: \(data)/nope.wav: no such file: expected a WAV file"),
+            (["--part", "tenor", "--input", data + "/nope.wav"], "choir: \(data)/nope.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
+            // Named as a recording, a missing file is a missing take, not a capture device.
+            (["--part", "tenor", "--input", data + "/nope.opus"], "choir: \(data)/nope.opus: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
             (["--part", "tenor", "--input", short],
-             "choir: \(short): the take is 1.0 s long: expected at least 32.2 s, to the last note of the practised range"),
+             "choir: \(short): the take is 0.5 s long: expected at least 0.8 s, to the end of the first note of the practised range"),
             (["--input", Self.take], "Error: practice needs --part: the line you sing"),
             (["--part", "tenor", "--input", Self.take, "--drill"],
              "choir: --drill needs a live microphone: expected --input DEVICE, not a take"),
@@ -141,6 +143,35 @@ struct PracticeCommandTests {
             #expect(result.status != 0)
             #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// The demo take cut to 10 s and made a FLAC file is judged up to its end, note for note as the whole WAV
+    /// is; the rest of the range is said to be not sung, in one line, and counts as no mistake.
+    @Test func aShortTakeInAnotherFormatIsJudgedUpToItsEnd() throws {
+        let data = try Self.dataHome()
+        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let flac = data + "/take.flac"
+        try AudioFile.write(Array(take.samples.prefix(10 * take.sampleRate)), sampleRate: take.sampleRate, to: flac)
+        func session(_ input: String, _ report: String) throws -> (stdout: String, notes: [[String: Any]], document: [String: Any]) {
+            let result = try CLI.run(["practice", CLI.example, "--part", "tenor", "--input", input, "--output", "none",
+                                      "--no-history", "--report", report])
+            #expect(result.status == 0, "\(result.stderr)")
+            let document = try Self.json(report)
+            return (result.stdout, document["notes"] as! [[String: Any]], document)
+        }
+        let whole = try session(Self.take, data + "/whole.json")
+        let short = try session(flac, data + "/short.json")
+        #expect(short.notes.count == 9)
+        let verdicts = { (notes: [[String: Any]]) in notes.map { "\($0["index"]!) \($0["verdict"]!)" } }
+        #expect(verdicts(short.notes) == Array(verdicts(whole.notes).prefix(9)))
+        #expect(short.stdout.split(separator: "\n").filter { $0.hasPrefix("Not sung: ") } == [
+            "Not sung: the take ends in m. 5: its last 19 notes are not sung, so not judged and not counted as mistakes"
+        ])
+        #expect(short.stdout.contains("Accuracy: 100.0% (9 of 9 notes)"))
+        let unsung = short.document["unsung"] as? [String: Any]
+        #expect(unsung?["notes"] as? Int == 19)
+        #expect(unsung?["from_measure"] as? String == "5")
+        #expect(whole.document["unsung"] == nil)
     }
 
     /// Calibration measures negative latencies too; one is given back as printed, without '='.

@@ -1,0 +1,75 @@
+import ChoirAudio
+import Foundation
+import Testing
+
+/// Recordings in the formats singers have them, through libsndfile, and WAV through choir's own reader.
+struct AudioFileTests {
+    /// Two seconds of a 220 Hz sine at 48 kHz.
+    static let sine = (0..<96_000).map { Float(0.5 * sin(2 * Double.pi * 220 * Double($0) / 48_000)) }
+
+    static func temporary(_ name: String) -> String { NSTemporaryDirectory() + "choir-audio-\(UUID().uuidString)-\(name)" }
+
+    /// The frequency of a clean tone, from its rising zero crossings over the middle second.
+    static func frequency(_ audio: WAVFile.Audio) -> Double {
+        let start = audio.sampleRate / 2, end = start + audio.sampleRate
+        var crossings = 0
+        for index in start..<end where audio.samples[index - 1] < 0 && audio.samples[index] >= 0 { crossings += 1 }
+        return Double(crossings)
+    }
+
+    /// Each lossy format keeps the pitch and the length (give or take its encoder's padding); FLAC keeps every
+    /// sample to 16 bits.
+    @Test(arguments: ["flac", "ogg", "opus", "mp3", "aiff"])
+    func aToneSurvivesTheFormat(format: String) throws {
+        let path = Self.temporary("tone.\(format)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try AudioFile.write(Self.sine, sampleRate: 48_000, to: path)
+        let audio = try AudioFile.read(contentsOf: path)
+        #expect(audio.sampleRate == 48_000)
+        #expect(abs(audio.duration - 2) < 0.06, "\(format): \(audio.duration) s")
+        #expect(abs(Self.frequency(audio) - 220) <= 1, "\(format)")
+        if format == "flac" || format == "aiff" {
+            #expect(zip(audio.samples, Self.sine).allSatisfy { abs($0 - $1) <= 1.0 / 32768 })
+        }
+    }
+
+    @Test func aWAVIsReadByChoirsOwnReader() throws {
+        let path = Self.temporary("tone.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Truncated: libsndfile would read what is there without a word; choir's reader says so.
+        let whole = WAVFile.encode(interleaved: Self.sine, channels: 1, sampleRate: 48_000)
+        try Data(whole.dropLast(1000)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: WAVFile.Failure.self) { try AudioFile.read(contentsOf: path) }
+        do {
+            _ = try AudioFile.read(contentsOf: path)
+        } catch {
+            #expect(error.message == "truncated: the data chunk declares 192000 bytes but only 191000 are present")
+        }
+    }
+
+    @Test func whatCannotBeReadOrWrittenSaysWhatWasExpected() throws {
+        let expected = "expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"
+        let text = Self.temporary("notes.flac"), empty = Self.temporary("empty.ogg")
+        defer { for path in [text, empty] { try? FileManager.default.removeItem(atPath: path) } }
+        try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: text))
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let cases = [
+            ("/nonexistent.flac", "no such file: \(expected)"), (empty, "empty file: \(expected)"),
+            (text, "not an audio file libsndfile can read (Format not recognised.): \(expected)"),
+        ]
+        for (path, message) in cases {
+            do {
+                _ = try AudioFile.read(contentsOf: path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.description == "\(path): \(message)")
+            }
+        }
+        do {
+            try AudioFile.write(Self.sine, sampleRate: 48_000, to: Self.temporary("take.xyz"))
+            Issue.record("an unknown format was written")
+        } catch {
+            #expect(error.message == "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
+        }
+    }
+}
