@@ -99,11 +99,11 @@ public final class PracticeSession: @unchecked Sendable {
     private let latency: Double
     private let source: Source
     private let recorder: SessionRecorder?
-    private let state = Mutex(Snapshot())
-    private let inbox = Mutex<[Command]>([])
+    private let state = Locked(Snapshot())
+    private let inbox = Locked<[Command]>([])
     private let cancelled = Atomic<Bool>(false)
-    private let result = Mutex<Outcome?>(nil)
-    private let thread = Mutex<StreamThread?>(nil)
+    private let result = Locked<Outcome?>(nil)
+    private let thread = Locked<StreamThread?>(nil)
 
     private enum Source {
         case take(TakeSetup)

@@ -1,7 +1,7 @@
 import ChoirPractice
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import ChoirAudio
 
 /// Keeps a session in the practice history as it runs. The session's thread hands over verdicts and the sung
 /// trace; a queue of the recorder's own writes them, so that a slow or locked database never holds up the thread
@@ -13,7 +13,7 @@ final class SessionRecorder: Sendable {
     private let history: PracticeHistory?
     private let session: Int64
     private let queue = DispatchQueue(label: "choir.history")
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var failure: String?
@@ -37,7 +37,7 @@ final class SessionRecorder: Sendable {
         }
         self.history = history
         self.session = session
-        state = Mutex(State(failure: failure))
+        state = Locked(State(failure: failure))
     }
 
     /// Why the history is not being written, if it is not.
