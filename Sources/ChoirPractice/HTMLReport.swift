@@ -11,9 +11,10 @@ public enum HTMLReport {
 
     public static func render(_ report: SessionReport) -> String {
         let counts = report.counts
+        let piece = escape(report.title ?? report.score)
         var html = """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>choir: \(escape(report.score)) — \(escape(report.part))</title>
+            <html lang="en"><head><meta charset="utf-8"><title>choir: \(piece) — \(escape(report.part))</title>
             <style>
             body{font-family:system-ui,sans-serif;margin:2em;color:#222}
             table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}
@@ -21,8 +22,12 @@ public enum HTMLReport {
             display:flex;align-items:center;justify-content:center;border-radius:3px}
             .key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;border-radius:2px}
             svg{background:#fafafa;border:1px solid #ddd}
+            .roll{overflow-x:auto;max-width:100%}
+            code{background:#f3f3f3;padding:1px 4px;font-size:90%}
+            .file{color:#666;margin-top:-0.8em}
             </style></head><body>
-            <h1>\(escape(report.score)) — \(escape(report.part))</h1>
+            <h1>\(piece) — \(escape(report.part))</h1>
+            <p class="file">\(escape(report.score))</p>
             <table id="summary">
             <tr><th>Accuracy</th><td>\(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)</td></tr>
             <tr><th>Tempo</th><td>♩ = \(Int(report.tempo.rounded()))</td></tr>
@@ -38,10 +43,21 @@ public enum HTMLReport {
             let hue = Int(measure.accuracy * 1.2)  // 0 red … 120 green
             html += "<div style=\"background:hsl(\(hue),60%,45%)\" title=\"measure \(escape(measure.number)): \(Int(measure.accuracy))%\">\(escape(measure.number))</div>"
         }
-        html += "</div>\n<h2>Piano roll</h2>\n" + pianoRoll(report) + "\n<p class=\"key\">"
+        // A long piece scrolls inside its own box, so the page fits any window.
+        html += "</div>\n<h2>Piano roll</h2>\n<div class=\"roll\">" + pianoRoll(report) + "</div>\n<p class=\"key\">"
         html += Verdict.allCases.map { "<span style=\"background:\(colours[$0]!)\"></span>\($0.rawValue)" }.joined()
-        html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n</body></html>\n"
-        return html
+        html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n"
+        let passages = report.weakestPassages
+        if !passages.isEmpty {
+            html += "<h2>Work on</h2>\n<ol id=\"workon\">\n"
+            for passage in passages {
+                let span = Drill.Passage(first: passage.first, last: passage.last, mistakes: passage.mistakes).span
+                html += "<li>\(escape(span)): \(passage.mistakes) mistake\(passage.mistakes == 1 ? "" : "s"), "
+                    + "\(String(printf: "%.0f", passage.accuracy))% — <code>\(escape(passage.suggestion))</code></li>\n"
+            }
+            html += "</ol>\n"
+        }
+        return html + "</body></html>\n"
     }
 
     /// What a verdict rests on, for a note's tooltip: " (median of 41 frames, 87% of the note sung; sang the Alto's D4)".
@@ -51,18 +67,27 @@ public enum HTMLReport {
             + (evidence.sangOther.map { "; sang the \(escape($0.line))'s \(PitchName.name(midi: $0.midi))" } ?? "") + ")"
     }
 
-    /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top.
+    /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top and note
+    /// names down the left.
     static func pianoRoll(_ report: SessionReport) -> String {
         let notes = report.results.map(\.note)
-        let low = (notes.map(\.midi).min() ?? 60) - 3, high = (notes.map(\.midi).max() ?? 72) + 3
+        let written = ((notes.map(\.midi).min() ?? 60) - 3, (notes.map(\.midi).max() ?? 72) + 3)
+        // The trace up to an octave beyond the written notes stays on the roll: an octave error must show.
+        let shown = report.trace.map(\.midi).filter { $0 >= Double(written.0) - 12 && $0 <= Double(written.1) + 12 }
+        let low = min(written.0, Int((shown.min() ?? 999).rounded(.down)) - 1)
+        let high = max(written.1, Int((shown.max() ?? -999).rounded(.up)) + 1)
         let end = max(notes.map(\.end).max() ?? 1, report.trace.last?.time ?? 0)
-        let pxPerSecond = 60.0, rowHeight = 10.0, top = 20.0
-        let width = Int(end * pxPerSecond) + 20, height = Int(Double(high - low + 1) * rowHeight + top + 10)
-        func x(_ time: Double) -> String { String(printf: "%.1f", 10 + time * pxPerSecond) }
+        let pxPerSecond = 60.0, rowHeight = 10.0, top = 20.0, left = 34.0
+        let width = Int(left + end * pxPerSecond) + 20, height = Int(Double(high - low + 1) * rowHeight + top + 10)
+        func x(_ time: Double) -> String { String(printf: "%.1f", left + time * pxPerSecond) }
         func y(_ midi: Double) -> String { String(printf: "%.1f", top + (Double(high) - midi) * rowHeight) }
         var svg = "<svg id=\"pianoroll\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
         for midi in low...high where [0, 2, 4, 5, 7, 9, 11].contains(((midi % 12) + 12) % 12) == false {
             svg += "<rect x=\"0\" y=\"\(y(Double(midi) + 0.5))\" width=\"\(width)\" height=\"\(rowHeight)\" fill=\"#eee\"/>\n"
+        }
+        for midi in low...high where [0, 4, 7].contains(((midi % 12) + 12) % 12) {
+            svg += "<text class=\"pitch\" x=\"2\" y=\"\(y(Double(midi) - 0.4))\" font-size=\"9\" fill=\"#666\">"
+                + "\(PitchName.name(midi: midi))</text>\n"
         }
         for mark in report.measureStarts where mark.time <= end {
             svg += "<line x1=\"\(x(mark.time))\" y1=\"12\" x2=\"\(x(mark.time))\" y2=\"\(height)\" stroke=\"#ccc\"/>"
@@ -86,7 +111,7 @@ public enum HTMLReport {
             }
             segment.removeAll()
         }
-        for point in report.trace where point.midi >= Double(low) - 12 && point.midi <= Double(high) + 12 {
+        for point in report.trace where point.midi >= Double(low) && point.midi <= Double(high) {
             if let previous, point.time - previous.time > 0.1 || abs(point.midi - previous.midi) > 6 { flush() }
             segment.append("\(x(point.time)),\(y(point.midi))")
             previous = point

@@ -5,6 +5,8 @@ import Glibc
 /// the figures derived from them.
 public struct SessionReport: Sendable, Codable, Equatable {
     public var score: String
+    /// The piece's title, when the score gives one.
+    public var title: String?
     public var part: String
     public var tempo: Double
     public var tempoPercent: Double

@@ -188,12 +188,14 @@ public final class PracticeSession: @unchecked Sendable {
         guard let part = resolved.part else {
             throw SessionError(.input, "\(plan.playback.score): a practice session needs the singer's line: expected a line to sing")
         }
-        return SessionReport(
+        var report = SessionReport(
             score: plan.playback.score, part: part, tempo: resolved.schedule.initialTempo,
             tempoPercent: plan.playback.tempoPercent ?? 100, options: plan.options, results: [], trace: [],
             measureStarts: resolved.schedule.measures.map {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
+        report.title = resolved.score.title
+        return report
     }
 
     private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, latency: Double)
