@@ -10,8 +10,13 @@ public enum AudioFile {
 
     /// Whether `path` names a recording by its extension, as a front end tells a file from a device name.
     public static func isRecording(_ path: String) -> Bool {
-        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return path.contains(".") && ["wav", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif"].contains(suffix)
+        ["wav", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif"].contains(suffix(path))
+    }
+
+    /// The extension of `path`'s file name, lower-cased; empty when it has none.
+    private static func suffix(_ path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
 
     /// Reads and mixes down the recording at `path`.
@@ -38,8 +43,7 @@ public enum AudioFile {
             "opus": SF_FORMAT_OGG | SF_FORMAT_OPUS, "mp3": SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III,
             "aiff": SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "wav": SF_FORMAT_WAV | SF_FORMAT_PCM_16,
         ]
-        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        guard let format = formats[suffix] else {
+        guard let format = formats[suffix(path)] else {
             throw WAVFile.Failure(file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
         }
         var info = SF_INFO()
@@ -47,21 +51,16 @@ public enum AudioFile {
         info.channels = 1
         info.format = Int32(format)
         let partial = path + ".partial"
-        guard let handle = sf_open(partial, Int32(SFM_WRITE), &info) else {
-            throw WAVFile.Failure(file: path, message: "cannot be written (\(String(cString: sf_strerror(nil)))): expected a writable path")
+        func unwritable(_ reason: String) -> WAVFile.Failure {
+            unlink(partial)
+            return WAVFile.Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
         }
+        guard let handle = sf_open(partial, Int32(SFM_WRITE), &info) else { throw unwritable(String(cString: sf_strerror(nil))) }
         let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t($0.count)) }
         let problem = written == sf_count_t(samples.count) ? nil : String(cString: sf_strerror(handle))
         sf_close(handle)
-        if let problem {
-            unlink(partial)
-            throw WAVFile.Failure(file: path, message: "cannot be written (\(problem)): expected a writable path")
-        }
-        guard rename(partial, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw WAVFile.Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
-        }
+        if let problem { throw unwritable(problem) }
+        guard rename(partial, path) == 0 else { throw unwritable(String(cString: strerror(errno))) }
     }
 
     private static func decode(_ path: String) throws(WAVFile.Failure) -> WAVFile.Audio {

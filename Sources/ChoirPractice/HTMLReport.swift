@@ -51,9 +51,7 @@ public enum HTMLReport {
         if !passages.isEmpty {
             html += "<h2>Work on</h2>\n<ol id=\"workon\">\n"
             for passage in passages {
-                let span = Drill.Passage(first: passage.first, last: passage.last, mistakes: passage.mistakes).span
-                html += "<li>\(escape(span)): \(passage.mistakes) mistake\(passage.mistakes == 1 ? "" : "s"), "
-                    + "\(String(printf: "%.0f", passage.accuracy))% — <code>\(escape(passage.suggestion))</code></li>\n"
+                html += "<li>\(escape(passage.summary)) — <code>\(escape(passage.suggestion))</code></li>\n"
             }
             html += "</ol>\n"
         }
@@ -74,8 +72,8 @@ public enum HTMLReport {
         let written = ((notes.map(\.midi).min() ?? 60) - 3, (notes.map(\.midi).max() ?? 72) + 3)
         // The trace up to an octave beyond the written notes stays on the roll: an octave error must show.
         let shown = report.trace.map(\.midi).filter { $0 >= Double(written.0) - 12 && $0 <= Double(written.1) + 12 }
-        let low = min(written.0, Int((shown.min() ?? 999).rounded(.down)) - 1)
-        let high = max(written.1, Int((shown.max() ?? -999).rounded(.up)) + 1)
+        let low = min(written.0, shown.min().map { Int($0.rounded(.down)) - 1 } ?? written.0)
+        let high = max(written.1, shown.max().map { Int($0.rounded(.up)) + 1 } ?? written.1)
         let end = max(notes.map(\.end).max() ?? 1, report.trace.last?.time ?? 0)
         let pxPerSecond = 60.0, rowHeight = 10.0, top = 20.0, left = 34.0
         let width = Int(left + end * pxPerSecond) + 20, height = Int(Double(high - low + 1) * rowHeight + top + 10)

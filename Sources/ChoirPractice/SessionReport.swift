@@ -100,12 +100,16 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// A passage worth practising: consecutive measures with mistakes, worst first.
     public struct Passage: Sendable, Equatable {
-        public var first: String
-        public var last: String
+        /// The measures, as a drill takes them, and their mistakes.
+        public var measures: Drill.Passage
         public var accuracy: Double
-        public var mistakes: Int
         /// A concrete next step.
         public var suggestion: String
+
+        /// "mm. 6–7: 2 mistakes, 33%".
+        public var summary: String {
+            "\(measures.span): \(measures.mistakes) mistake\(measures.mistakes == 1 ? "" : "s"), \(String(printf: "%.0f", accuracy))%"
+        }
     }
 
     /// The (up to) three weakest passages, as a drill takes them (`Drill.passages`: at most four measures
@@ -119,7 +123,7 @@ public struct SessionReport: Sendable, Codable, Equatable {
             let words = drill.first == drill.last ? "measure \(drill.first)" : "measures \(drill.first)–\(drill.last)"
             let tempo = Int(tempoPercent * Double(accuracy < 50 ? 70 : 80) / 100)
             return Passage(
-                first: drill.first, last: drill.last, accuracy: accuracy, mistakes: drill.mistakes,
+                measures: drill, accuracy: accuracy,
                 suggestion: "loop \(words) at \(tempo)%: choir practice \(score.shellQuoted) --part \(part.shellQuoted) "
                     + "--from \(drill.first.shellQuoted) --to \(drill.last.shellQuoted) --loop 3 --tempo \(tempo)")
         }

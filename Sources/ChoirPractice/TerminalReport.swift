@@ -45,8 +45,7 @@ public enum TerminalReport {
         } else {
             out += "Work on:\n"
             for (rank, passage) in passages.enumerated() {
-                let span = Drill.Passage(first: passage.first, last: passage.last, mistakes: passage.mistakes).span
-                out += "  \(rank + 1). \(span): \(passage.mistakes) mistake\(passage.mistakes == 1 ? "" : "s"), \(String(printf: "%.0f", passage.accuracy))% — \(passage.suggestion)\n"
+                out += "  \(rank + 1). \(passage.summary) — \(passage.suggestion)\n"
             }
         }
         return out

@@ -31,9 +31,14 @@ enum ExitStatus {
 
 /// Prints `message` as one line and exits with ``ExitStatus/deviceUnavailable``.
 func unavailable(_ message: String) -> ExitCode {
-    var standardError = StandardError()
-    print("choir: \(message)", to: &standardError)
+    _ = fail(message)
     return ExitStatus.deviceUnavailable
+}
+
+/// Prints `message` as one line and exits with ``ExitStatus/deviceFailed``.
+func deviceFailed(_ message: CustomStringConvertible) -> ExitCode {
+    _ = fail(message)
+    return ExitStatus.deviceFailed
 }
 
 /// Prints `message` on standard error as one line and exits with status 1.

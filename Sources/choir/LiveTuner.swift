@@ -44,10 +44,7 @@ struct LiveTuner {
         var standardError = StandardError()
         print("choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
               + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
-        if let error = health.error {
-            _ = fail(error)
-            throw ExitStatus.deviceFailed
-        }
+        if let error = health.error { throw deviceFailed(error) }
     }
 }
 

@@ -58,10 +58,7 @@ extension Choir {
             var standardError = StandardError()
             print("choir: played \(String(printf: "%.1f", output.seconds)) s on '\(device)', \(output.underruns) underruns",
                   to: &standardError)
-            if let error = output.error {
-                _ = fail(error)
-                throw ExitStatus.deviceFailed
-            }
+            if let error = output.error { throw deviceFailed(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
     }

@@ -48,7 +48,7 @@ struct DrillTests {
             Drill.Passage(first: "12", last: "12", mistakes: 1),
         ])
         // The report's "Work on" passages are the drill's, each with a command a shell runs as printed.
-        #expect(report.weakestPassages.map { "\($0.first)-\($0.last)" } == ["5-8", "2-3", "12-12"])
+        #expect(report.weakestPassages.map { "\($0.measures.first)-\($0.measures.last)" } == ["5-8", "2-3", "12-12"])
         #expect(report.weakestPassages[0].accuracy == 100.0 * 7 / 12)
         #expect(report.weakestPassages[0].suggestion == "loop measures 5–8 at 80%: choir practice 'my scores/s.musicxml' "
             + "--part 'Tenor 2' --from 5 --to 8 --loop 3 --tempo 80")
