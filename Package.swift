@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession"]),
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: [

@@ -20,6 +20,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     public var previousMIDI: Int?
     /// The other lines' written notes sounding at this note's middle.
     public var others: [Other]
+    /// The key signature in force, in fifths (flats below 0), which spells the note's name.
+    public var key: Int
 
     /// A note another line sings.
     public struct Other: Sendable, Equatable, Codable {
@@ -34,9 +36,15 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
 
     public var end: Double { onset + duration }
 
+    /// The note's name as its key spells it, e.g. "A♭4".
+    public var name: String { PitchName.name(midi: midi, key: key) }
+
+    /// Another pitch's name in this note's key: what the singer sang, or another line's note.
+    public func name(of midi: Int) -> String { PitchName.name(midi: midi, key: key) }
+
     public init(
         index: Int, measure: String, measureIndex: Int, onset: Double, duration: Double, midi: Int, isEntrance: Bool,
-        previousMIDI: Int? = nil, others: [Other] = []
+        previousMIDI: Int? = nil, others: [Other] = [], key: Int = 0
     ) {
         self.index = index
         self.measure = measure
@@ -47,13 +55,14 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
         self.isEntrance = isEntrance
         self.previousMIDI = previousMIDI
         self.others = others
+        self.key = key
     }
 
     private enum CodingKeys: String, CodingKey {
-        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others
+        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others, key
     }
 
-    /// Reads notes stored before other lines' notes were kept, too.
+    /// Reads notes stored before other lines' notes and the key were kept, too.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -62,7 +71,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
             duration: try c.decode(Double.self, forKey: .duration), midi: try c.decode(Int.self, forKey: .midi),
             isEntrance: try c.decode(Bool.self, forKey: .isEntrance),
             previousMIDI: try c.decodeIfPresent(Int.self, forKey: .previousMIDI),
-            others: try c.decodeIfPresent([Other].self, forKey: .others) ?? [])
+            others: try c.decodeIfPresent([Other].self, forKey: .others) ?? [],
+            key: try c.decodeIfPresent(Int.self, forKey: .key) ?? 0)
     }
 
     /// Whether the singer rests from `start` to `end` (seconds) in `notes` (in time order): no note starts
@@ -99,7 +109,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
                 ExpectedNote(
                     index: index, measure: score.measures[note.measureIndex].number, measureIndex: note.measureIndex,
                     onset: note.start, duration: note.end - note.start, midi: note.midi, isEntrance: entrance,
-                    previousMIDI: afterRest ? nil : previous?.midi, others: others))
+                    previousMIDI: afterRest ? nil : previous?.midi, others: others,
+                    key: score.measures[note.measureIndex].key.fifths))
         }
         return result
     }

@@ -59,10 +59,10 @@ public enum HTMLReport {
     }
 
     /// What a verdict rests on, for a note's tooltip: " (median of 41 frames, 87% of the note sung; sang the Alto's D4)".
-    static func evidence(_ evidence: NoteResult.Evidence) -> String {
+    static func evidence(_ evidence: NoteResult.Evidence, of note: ExpectedNote) -> String {
         let sung = String(printf: "%.0f", 100 * evidence.voicedShare) + "% of the note sung"
         return " (" + (evidence.framesJudged > 0 ? "median of \(evidence.framesJudged) frames, " : "") + sung
-            + (evidence.sangOther.map { "; sang the \(escape($0.line))'s \(PitchName.name(midi: $0.midi))" } ?? "") + ")"
+            + (evidence.sangOther.map { "; sang the \(escape($0.line))'s \(note.name(of: $0.midi))" } ?? "") + ")"
     }
 
     /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top and note
@@ -96,9 +96,9 @@ public enum HTMLReport {
             svg += "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
                 + "width=\"\(String(printf: "%.1f", max(1, note.duration * pxPerSecond - 1)))\" height=\"\(rowHeight - 1)\" rx=\"2\" "
                 + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
-                + "\(PitchName.name(midi: note.midi)) \(result.verdict.rawValue)"
+                + "\(note.name) \(result.verdict.rawValue)"
                 + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
-                + (result.evidence.map(evidence) ?? "") + "</title></rect>\n"
+                + (result.evidence.map { evidence($0, of: note) } ?? "") + "</title></rect>\n"
         }
         // The trace, broken wherever the singer stopped.
         var segment: [String] = []

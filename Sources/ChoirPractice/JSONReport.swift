@@ -25,6 +25,7 @@ public enum JSONReport {
                 ("onset_s", .number(rounded(note.onset, 3))),
                 ("duration_s", .number(rounded(note.duration, 3))),
                 ("expected_midi", .int(note.midi)),
+                ("expected_name", .string(note.name)),
                 ("verdict", .string(result.verdict.rawValue)),
                 ("median_cents", JSON(result.medianCents.map { rounded($0) })),
                 ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
@@ -32,7 +33,7 @@ public enum JSONReport {
                 ("voiced_pct", JSON(result.evidence.map { rounded(100 * $0.voicedShare) })),
                 ("frames_judged", result.evidence.map { JSON.int($0.framesJudged) } ?? .null),
                 ("sang", result.evidence?.sangOther.map { other in
-                    .object([("line", .string(other.line)), ("midi", .int(other.midi)), ("name", .string(PitchName.name(midi: other.midi)))])
+                    .object([("line", .string(other.line)), ("midi", .int(other.midi)), ("name", .string(result.note.name(of: other.midi)))])
                 } ?? .null),
             ])
         })
@@ -40,6 +41,8 @@ public enum JSONReport {
             ("score", .string(report.score)),
             ("part", .string(report.part)),
             ("tempo_qpm", .number(rounded(report.tempo))),
+            ("transpose", .int(report.transpose)),
+            ("kind", JSON(report.kind?.rawValue)),
             ("tolerance_cents", .number(report.options.toleranceCents)),
             ("summary", summary),
             ("measures", measures),

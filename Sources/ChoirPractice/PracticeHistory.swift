@@ -26,7 +26,7 @@ public final class PracticeHistory: Sendable {
     }
 
     /// One stored session, as `choir history` lists it.
-    public struct Session: Sendable, Equatable {
+    public struct Session: Sendable {
         public var id: Int64
         public var score: String
         public var part: String
@@ -37,6 +37,11 @@ public final class PracticeHistory: Sendable {
         /// How many times the singer went through (part of) the range: loops, steps back and drill passes.
         public var passes: Int
         public var finished: Bool
+        /// How it was sung, when known.
+        public var kind: SessionReport.Kind?
+        public var transpose: Int
+        /// The first and last measures practised, by printed number.
+        public var range: (first: String, last: String)?
         public var accuracy: Double { notes == 0 ? 0 : 100 * Double(correct) / Double(notes) }
     }
 
@@ -111,6 +116,14 @@ public final class PracticeHistory: Sendable {
                 ALTER TABLE result_by_pass RENAME TO result;
                 """)
         }
+        // What was practised: how (a take, a microphone, a drill) and in which key.
+        migrator.registerMigration("kind and transposition") { db in
+            try db.execute(sql: """
+                ALTER TABLE session ADD COLUMN kind TEXT;
+                ALTER TABLE session ADD COLUMN transpose INTEGER NOT NULL DEFAULT 0;
+                UPDATE session SET kind = 'live' WHERE audio IS NOT NULL;
+                """)
+        }
         return migrator
     }
 
@@ -118,10 +131,13 @@ public final class PracticeHistory: Sendable {
     public func begin(_ report: SessionReport, started: Date = Date()) throws(Failure) -> Int64 {
         try attempt { db in
             try db.execute(
-                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, kind, transpose)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     report.score, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
-                    try Self.json(report.options), try Self.json(report.measureStarts),
+                    try Self.json(report.options), try Self.json(report.measureStarts), report.kind?.rawValue, report.transpose,
                 ])
             return db.lastInsertedRowID
         }
@@ -161,15 +177,19 @@ public final class PracticeHistory: Sendable {
     public func sessions(score: String? = nil) throws(Failure) -> [Session] {
         try attempt { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, COALESCE(MAX(r.pass), 0) AS passes,
-                       COUNT(r.idx) AS notes, COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
+                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, s.kind, s.transpose, s.measures,
+                       COALESCE(MAX(r.pass), 0) AS passes, COUNT(r.idx) AS notes,
+                       COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
                 FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
                 """)
-            return rows.map { row in
-                Session(
+            return try rows.map { row in
+                let measures = try JSONDecoder().decode([MeasureMark].self, from: Data((row["measures"] as String).utf8))
+                return Session(
                     id: row["id"], score: row["score"], part: row["part"],
                     started: Date(timeIntervalSince1970: row["started"]), tempo: row["tempo"], notes: row["notes"],
-                    correct: row["correct"], passes: row["passes"], finished: row["finished"])
+                    correct: row["correct"], passes: row["passes"], finished: row["finished"],
+                    kind: (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:)), transpose: row["transpose"],
+                    range: measures.first.map { ($0.number, measures.last!.number) })
             }.filter { score == nil || Self.sameScore($0.score, score!) }
         }
     }
@@ -192,12 +212,15 @@ public final class PracticeHistory: Sendable {
                 }
             let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
                 .map { TracePoint(time: $0["time"], midi: $0["midi"]) }
-            return SessionReport(
+            var report = SessionReport(
                 score: row["score"], part: row["part"], tempo: row["tempo"], tempoPercent: row["tempo_percent"],
                 options: try decoder.decode(NoteComparator.Options.self, from: Data((row["options"] as String).utf8)),
                 results: results, trace: trace,
                 measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)),
                 audio: try (row["audio"] as String?).map { try decoder.decode(AudioHealth.self, from: Data($0.utf8)) })
+            report.kind = (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:))
+            report.transpose = row["transpose"]
+            return report
         }
     }
 

@@ -19,6 +19,34 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var audio: AudioHealth?
     /// The notes a take ended before: not sung, so neither judged nor counted as mistakes.
     public var unsung: Unsung?
+    /// Semitones the score was moved by for the session.
+    public var transpose = 0
+    /// How the session was sung; nil in histories from before it was kept and not live.
+    public var kind: Kind?
+
+    /// How a session was sung.
+    public enum Kind: String, Sendable, Codable {
+        /// From a recorded take.
+        case file
+        /// At a microphone.
+        case live
+        /// A drill's passes at a microphone.
+        case drill
+    }
+
+    /// The practised range's first and last measures, by printed number.
+    public var range: (first: String, last: String)? {
+        guard let first = measureStarts.first, let last = measureStarts.last else { return nil }
+        return (first.number, last.number)
+    }
+
+    /// "transposed down 2 semitones", or nil.
+    public var transposition: String? { Self.transposition(transpose) }
+
+    /// "transposed up 1 semitone" for 1, nil for 0.
+    public static func transposition(_ semitones: Int) -> String? {
+        semitones == 0 ? nil : "transposed \(semitones > 0 ? "up" : "down") \(abs(semitones)) semitone\(abs(semitones) == 1 ? "" : "s")"
+    }
 
     /// The end of the range that a take shorter than it left out.
     public struct Unsung: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import ChoirPitch
+import Glibc
 
 /// Judges a session whose playback is steered while it runs: paused, sped up or slowed down, moved to another
 /// measure, looped.
@@ -62,6 +63,20 @@ public struct SteeredJudge: Sendable {
         var comparator = NoteComparator(options: options, levelGate: gate.threshold)
         comparator.echoLeft = gate.echoLeft.share
         return comparator.isSung(frame)
+    }
+
+    /// The singer's pitch in `frame`, as a fractional MIDI number, read as the judge reads it for the note sung
+    /// then (or the next one); nil when the frame is not the singer singing, or lies further from that note than
+    /// anyone sings it (a click, the loudspeakers).
+    public func sungPitch(_ frame: PitchFrame) -> Double? {
+        guard let segment = segment(at: frame.time) else { return nil }
+        let scoreTime = segment.scoreTime(at: frame.time)
+        guard let note = notes.last(where: { $0.onset <= scoreTime && scoreTime < $0.end })
+            ?? notes.first(where: { $0.onset > scoreTime }) ?? notes.last
+        else { return nil }
+        let read = NoteComparator.reading(frame, for: note)
+        guard read.frequency > 0, isSung(read) else { return nil }
+        return 69 + 12 * log2(read.frequency / 440)
     }
 
     /// Adds a frame on the session's clock; returns how many results were added.

@@ -5,7 +5,7 @@ import ChoirScore
 public enum TerminalReport {
     /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files).
     public static func render(_ report: SessionReport, colour: Bool) -> String {
-        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))\n"
+        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
         guard !report.results.isEmpty else {
             return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)
@@ -35,7 +35,7 @@ public enum TerminalReport {
         if !borrowed.isEmpty {
             out += "Other lines sung:\n"
             for (note, other) in borrowed.prefix(5) {
-                out += "  m. \(note.measure): sang the \(other.line)'s \(PitchName.name(midi: other.midi)) for \(PitchName.name(midi: note.midi))\n"
+                out += "  m. \(note.measure): sang the \(other.line)'s \(note.name(of: other.midi)) for \(note.name)\n"
             }
             if borrowed.count > 5 { out += "  and \(borrowed.count - 5) more\n" }
         }

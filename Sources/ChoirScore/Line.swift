@@ -33,20 +33,25 @@ extension Score {
     private static func lines(of part: Part, index: Int) -> [Line] {
         let whole = [Line(name: part.name, partIndex: index, voice: nil, notes: part.notes, lyrics: part.lyrics)]
         guard part.isSung else { return whole }
-        var keys: [Line.VoiceKey] = []
-        for note in part.notes {
-            let key = Line.VoiceKey(staff: note.staff, voice: note.voice)
-            if !keys.contains(key) { keys.append(key) }
-        }
+        var counts: [Line.VoiceKey: Int] = [:]
+        for note in part.notes { counts[Line.VoiceKey(staff: note.staff, voice: note.voice), default: 0] += 1 }
+        // A voice of a note or two in a long part (a cue, an ossia, one note written divisi) is not a singer's line:
+        // its notes go with the first line on its staff.
+        let stray = 2, long = 20
+        var keys = counts.keys.filter { counts[$0]! > stray || part.notes.count < long }
         guard keys.count > 1 else { return whole }
         keys.sort { ($0.staff, Int($0.voice) ?? Int.max, $0.voice) < ($1.staff, Int($1.voice) ?? Int.max, $1.voice) }
+        func owner(_ staff: Int, _ voice: String) -> Line.VoiceKey {
+            let key = Line.VoiceKey(staff: staff, voice: voice)
+            return keys.contains(key) ? key : keys.first { $0.staff == staff } ?? keys[0]
+        }
         let spelled = VoiceNames.split(part.name)
         let names = spelled.count == keys.count ? spelled : keys.indices.map { "\(part.name) \($0 + 1)" }
         return zip(keys, names).map { key, name in
             Line(
                 name: name, partIndex: index, voice: key,
-                notes: part.notes.filter { $0.staff == key.staff && $0.voice == key.voice },
-                lyrics: part.lyrics.filter { $0.staff == key.staff && $0.voice == key.voice })
+                notes: part.notes.filter { owner($0.staff, $0.voice) == key },
+                lyrics: part.lyrics.filter { owner($0.staff, $0.voice) == key })
         }
     }
 }
@@ -74,7 +79,12 @@ enum VoiceNames {
         "tenor": ["Tenor"], "tenore": ["Tenor"], "bass": ["Bass"], "basso": ["Bass"], "baritone": ["Baritone"],
         "bariton": ["Baritone"], "men": ["Tenor", "Bass"], "women": ["Soprano", "Alto"],
         "ladies": ["Soprano", "Alto"], "gentlemen": ["Tenor", "Bass"],
+        "sopranos": ["Soprano"], "altos": ["Alto"], "tenors": ["Tenor"], "basses": ["Bass"], "baritones": ["Baritone"],
+        "upper voices": ["Soprano", "Alto"], "lower voices": ["Tenor", "Bass"],
+        "treble voices": ["Soprano", "Alto"], "men's voices": ["Tenor", "Bass"], "women's voices": ["Soprano", "Alto"],
     ]
+    /// Words that join the names of a list ("Sopranos & Altos", "Tenor and Bass").
+    private static let joiners: Set<String> = ["and", "und", "et", "e", "y"]
     private static let letters: [Character: String] = ["S": "Soprano", "A": "Alto", "T": "Tenor", "B": "Bass"]
 
     static func words(_ text: String) -> [String] {
@@ -83,19 +93,52 @@ enum VoiceNames {
 
     /// The voice names a part name lists, or [] when it does not read as a list of voices.
     static func split(_ partName: String) -> [String] {
-        let tokens = partName.split(whereSeparator: { !$0.isLetter }).map(String.init)
+        let tokens = partName.split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
         var names: [String] = []
-        for token in tokens {
-            if let full = fullNames[token.lowercased()] {
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index], word = token.lowercased()
+            // Two-word names first: "Lower voices".
+            if index + 1 < tokens.count, let full = fullNames[word + " " + tokens[index + 1].lowercased()] {
                 names += full
-            } else if token.lowercased() == "and" {
+                index += 2
                 continue
-            } else if token.allSatisfy({ letters[$0] != nil }) {
-                names += token.map { letters[$0]! }
-            } else {
-                return []
             }
+            if let full = fullNames[word] {
+                names += full
+            } else if !joiners.contains(word) {
+                guard token.allSatisfy({ letters[$0] != nil }) else { return [] }
+                names += token.map { letters[$0]! }
+            }
+            index += 1
         }
         return names
+    }
+
+    /// A numbered line as choirs write it, "S1", "T2", "Soprano II" or "Sop. 1": its voice and number.
+    static func numbered(_ name: String) -> (voice: String, number: Int)? {
+        // Letters and digits apart: "S1" is "S" and "1".
+        var tokens: [String] = []
+        for character in name.lowercased() {
+            guard character.isLetter || character.isNumber else {
+                tokens.append("")
+                continue
+            }
+            if let last = tokens.last?.last, last.isNumber == character.isNumber {
+                tokens[tokens.count - 1].append(character)
+            } else {
+                tokens.append(String(character))
+            }
+        }
+        tokens.removeAll { $0.isEmpty }
+        guard tokens.count == 2 else { return nil }
+        let romans = ["i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6]
+        guard let number = Int(tokens[1]) ?? romans[tokens[1]] else { return nil }
+        let voices = ["soprano", "mezzo", "alto", "tenor", "baritone", "bass", "treble", "descant"]
+        let abbreviation = tokens[0]
+        let voice = abbreviation.count == 1
+            ? ["s": "soprano", "a": "alto", "t": "tenor", "b": "bass"][abbreviation]
+            : voices.first { $0.hasPrefix(abbreviation) } ?? fullNames[abbreviation].flatMap { $0.count == 1 ? $0[0].lowercased() : nil }
+        return voice.map { ($0, number) }
     }
 }

@@ -7,14 +7,22 @@ public enum LineSelector {
 
     private static let abbreviations = ["s": "soprano", "a": "alto", "t": "tenor", "b": "bass"]
 
-    /// The index into `lines` of the line `query` names, tried in this order: an exact name (ignoring case),
-    /// a unique prefix, a usual abbreviation (S, A, T, B), a 1-based index.
+    /// The index into `lines` of the line `query` names, tried in this order: an exact name (ignoring case), a
+    /// numbered voice however it is written ("T2" for "Tenor 2"), a unique prefix, a usual abbreviation (S, A, T,
+    /// B), a 1-based index.
     public static func select(_ query: String, from lines: [Line]) throws(Failure) -> Int {
         let wanted = query.trimmed.lowercased()
         let names = lines.map { $0.name.lowercased() }
         let exact = names.indices.filter { names[$0] == wanted }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 { throw ambiguous(query, exact, lines) }
+
+        // "S1", "Sop. 1" and "Soprano I" name the line "Soprano 1", and each other.
+        if let wanted = VoiceNames.numbered(query) {
+            let numbered = lines.indices.filter { VoiceNames.numbered(lines[$0].name).map { $0 == wanted } ?? false }
+            if numbered.count == 1 { return numbered[0] }
+            if numbered.count > 1 { throw ambiguous(query, numbered, lines) }
+        }
 
         let prefixed = names.indices.filter { !wanted.isEmpty && names[$0].hasPrefix(wanted) }
         if prefixed.count == 1 { return prefixed[0] }

@@ -9,4 +9,20 @@ public enum PitchName {
         let octave = (midi - pitchClass) / 12 - 1
         return (useFlats ? flats : sharps)[pitchClass] + String(octave)
     }
+
+    /// The name of a MIDI note as a key signature of `fifths` spells it: the key's own notes as its scale has
+    /// them (A♭ and D♭ in A♭ major, E♯ in C♯ major, C♭ in G♭ major), the others with sharps in sharp keys and
+    /// flats in flat keys.
+    public static func name(midi: Int, key fifths: Int) -> String {
+        let pitchClass = ((midi % 12) + 12) % 12
+        // The key's seven notes lie on the line of fifths from one below its tonic to five above.
+        for step in (fifths - 1)...(fifths + 5) where ((step * 7) % 12 + 12) % 12 == pitchClass {
+            let spelled = KeySignature.noteName(fifthsFromC: step)
+            let alter = spelled.count { $0 == "♯" } - spelled.count { $0 == "♭" }
+            // C♭5 is B4 and B♯3 is C4: the octave is the letter's.
+            let natural = ((midi - alter) % 12 + 12) % 12
+            return spelled + String((midi - alter - natural) / 12 - 1)
+        }
+        return name(midi: midi, flats: fifths < 0)
+    }
 }

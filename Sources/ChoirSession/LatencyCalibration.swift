@@ -73,13 +73,31 @@ public enum LatencyCalibration {
                 + String(printf: "%.2f", best) + "): expected '\(output)' to reach the microphone '\(input)'")
         }
         // A sweep heard while the sound server was still settling its latency is an outlier; the rest agree.
-        let median = heard[heard.count / 2]
-        let agreeing = heard.filter { abs($0 - median) <= 0.005 }
+        let agreeing = Self.agreeing(heard)
         guard agreeing.count >= sweeps - 2 else {
             throw SessionError(.calibration, "the sweeps came back " + String(printf: "%.1f", (heard.last! - heard.first!) * 1000)
-                + " ms apart: expected a steady round trip; is something else playing, or the room very echoic?")
+                + " ms apart, and no \(sweeps - 2) of them within \(String(printf: "%.0f", agreement * 1000)) ms: expected a steady "
+                + "round trip; is something else playing, or the room very echoic?")
         }
-        return Measurement(latency: median, agreeing: agreeing.count, spread: agreeing.last! - agreeing.first!)
+        return Measurement(latency: agreeing[agreeing.count / 2], agreeing: agreeing.count, spread: agreeing.last! - agreeing.first!)
+    }
+
+    /// How closely the sweeps that count must agree: from the earliest of them to the latest.
+    static let agreement = 0.005
+
+    /// The most of `lags` (sorted) that lie within ``agreement`` of each other, in order; of several such groups,
+    /// the one with the least spread.
+    static func agreeing(_ lags: [Double]) -> ArraySlice<Double> {
+        var best = lags.prefix(0)
+        var first = 0
+        for last in lags.indices {
+            while lags[last] - lags[first] > agreement + 1e-12 { first += 1 }
+            let group = lags[first...last]
+            if group.count > best.count || (group.count == best.count && group.last! - group.first! < best.last! - best.first!) {
+                best = group
+            }
+        }
+        return best
     }
 
     /// Sweeps from 400 to 4000 Hz with faded ends: their correlation has one sharp peak.

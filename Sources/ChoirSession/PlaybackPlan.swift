@@ -38,6 +38,8 @@ public struct PlaybackPlan: Sendable {
     public var othersVolume: Double?
     /// The SoundFont; nil for `$CHOIR_SOUNDFONT` or the system's GM SoundFont.
     public var soundFont: String?
+    /// Semitones the whole score moves by (`Score.transpositions`): what plays, what is judged, how it is spelled.
+    public var transpose = 0
 
     public init(score: String, part: String? = nil) {
         self.score = score
@@ -46,9 +48,12 @@ public struct PlaybackPlan: Sendable {
 
     /// The plan resolved against its score, or a one-line error naming the file.
     public func resolve() throws(SessionError) -> ResolvedPlayback {
+        guard Score.transpositions.contains(transpose) else {
+            throw SessionError(.input, "transposition \(transpose): expected -12 to 12 semitones")
+        }
         let score: Score
         do {
-            score = try ScoreReader.read(contentsOf: self.score)
+            score = try ScoreReader.read(contentsOf: self.score).transposed(by: transpose)
         } catch {
             throw SessionError(.input, "\(error)")
         }

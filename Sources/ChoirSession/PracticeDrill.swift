@@ -29,7 +29,8 @@ public final class PracticeDrill: @unchecked Sendable {
         self.startPercent = startPercent
         drill = Drill(start: startPercent)
         resolved = try plan.playback.resolve()
-        let header = try PracticeSession.header(plan, resolved)
+        var header = try PracticeSession.header(plan, resolved)
+        header.kind = .drill
         self.header = header
         part = header.part
         if let path = plan.history, FileManager.default.fileExists(atPath: path),

@@ -195,6 +195,8 @@ public final class PracticeSession: @unchecked Sendable {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
         report.title = resolved.score.title
+        report.transpose = plan.playback.transpose
+        report.kind = plan.input.isTake ? .file : .live
         return report
     }
 
@@ -449,7 +451,7 @@ public final class PracticeSession: @unchecked Sendable {
                     continue
                 }
                 judge.add(pitch)
-                if judge.isSung(pitch) { lastSung = (pitch.time, 69 + 12 * log2(pitch.frequency / 440)) }
+                if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
                     saver.save(recorder, results: judge.results, trace: judge.trace)
                     lastPublished = pitch.time

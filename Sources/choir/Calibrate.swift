@@ -37,9 +37,9 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            print("round trip \(device) -> \(inputDevice): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
+            FileOutput.write("round trip \(device) -> \(inputDevice): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
                 + "\(measured.agreeing) of \(LatencyCalibration.sweeps) sweeps agree within " + String(printf: "%.1f", measured.spread * 1000)
-                + " ms); stored in \(LatencyStore.path)")
+                + " ms); stored in \(LatencyStore.path)\n")
         }
     }
 }

@@ -27,30 +27,56 @@ extension Choir {
                 .sorted(by: { $0.key < $1.key })
             {
                 out += "\(piece)\n"
-                for session in group {
-                    let date = session.started.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
-                    let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
-                    out += "  #\(session.id)".padded(to: 7) + " \(date)  \(session.part.padded(to: 10)) ♩=\(Int(session.tempo.rounded()))".padded(to: 40)
-                        + String(printf: "%5.1f%% ", session.accuracy) + bar + (session.passes > 1 ? "  \(session.passes) passes" : "") + (session.finished ? "" : "  (interrupted)") + "\n"
+                // Each line's sessions and trend on their own: a tenor's progress is not an alto's.
+                var lines: [String] = []
+                for session in group where !lines.contains(session.part) { lines.append(session.part) }
+                for line in lines {
+                    let sessions = group.filter { $0.part == line }
+                    out += "  \(line)\n"
+                    for session in sessions { out += Self.row(session) }
+                    if sessions.count >= 2 { out += try trend(history, sessions) }
                 }
-                if group.count >= 2 { out += try trend(history, group) }
             }
             FileOutput.write(out)
         }
 
-        /// How the measures that were weakest in the latest session did in each session before it.
-        private func trend(_ history: PracticeHistory, _ group: [PracticeHistory.Session]) throws -> String {
+        /// One session: number, date, tempo, how it was sung, the range, accuracy and a bar.
+        static func row(_ session: PracticeHistory.Session) -> String {
+            let date = session.started.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+            let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
+            let range = session.range.map { $0.first == $0.last ? "m. \($0.first)" : "mm. \($0.first)–\($0.last)" } ?? ""
+            var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 30)
+            row += (session.kind?.rawValue ?? "").padded(to: 6) + range.padded(to: 12)
+            row += String(printf: "%5.1f%% ", session.accuracy) + bar
+            var notes: [String] = []
+            if let transposition = SessionReport.transposition(session.transpose) { notes.append(transposition) }
+            if session.passes > 1 { notes.append("\(session.passes) passes") }
+            if !session.finished { notes.append("interrupted") }
+            return row + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")") + "\n"
+        }
+
+        /// The measures weakest over a line's last five sessions (each measure's notes pooled across them), and how
+        /// each of those sessions did on them.
+        private func trend(_ history: PracticeHistory, _ sessions: [PracticeHistory.Session]) throws -> String {
             let reports: [SessionReport]
-            do { reports = try group.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: s.id) } } catch { throw fail(error) }
-            guard let latest = reports.last else { return "" }
-            let weakest = latest.measures.sorted { $0.accuracy < $1.accuracy }.prefix(3).filter { $0.accuracy < 100 }.map(\.number)
-            guard !weakest.isEmpty else { return "  Weakest measures: none in the latest session.\n" }
-            var out = "  Weakest measures, last \(reports.count) sessions:\n"
+            do { reports = try sessions.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: s.id) } } catch { throw fail(error) }
+            var order: [String] = []
+            var pooled: [String: (correct: Int, total: Int)] = [:]
+            for result in reports.flatMap(\.results) {
+                let number = result.note.measure
+                if pooled[number] == nil { order.append(number) }
+                pooled[number, default: (0, 0)].total += 1
+                if result.verdict.isCorrect { pooled[number, default: (0, 0)].correct += 1 }
+            }
+            func accuracy(_ number: String) -> Double { Double(pooled[number]!.correct) / Double(pooled[number]!.total) }
+            let weakest = order.filter { accuracy($0) < 1 }.sorted { accuracy($0) < accuracy($1) }.prefix(3)
+            guard !weakest.isEmpty else { return "    Weakest measures: none, over the last \(reports.count) sessions.\n" }
+            var out = "    Weakest measures over the last \(reports.count) sessions:\n"
             for number in weakest {
                 let values = reports.map { report in
                     report.measures.first { $0.number == number }.map { String(printf: "%.0f%%", $0.accuracy) } ?? "–"
                 }
-                out += "    m. \(number)".padded(to: 12) + values.joined(separator: " → ") + "\n"
+                out += "      m. \(number)".padded(to: 14) + values.joined(separator: " → ") + String(printf: "  (%.0f%% in all)", 100 * accuracy(number)) + "\n"
             }
             return out
         }
@@ -73,7 +99,7 @@ extension Choir {
             let history = try openHistory()
             let report: SessionReport
             do { report = try history.report(session: session) } catch { throw fail(error) }
-            let colour = Choir.Practice.colour
+            let colour = FileOutput.colour
             FileOutput.write(TerminalReport.render(report, colour: colour))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirPractice
 import ChoirScore
 import Dispatch
 import Synchronization
@@ -15,6 +16,8 @@ extension Choir {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
+        @OptionGroup var transposition: Transposition
+
         func run() throws {
             // Files are read two at a time (the machines choir targets have two cores or more), then
             // reported in the order given.
@@ -27,16 +30,16 @@ extension Choir {
                     _ = fail(error)
                     failed = true
                 case .success(let score):
-                    let summary = ScoreSummary(score, file: path)
+                    let summary = ScoreSummary(score, file: path, transposed: transposition.transpose)
                     if json {
                         summaries.append(summary.json)
                     } else {
-                        if number > 0 { print() }
-                        print(summary.text, terminator: "")
+                        FileOutput.write((number > 0 ? "\n" : "") + summary.text)
                     }
                 }
             }
             if json {
+                // JSON is UTF-8 whatever the locale.
                 print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
             }
             if failed { throw ExitCode.failure }
@@ -62,12 +65,15 @@ struct ScoreSummary {
     var score: Score
     var timeline: Timeline
     var lines: [Line]
+    /// Semitones the score was moved by; its keys and ranges are the moved ones.
+    var transposed: Int
 
-    init(_ score: Score, file: String) {
+    init(_ score: Score, file: String, transposed: Int = 0) {
         self.file = file
-        self.score = score
-        timeline = Timeline(score)
-        lines = score.lines
+        self.score = score.transposed(by: transposed)
+        self.transposed = transposed
+        timeline = Timeline(self.score)
+        lines = self.score.lines
     }
 
     /// Successive distinct values, e.g. the keys a piece passes through.
@@ -84,8 +90,8 @@ struct ScoreSummary {
 
     func range(_ line: Line) -> (lowest: String, highest: String)? {
         guard let lowest = line.lowest, let highest = line.highest else { return nil }
-        let flats = (score.measures.first?.key.fifths ?? 0) < 0
-        return (PitchName.name(midi: lowest.midi, flats: flats), PitchName.name(midi: highest.midi, flats: flats))
+        func name(_ note: Note) -> String { PitchName.name(midi: note.midi, key: score.measures[note.measureIndex].key.fifths) }
+        return (name(lowest), name(highest))
     }
 
     var text: String {
@@ -93,7 +99,8 @@ struct ScoreSummary {
         func row(_ label: String, _ value: String) { out += "  " + label.padded(to: 10) + value + "\n" }
         row("Title", score.title ?? "(untitled)")
         row("Composer", score.composer ?? "(unknown)")
-        row("Key", keys.map(\.description).joined(separator: " → "))
+        row("Key", keys.map(\.description).joined(separator: " → ")
+            + (SessionReport.transposition(transposed).map { " (\($0))" } ?? ""))
         row("Time", times.map(\.description).joined(separator: " → "))
         let tempoText = tempos.prefix(6).map { "♩ = \(Self.number($0))" }.joined(separator: " → ")
             + (tempos.count > 6 ? " …" : "") + (score.tempos.isEmpty ? " (not marked)" : "")
@@ -118,6 +125,7 @@ struct ScoreSummary {
             ("file", .string(file)),
             ("title", JSON(score.title)),
             ("composer", JSON(score.composer)),
+            ("transpose", .int(transposed)),
             ("key", .string(keys[0].description)),
             ("keys", .array(keys.map { .string($0.description) })),
             ("time", .string(times[0].description)),

@@ -24,7 +24,7 @@ struct LiveTuner {
         } catch {
             throw fail(error)
         }
-        let terminal = isatty(1) == 1 ? RawTerminal() : nil
+        let terminal = RawTerminal()
         defer { terminal?.restore() }
         var writer = PitchWriter(format: .csv)
         if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
@@ -72,8 +72,9 @@ final class RawTerminal {
     private var restored = false
     private var fullScreen = false
 
+    /// A terminal on standard input and output that can draw (not `TERM=dumb`); nil otherwise.
     init?() {
-        guard isatty(0) == 1, tcgetattr(0, &original) == 0 else { return nil }
+        guard FileOutput.isTerminal, isatty(0) == 1, tcgetattr(0, &original) == 0 else { return nil }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
@@ -133,13 +134,5 @@ final class RawTerminal {
         restored = true
         tcsetattr(0, TCSANOW, &original)
         FileOutput.write(fullScreen ? "\u{1B}[?1049l\u{1B}[?25h" : "\u{1B}[?25h\n")
-    }
-}
-
-enum FileOutput {
-    /// Writes `text` to a file descriptor, standard output unless told.
-    static func write(_ text: String, to descriptor: Int32 = 1) {
-        var text = text
-        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 }

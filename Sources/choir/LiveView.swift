@@ -90,9 +90,10 @@ struct LiveView {
     /// Target and sung note names, and a needle: how many cents the singer is from the target.
     private func tuning(_ state: State, width: Int, colour: Bool) -> String {
         let target = notes.last { $0.onset <= state.time + 0.05 && state.time < $0.end } ?? notes.first { $0.onset > state.time }
-        var line = "  target " + (target.map { PitchName.name(midi: $0.midi).padded(to: 4) } ?? "–   ")
+        var line = "  target " + (target.map { $0.name.padded(to: 4) } ?? "–   ")
         guard let sung = state.sung else { return line + "   sung –" }
-        line += "   sung " + PitchName.name(midi: Int(sung.rounded())).padded(to: 4)
+        let sungName = target?.name(of: Int(sung.rounded())) ?? PitchName.name(midi: Int(sung.rounded()))
+        line += "   sung " + sungName.padded(to: 4)
         guard let target else { return line }
         // The needle measures from the target (an octave away is folded), ±100 cents across.
         var cents = (sung - Double(target.midi)) * 100
@@ -119,6 +120,7 @@ struct LiveView {
         let startTime = state.time - Double(now) * secondsPerColumn
         func column(_ time: Double) -> Int { Int(((time - startTime) / secondsPerColumn).rounded(.down)) }
         let visible = notes.filter { column($0.end) >= 0 && column($0.onset) < columns }
+        let key = visible.first?.key ?? notes.first?.key ?? 0
         // Centre the pitch range on what is on screen, one row per semitone.
         let pitches = visible.map(\.midi) + (state.sung.map { [Int($0.rounded())] } ?? [])
         let middle = pitches.isEmpty ? (notes.first?.midi ?? 60) : (pitches.min()! + pitches.max()!) / 2
@@ -153,7 +155,7 @@ struct LiveView {
         return cells.enumerated().map { row, line in
             let midi = top - row
             let name = midi % 12 == 0 || row == 0 || row == height - 1 || notes.contains(where: { $0.midi == midi }) && visible.contains(where: { $0.midi == midi })
-            var text = (name ? PitchName.name(midi: midi) : "").padded(to: label - 1) + " "
+            var text = (name ? PitchName.name(midi: midi, key: key) : "").padded(to: label - 1) + " "
             var open = ""
             for cell in line {
                 if colour && cell.style != open {

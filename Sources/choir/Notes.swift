@@ -17,13 +17,15 @@ extension Choir {
         @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
         var noRepeats = false
 
+        @OptionGroup var transposition: Transposition
+
         @Flag(help: "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
         var json = false
 
         func run() throws {
             let score: Score
             do {
-                score = try ScoreReader.read(contentsOf: self.score)
+                score = try ScoreReader.read(contentsOf: self.score).transposed(by: transposition.transpose)
             } catch {
                 throw fail(error)
             }
@@ -38,7 +40,8 @@ extension Choir {
             }
             let timeline = Timeline(score, unfolded: !noRepeats)
             let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline)
-            print(json ? listing.json.serialized() : listing.text, terminator: json ? "\n" : "")
+            // JSON is UTF-8 whatever the locale.
+            if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }
     }
 }
@@ -121,7 +124,6 @@ struct NoteListing {
 
     var text: String {
         var out = ""
-        let flats = (score.measures.first?.key.fifths ?? 0) < 0
         for group in groups {
             for line in group.lines {
                 let firstVerse = line.lyrics.map(\.verse).min()
@@ -142,7 +144,7 @@ struct NoteListing {
                 out += "\(line.name)\n  measure  beat   onset  length  note  midi    time  lyric\n"
                 for row in timeline.place(rows, in: score) {
                     let note = row.note
-                    let name = PitchName.name(midi: note.midi, flats: flats) + Self.cents(note.cents)
+                    let name = PitchName.name(midi: note.midi, key: score.measures[note.measureIndex].key.fifths) + Self.cents(note.cents)
                     var columns = score.measures[note.measureIndex].number.padded(to: 9, alignRight: true) + Self.decimal(row.beat).padded(to: 6, alignRight: true)
                     columns += Self.decimal(row.onset.doubleValue).padded(to: 8, alignRight: true)
                     columns += Self.decimal(note.duration.doubleValue).padded(to: 8, alignRight: true) + name.padded(to: 6, alignRight: true)

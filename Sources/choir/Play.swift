@@ -32,7 +32,7 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            let terminal = isatty(1) == 1 ? RawTerminal() : nil
+            let terminal = RawTerminal()
             defer { terminal?.restore() }
             do { try output.start() } catch { throw fail(error) }
             var lastShown = ""

@@ -60,6 +60,8 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
     var soundfont: String?
 
+    @OptionGroup var transposition: Transposition
+
     func validate() throws {
         if tempo != nil && bpm != nil {
             throw ValidationError("--tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one")
@@ -109,6 +111,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.myVolume = myVolume
         plan.othersVolume = othersVolume
         plan.soundFont = soundfont
+        plan.transpose = transposition.transpose
         return plan
     }
 

@@ -184,7 +184,7 @@ extension Choir {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
-            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: Self.colour)) }
+            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }
             return outcome.ending.failure.map(Self.status(of:))
         }
 
@@ -194,9 +194,6 @@ extension Choir {
         }
 
         private var isTake: Bool { PracticePlan.Input(input).isTake }
-
-        /// Whether standard output takes ANSI colours: a terminal, and NO_COLOR unset.
-        static var colour: Bool { isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
         private func write(_ text: String, to path: String?) throws {
             guard let path else { return }

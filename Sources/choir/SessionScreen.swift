@@ -32,7 +32,7 @@ final class SessionScreen {
             return session.wait()
         }
         // Each session has the screen while it runs; between a drill's passes the terminal shows their lines.
-        terminal = isatty(1) == 1 ? RawTerminal() : nil
+        terminal = RawTerminal()
         terminal?.enterFullScreen()
         defer { close() }
         do { try session.start() } catch { throw fail(error) }
@@ -81,7 +81,7 @@ final class SessionScreen {
         guard now - lastDrawn >= 33 else { return }
         lastDrawn = now
         let (width, height) = terminal.size
-        terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: Choir.Practice.colour))
+        terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: FileOutput.colour))
         if let heard = snapshot.heard { lags[max(0, min(lags.count - 1, (PracticeSession.clock() - heard) / 1_000_000))] += 1 }
     }
 

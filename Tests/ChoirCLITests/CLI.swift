@@ -41,6 +41,8 @@ enum CLI {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["COLUMNS"] = "100"
+        // What choir prints is checked in UTF-8 unless a test says otherwise.
+        environment["LC_ALL"] = "C.UTF-8"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()

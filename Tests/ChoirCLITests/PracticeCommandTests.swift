@@ -56,12 +56,13 @@ struct PracticeCommandTests {
         #expect(result.stdout == (try CLI.golden("practice-demo-take.txt", result.stdout)))
 
         let document = try Self.json(report)
-        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "tolerance_cents", "summary", "measures", "notes"])
+        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "transpose", "kind", "tolerance_cents", "summary", "measures", "notes"])
+        #expect(document["kind"] as? String == "file" && document["transpose"] as? Int == 0)
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
         #expect(Set(notes[0].keys) == [
-            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
+            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
             "voiced_pct", "frames_judged", "sang",
         ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
@@ -88,6 +89,21 @@ struct PracticeCommandTests {
         let rebuilt = try CLI.run(["report", "1", "--json", data + "/again.json"], environment: ["XDG_DATA_HOME": data])
         #expect(rebuilt.stdout == result.stdout)
         #expect(try String(contentsOfFile: data + "/again.json", encoding: .utf8) == String(contentsOfFile: report, encoding: .utf8))
+    }
+
+    /// `choir history` lists each line's sessions apart, with how each was sung, its range and key, and the
+    /// weakest measures over all of that line's recent sessions.
+    @Test func historyListsEachLineWithWhatWasSung() throws {
+        let data = try Self.dataHome()
+        for arguments in [["--part", "tenor"], ["--part", "alto"], ["--part", "tenor", "--from", "6", "--to", "8", "--transpose", "-1"]] {
+            let result = try CLI.run(
+                ["practice", CLI.example, "--input", Self.take, "--output", "none"] + arguments, environment: ["XDG_DATA_HOME": data])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(history.status == 0)
+        let dated = try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?"#)
+        #expect(history.stdout.replacing(dated, with: "DATE") == (try CLI.golden("history-lines.txt", history.stdout.replacing(dated, with: "DATE"))))
     }
 
     /// The judged notes are `choir notes --part`'s, in playback and in written order.

@@ -97,13 +97,35 @@ struct PracticeHistoryTests {
                 arguments: [options])
             try db.execute(
                 sql: "INSERT INTO result VALUES (1, ?, 0, '1', 'flat', -38, 0.02, 12, NULL)", arguments: [note])
+            // A live session of the time: only live sessions kept an audio record.
+            try db.execute(
+                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished, audio) VALUES ('old.musicxml', 'Alto', 1, 90, 100, ?, '[]', 1, '{}')",
+                arguments: [options])
         }
         let history = try PracticeHistory(path: path)
         #expect(try history.report(session: 1).results == [Self.result])
-        #expect(try history.sessions().map(\.passes) == [1])
+        #expect(try history.sessions().map(\.passes) == [1, 0])
+        #expect(try history.sessions().map(\.kind) == [nil, .live])
+        #expect(try history.sessions().map(\.transpose) == [0, 0])
         // Opened again, nothing is migrated twice.
         #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
         let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["sessions, results and traces", "every pass kept"])
+        #expect(applied == ["sessions, results and traces", "every pass kept", "kind and transposition"])
+    }
+
+    /// A session keeps how it was sung, its key and its range, and `sessions()` lists them.
+    @Test func aSessionKeepsHowItWasSungItsKeyAndRange() throws {
+        let history = try PracticeHistory(path: Self.temporaryPath())
+        var header = Self.header
+        header.kind = .drill
+        header.transpose = -3
+        header.measureStarts = [MeasureMark(number: "5", time: 0), MeasureMark(number: "6", time: 2), MeasureMark(number: "7", time: 4)]
+        let id = try history.begin(header)
+        try history.finish(session: id)
+        let session = try #require(try history.sessions().first)
+        #expect(session.kind == .drill && session.transpose == -3)
+        #expect(session.range.map { [$0.first, $0.last] } == ["5", "7"])
+        #expect(try history.report(session: id) == header)
+        #expect(header.range.map { [$0.first, $0.last] } == ["5", "7"] && header.transposition == "transposed down 3 semitones")
     }
 }

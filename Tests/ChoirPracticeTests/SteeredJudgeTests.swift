@@ -86,4 +86,24 @@ struct SteeredJudgeTests {
         #expect(judge.results.map(\.note.index) == [0, 2, 3])
         #expect(judge.results.allSatisfy { $0.verdict == .correct })
     }
+
+    /// What a live view shows as sung: the singer's pitch near the note, never a click two octaves away (the live
+    /// view showed "sung B5 +2789¢" while nobody sang).
+    @Test func aSoundFarFromTheNoteIsNotShownAsSung() {
+        let notes = (0..<2).map {
+            ExpectedNote(index: $0, measure: "1", measureIndex: 0, onset: 1 + Double($0), duration: 0.9, midi: 57, isEntrance: true)
+        }
+        var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
+        let sung = NoteComparatorTests.frames(from: 0.9, to: 1.5) { _ in 20 }
+        for frame in sung { judge.add(frame) }
+        let near = judge.sungPitch(sung.last!)
+        #expect(near.map { abs($0 - 57.2) < 0.01 } == true, "\(String(describing: near))")
+        // An octave below is still singing (a voice really sung an octave low).
+        #expect(judge.sungPitch(PitchFrame(time: 1.5, frequency: 110, confidence: 0.95, level: 0.1)).map { abs($0 - 45) < 0.01 } == true)
+        // A click's periodicity 23 semitones up, before the first note (the count-in) and during one.
+        for time in [0.5, 1.5] {
+            #expect(judge.sungPitch(PitchFrame(time: time, frequency: 220 * pow(2, 23.0 / 12), confidence: 0.95, level: 0.1)) == nil)
+        }
+        #expect(judge.sungPitch(PitchFrame(time: 1.5, frequency: 0, confidence: 0, level: 0.1)) == nil)
+    }
 }

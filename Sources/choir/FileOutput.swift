@@ -1,0 +1,48 @@
+import FoundationEssentials
+import Glibc
+
+/// Standard output and error as the terminal and the locale allow: UTF-8 where the locale's character set is, ASCII
+/// otherwise; colour and a drawn screen only on a terminal that has them.
+enum FileOutput {
+    /// Whether the locale's character set is UTF-8.
+    static let unicode: Bool = {
+        setlocale(LC_CTYPE, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET))).uppercased().filter { $0 != "-" }
+        return codeset == "UTF8"
+    }()
+
+    /// Whether standard output is a terminal that can move its cursor and colour text: not `TERM=dumb`.
+    static var isTerminal: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+
+    /// Whether to use ANSI colours: such a terminal, and `NO_COLOR` unset.
+    static var colour: Bool { isTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
+
+    /// Writes `text` to a file descriptor, standard output unless told, in ASCII if the locale is not UTF-8.
+    static func write(_ text: String, to descriptor: Int32 = 1) {
+        var text = unicode ? text : text.ascii
+        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+extension String {
+    /// The text in ASCII: each symbol choir prints as its nearest ASCII, any other character as "?".
+    var ascii: String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for character in self {
+            if character.isASCII {
+                out.append(character)
+            } else {
+                out += Self.asciiSymbols[character] ?? "?"
+            }
+        }
+        return out
+    }
+
+    private static let asciiSymbols: [Character: String] = [
+        "♯": "#", "♭": "b", "♮": "", "♩": "q", "–": "-", "—": "-", "−": "-", "→": "->", "←": "<-", "…": "...",
+        "·": ".", "•": "*", "●": "o", "━": "=", "─": "-", "│": "|", "┼": "+", "█": "#", "▓": "+", "░": ".", "¢": "c",
+        "‿": "_", "×": "x", "’": "'", "‘": "'", "“": "\"", "”": "\"", "≥": ">=", "≤": "<=", "±": "+/-", "µ": "u",
+        "\u{A0}": " ",
+    ]
+}
