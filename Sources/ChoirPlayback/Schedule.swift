@@ -17,6 +17,8 @@ public struct PlaybackOptions: Sendable {
     public var click = false
     /// The singer's line, an index into `Score.lines`.
     public var singer: Int?
+    /// The verse the singer's lyrics start at; repeats go on to the next.
+    public var verse = 1
 
     public init() {}
 }
@@ -53,11 +55,11 @@ public struct Schedule: Sendable {
     public var initialTempo: Double
     /// Measures played, in order, with the second each starts at (one pass).
     public var measures: [(index: Int, start: Double)]
-    /// The singer's syllables, one pass, in time order; a measure's n-th time round sings verse n when it has one.
+    /// The singer's syllables, one pass, in time order, from the verse asked for (`Timeline.lyrics(of:verse:in:)`).
     public var lyrics: [SungSyllable] = []
 
     /// A syllable of the singer's lyrics on the schedule.
-    public struct SungSyllable: Sendable, Equatable {
+    public struct SungSyllable: Sendable, Equatable, Codable {
         public var start: Double
         public var text: String
         /// Whether the word goes on in the next syllable.
@@ -110,16 +112,10 @@ public struct Schedule: Sendable {
         }
         for entry in entries { placedMeasures.append((entry.measureIndex, tempo.seconds(at: entry.start - offset))) }
         if let singer = options.singer {
-            var timesRound: [Int: Int] = [:]
-            for entry in entries {
-                timesRound[entry.measureIndex, default: 0] += 1
-                let written = lines[singer].lyrics.filter { $0.measureIndex == entry.measureIndex }
-                let verse = written.contains { $0.verse == timesRound[entry.measureIndex] } ? timesRound[entry.measureIndex]! : 1
-                for lyric in Timeline(entries: [entry]).place(written.filter { $0.verse == verse }, in: score) {
-                    lyrics.append(
-                        SungSyllable(start: tempo.seconds(at: lyric.onset - offset), text: lyric.text,
-                                     continues: lyric.syllabic == .begin || lyric.syllabic == .middle))
-                }
+            for lyric in rangeEntries.lyrics(of: lines[singer], verse: options.verse, in: score) {
+                lyrics.append(
+                    SungSyllable(start: tempo.seconds(at: lyric.onset - offset), text: lyric.text,
+                                 continues: lyric.syllabic == .begin || lyric.syllabic == .middle))
             }
         }
         if options.click {

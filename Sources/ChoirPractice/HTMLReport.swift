@@ -65,8 +65,8 @@ public enum HTMLReport {
             + (evidence.sangOther.map { "; sang the \(escape($0.line))'s \(note.name(of: $0.midi))" } ?? "") + ")"
     }
 
-    /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top and note
-    /// names down the left.
+    /// Written notes as bars (time across, pitch up), the sung trace as lines, measure numbers on top, note
+    /// names down the left and the lyrics underneath.
     static func pianoRoll(_ report: SessionReport) -> String {
         let notes = report.results.map(\.note)
         let written = ((notes.map(\.midi).min() ?? 60) - 3, (notes.map(\.midi).max() ?? 72) + 3)
@@ -76,7 +76,10 @@ public enum HTMLReport {
         let high = max(written.1, shown.max().map { Int($0.rounded(.up)) + 1 } ?? written.1)
         let end = max(notes.map(\.end).max() ?? 1, report.trace.last?.time ?? 0)
         let pxPerSecond = 60.0, rowHeight = 10.0, top = 20.0, left = 34.0
-        let width = Int(left + end * pxPerSecond) + 20, height = Int(Double(high - low + 1) * rowHeight + top + 10)
+        // The lyrics run in a lane of their own under the roll.
+        let lyricLane = report.lyrics.isEmpty ? 0.0 : 16.0
+        let rollBottom = Double(high - low + 1) * rowHeight + top
+        let width = Int(left + end * pxPerSecond) + 20, height = Int(rollBottom + 10 + lyricLane)
         func x(_ time: Double) -> String { String(printf: "%.1f", left + time * pxPerSecond) }
         func y(_ midi: Double) -> String { String(printf: "%.1f", top + (Double(high) - midi) * rowHeight) }
         var svg = "<svg id=\"pianoroll\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
@@ -99,6 +102,10 @@ public enum HTMLReport {
                 + "\(note.name) \(result.verdict.rawValue)"
                 + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
                 + (result.evidence.map { evidence($0, of: note) } ?? "") + "</title></rect>\n"
+        }
+        for syllable in report.lyrics where syllable.start <= end {
+            svg += "<text class=\"lyric\" x=\"\(x(syllable.start))\" y=\"\(String(printf: "%.1f", rollBottom + 20))\" font-size=\"10\" "
+                + "fill=\"#333\">\(escape(syllable.text + (syllable.continues ? "-" : "")))</text>\n"
         }
         // The trace, broken wherever the singer stopped.
         var segment: [String] = []

@@ -42,6 +42,7 @@ public enum JSONReport {
             ("part", .string(report.part)),
             ("tempo_qpm", .number(rounded(report.tempo))),
             ("transpose", .int(report.transpose)),
+            ("verse", .int(report.verse)),
             ("kind", JSON(report.kind?.rawValue)),
             ("tolerance_cents", .number(report.options.toleranceCents)),
             ("summary", summary),

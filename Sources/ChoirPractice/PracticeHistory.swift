@@ -1,3 +1,4 @@
+import ChoirPlayback
 import FoundationEssentials
 import GRDB
 
@@ -116,11 +117,14 @@ public final class PracticeHistory: Sendable {
                 ALTER TABLE result_by_pass RENAME TO result;
                 """)
         }
-        // What was practised: how (a take, a microphone, a drill) and in which key.
-        migrator.registerMigration("kind and transposition") { db in
+        // What was practised: the piece's title, how (a take, a microphone, a drill), in which key and to which words.
+        migrator.registerMigration("title, kind, transposition and verse") { db in
             try db.execute(sql: """
+                ALTER TABLE session ADD COLUMN title TEXT;
                 ALTER TABLE session ADD COLUMN kind TEXT;
                 ALTER TABLE session ADD COLUMN transpose INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE session ADD COLUMN verse INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE session ADD COLUMN lyrics TEXT;
                 UPDATE session SET kind = 'live' WHERE audio IS NOT NULL;
                 """)
         }
@@ -132,12 +136,13 @@ public final class PracticeHistory: Sendable {
         try attempt { db in
             try db.execute(
                 sql: """
-                    INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, kind, transpose)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (score, title, part, started, tempo, tempo_percent, options, measures, kind, transpose, verse, lyrics)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    report.score, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
+                    report.score, report.title, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
                     try Self.json(report.options), try Self.json(report.measureStarts), report.kind?.rawValue, report.transpose,
+                    report.verse, try Self.json(report.lyrics),
                 ])
             return db.lastInsertedRowID
         }
@@ -218,8 +223,11 @@ public final class PracticeHistory: Sendable {
                 results: results, trace: trace,
                 measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)),
                 audio: try (row["audio"] as String?).map { try decoder.decode(AudioHealth.self, from: Data($0.utf8)) })
+            report.title = row["title"]
             report.kind = (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:))
             report.transpose = row["transpose"]
+            report.verse = row["verse"]
+            report.lyrics = try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
             return report
         }
     }

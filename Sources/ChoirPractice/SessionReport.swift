@@ -1,3 +1,4 @@
+import ChoirPlayback
 import ChoirScore
 import Glibc
 
@@ -21,6 +22,9 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var unsung: Unsung?
     /// Semitones the score was moved by for the session.
     public var transpose = 0
+    /// The lyric verse sung, from 1, and the syllables sung, on the session's clock (one pass).
+    public var verse = 1
+    public var lyrics: [Schedule.SungSyllable] = []
     /// How the session was sung; nil in histories from before it was kept and not live.
     public var kind: Kind?
 

@@ -5,7 +5,8 @@ import ChoirScore
 public enum TerminalReport {
     /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files).
     public static func render(_ report: SessionReport, colour: Bool) -> String {
-        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.transposition.map { ", " + $0 } ?? "") + "\n"
+        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
+            + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
         guard !report.results.isEmpty else {
             return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)

@@ -68,6 +68,41 @@ public struct Timeline: Sendable {
     }
 }
 
+extension Timeline {
+    /// The syllables `line` sings on this time line, for a singer who starts at `verse`: the n-th time round a
+    /// measure sings the verse n − 1 after `verse` where the measure has it (verses written under a repeat), else
+    /// the highest it has below that (a refrain written once), else its first.
+    public func lyrics(of line: Line, verse: Int = 1, in score: Score) -> [Lyric] {
+        var byMeasure: [Int: [Lyric]] = [:]
+        for lyric in line.lyrics { byMeasure[lyric.measureIndex, default: []].append(lyric) }
+        var rounds: [Int: Int] = [:]
+        var sung: [Lyric] = []
+        for entry in entries {
+            rounds[entry.measureIndex, default: 0] += 1
+            guard let written = byMeasure[entry.measureIndex] else { continue }
+            let wanted = verse + rounds[entry.measureIndex]! - 1
+            let verses = written.map(\.verse)
+            guard let chosen = verses.filter({ $0 <= wanted }).max() ?? verses.min() else { continue }
+            let shift = entry.start - score.measures[entry.measureIndex].start
+            for var lyric in written where lyric.verse == chosen {
+                lyric.onset += shift
+                sung.append(lyric)
+            }
+        }
+        return sung
+    }
+}
+
+extension Score {
+    /// Why `verse` is not one this score has, or nil when it is (verse 1 always is).
+    public func problem(withVerse verse: Int) -> String? {
+        guard verse != 1 else { return nil }
+        let count = verseCount
+        if count == 0 { return "verse \(verse): the score has no lyrics: expected verse 1" }
+        return (1...count).contains(verse) ? nil : "verse \(verse): expected 1 to \(count), the score's verses"
+    }
+}
+
 /// Something that happens at a position of the score: a note or a lyric syllable.
 public protocol ScoreEvent {
     var onset: Rational { get set }

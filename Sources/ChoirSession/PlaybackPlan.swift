@@ -38,6 +38,8 @@ public struct PlaybackPlan: Sendable {
     public var othersVolume: Double?
     /// The SoundFont; nil for `$CHOIR_SOUNDFONT` or the system's GM SoundFont.
     public var soundFont: String?
+    /// The lyric verse sung, from 1; repeats go on to the next verse.
+    public var verse = 1
     /// Semitones the whole score moves by (`Score.transpositions`): what plays, what is judged, how it is spelled.
     public var transpose = 0
 
@@ -76,7 +78,9 @@ public struct PlaybackPlan: Sendable {
             return program
         }
         let singer = try part.map(line)
+        if let problem = score.problem(withVerse: verse) { throw PlaybackError(problem) }
         var options = PlaybackOptions()
+        options.verse = verse
         options.unfolded = unfolded
         options.tempoPercent = tempoPercent
         options.quarterNotesPerMinute = quarterNotesPerMinute

@@ -196,6 +196,8 @@ public final class PracticeSession: @unchecked Sendable {
             })
         report.title = resolved.score.title
         report.transpose = plan.playback.transpose
+        report.verse = plan.playback.verse
+        report.lyrics = resolved.schedule.lyrics
         report.kind = plan.input.isTake ? .file : .live
         return report
     }

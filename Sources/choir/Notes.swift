@@ -17,6 +17,9 @@ extension Choir {
         @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
         var noRepeats = false
 
+        @Option(help: "The lyric verse listed, from 1; a repeat goes on to the next verse.")
+        var verse = 1
+
         @OptionGroup var transposition: Transposition
 
         @Flag(help: "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
@@ -29,6 +32,7 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
+            if let problem = score.problem(withVerse: verse) { throw fail("\(self.score): \(problem)") }
             let lines = score.lines
             var chosen = Array(lines.indices)
             if let part {
@@ -39,7 +43,7 @@ extension Choir {
                 }
             }
             let timeline = Timeline(score, unfolded: !noRepeats)
-            let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline)
+            let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline, verse: verse)
             // JSON is UTF-8 whatever the locale.
             if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }
@@ -52,10 +56,13 @@ struct NoteListing {
     var timeline: Timeline
     /// Chosen lines grouped by part index, in score order.
     var groups: [(part: Int, lines: [Line])]
+    /// The verse the text's lyric column starts at.
+    var verse: Int
 
-    init(score: Score, lines: [Line], chosen: [Int], timeline: Timeline) {
+    init(score: Score, lines: [Line], chosen: [Int], timeline: Timeline, verse: Int = 1) {
         self.score = score
         self.timeline = timeline
+        self.verse = verse
         var groups: [(part: Int, lines: [Line])] = []
         for index in chosen {
             let line = lines[index]
@@ -117,7 +124,6 @@ struct NoteListing {
     private struct Row: ScoreEvent {
         var note: Note
         var beat: Double
-        var lyric: String
         var onset: Rational
         var measureIndex: Int { note.measureIndex }
     }
@@ -126,9 +132,9 @@ struct NoteListing {
         var out = ""
         for group in groups {
             for line in group.lines {
-                let firstVerse = line.lyrics.map(\.verse).min()
+                // Syllables by where they are sung on the time line, which is where the notes are placed.
                 var syllables: [Rational: String] = [:]
-                for lyric in line.lyrics where lyric.verse == firstVerse {
+                for lyric in timeline.lyrics(of: line, verse: verse, in: score) {
                     let hyphen = lyric.syllabic == .begin || lyric.syllabic == .middle ? "-" : ""
                     syllables[lyric.onset] = lyric.text + hyphen
                 }
@@ -138,7 +144,7 @@ struct NoteListing {
                     let missing = note.measureIndex == 0 ? max(.zero, measure.time.measureLength - measure.duration) : .zero
                     let position = note.onset - measure.start + missing
                     let beat = (position / Rational(4, measure.time.beatType)).doubleValue + 1
-                    return Row(note: note, beat: beat, lyric: syllables[note.onset] ?? "", onset: note.onset)
+                    return Row(note: note, beat: beat, onset: note.onset)
                 }
                 if !out.isEmpty { out += "\n" }
                 out += "\(line.name)\n  measure  beat   onset  length  note  midi    time  lyric\n"
@@ -150,7 +156,7 @@ struct NoteListing {
                     columns += Self.decimal(note.duration.doubleValue).padded(to: 8, alignRight: true) + name.padded(to: 6, alignRight: true)
                     columns += String(note.midi).padded(to: 6, alignRight: true)
                     columns += String(printf: "%.3f", timeline.tempoMap.seconds(at: row.onset)).padded(to: 8, alignRight: true)
-                    out += columns + (row.lyric.isEmpty ? "" : "  " + row.lyric) + "\n"
+                    out += columns + (syllables[row.onset].map { "  " + $0 } ?? "") + "\n"
                 }
             }
         }

@@ -60,6 +60,9 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
     var soundfont: String?
 
+    @Option(help: "The lyric verse you sing (shown and kept), from 1; a repeat goes on to the next verse.")
+    var verse = 1
+
     @OptionGroup var transposition: Transposition
 
     func validate() throws {
@@ -79,6 +82,7 @@ struct PlaybackArguments: ParsableArguments {
             throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
         }
         if part == nil && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
+        if verse < 1 { throw ValidationError("--verse \(verse): expected a verse number from 1") }
     }
 
     /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
@@ -112,6 +116,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.othersVolume = othersVolume
         plan.soundFont = soundfont
         plan.transpose = transposition.transpose
+        plan.verse = verse
         return plan
     }
 

@@ -56,7 +56,7 @@ struct PracticeCommandTests {
         #expect(result.stdout == (try CLI.golden("practice-demo-take.txt", result.stdout)))
 
         let document = try Self.json(report)
-        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "transpose", "kind", "tolerance_cents", "summary", "measures", "notes"])
+        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes"])
         #expect(document["kind"] as? String == "file" && document["transpose"] as? Int == 0)
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
@@ -104,6 +104,26 @@ struct PracticeCommandTests {
         #expect(history.status == 0)
         let dated = try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?"#)
         #expect(history.stdout.replacing(dated, with: "DATE") == (try CLI.golden("history-lines.txt", history.stdout.replacing(dated, with: "DATE"))))
+    }
+
+    /// `--verse 2` sings the second verse's words: the report says so, the HTML roll carries them, and the history
+    /// keeps them for `choir report`.
+    @Test func theVerseSungIsShownAndKept() throws {
+        let data = try Self.dataHome()
+        let html = data + "/verse.html", again = data + "/again.html"
+        let result = try CLI.run(
+            ["practice", CLI.example, "--part", "soprano", "--verse", "2", "--input", Self.take, "--output", "none", "--html", html],
+            environment: ["XDG_DATA_HOME": data])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\(CLI.example) — Soprano, ♩ = 80, verse 2\n"))
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let words = page.split(separator: "class=\"lyric\"").dropFirst().map { $0.split(separator: ">")[1].prefix { $0 != "<" } }
+        #expect(words.prefix(4) == ["'Twas", "grace", "that", "taught"], "\(words.prefix(6))")
+        let rebuilt = try CLI.run(["report", "1", "--html", again], environment: ["XDG_DATA_HOME": data])
+        #expect(rebuilt.stdout == result.stdout)
+        #expect(try String(contentsOfFile: again, encoding: .utf8) == page)
+        let missing = try CLI.run(["practice", CLI.example, "--part", "soprano", "--verse", "3", "--input", Self.take, "--output", "none"])
+        #expect(missing.status == 1 && missing.stderr == "choir: \(CLI.example): verse 3: expected 1 to 2, the score's verses\n")
     }
 
     /// The judged notes are `choir notes --part`'s, in playback and in written order.

@@ -110,7 +110,7 @@ struct PracticeHistoryTests {
         // Opened again, nothing is migrated twice.
         #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
         let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["sessions, results and traces", "every pass kept", "kind and transposition"])
+        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition and verse"])
     }
 
     /// A session keeps how it was sung, its key and its range, and `sessions()` lists them.
@@ -119,6 +119,8 @@ struct PracticeHistoryTests {
         var header = Self.header
         header.kind = .drill
         header.transpose = -3
+        header.title = "Piece"
+        header.verse = 2
         header.measureStarts = [MeasureMark(number: "5", time: 0), MeasureMark(number: "6", time: 2), MeasureMark(number: "7", time: 4)]
         let id = try history.begin(header)
         try history.finish(session: id)

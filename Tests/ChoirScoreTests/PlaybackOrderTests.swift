@@ -116,3 +116,37 @@ struct PlaybackOrderTests {
         #expect(Timeline(score).entries.count == PlaybackOrder.maximumMeasures)
     }
 }
+
+/// The words a singer sings where verses are written under repeats.
+struct VerseTests {
+    typealias F = ScoreFixtures
+
+    /// Measure 1 is repeated with two verses under it; measure 2, the refrain, has one.
+    static let score: Score = {
+        func sung(_ verses: [String]) -> String {
+            F.note("C4", 4, extra: verses.enumerated().map { "<lyric number=\"\($0.offset + 1)\"><text>\($0.element)</text></lyric>" }.joined())
+        }
+        return try! F.read(F.partwise([
+            PlaybackOrderTests.forward + sung(["one", "two"]) + PlaybackOrderTests.backward, sung(["all"]),
+        ]))
+    }()
+
+    static func sung(verse: Int) -> [String] {
+        Timeline(score).lyrics(of: score.lines[0], verse: verse, in: score).map(\.text)
+    }
+
+    @Test func eachTimeRoundSingsTheNextVerseAndTheRefrainItsOwn() {
+        #expect(Self.sung(verse: 1) == ["one", "two", "all"])
+        // Starting at verse 2 there is no third verse to go on to: the repeat sings verse 2 again.
+        #expect(Self.sung(verse: 2) == ["two", "two", "all"])
+        // In written order, each measure once, at its verse.
+        #expect(Timeline(Self.score, unfolded: false).lyrics(of: Self.score.lines[0], verse: 2, in: Self.score).map(\.text) == ["two", "all"])
+    }
+
+    @Test func aVerseTheScoreLacksIsNamed() {
+        #expect(Self.score.problem(withVerse: 1) == nil && Self.score.problem(withVerse: 2) == nil)
+        #expect(Self.score.problem(withVerse: 3) == "verse 3: expected 1 to 2, the score's verses")
+        let wordless = try! F.read(F.partwise([F.note("C4", 4)]))
+        #expect(wordless.problem(withVerse: 2) == "verse 2: the score has no lyrics: expected verse 1")
+    }
+}
