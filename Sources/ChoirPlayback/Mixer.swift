@@ -21,7 +21,8 @@ public struct Mixer: Sendable, Equatable {
         public var volumes: [Int: Double] = [:]
         public var muted: Set<Int> = []
         public var soloed: Set<Int> = []
-        public var singer: Int?
+        /// The singer's lines: one, or several sung by one person (a soprano who also takes the descant).
+        public var singers: Set<Int> = []
         public var myVolume: Double?
         public var othersVolume: Double?
         public var muteMine = false
@@ -36,17 +37,17 @@ public struct Mixer: Sendable, Equatable {
             if let volume, !(0...100).contains(volume) { throw PlaybackError("volume \(volume): expected 0 to 100") }
         }
         if request.myVolume != nil || request.othersVolume != nil || request.muteMine {
-            guard request.singer != nil else {
+            guard !request.singers.isEmpty else {
                 throw PlaybackError("my volume, the others' volume and muting my line need my line: expected the line you sing")
             }
         }
         for line in 0..<lineCount {
-            let mine = line == request.singer
+            let mine = request.singers.contains(line)
             if let volume = mine ? request.myVolume : request.othersVolume { gains[line] = volume / 100 }
         }
         for (line, volume) in request.volumes { gains[line] = volume / 100 }
         for line in request.muted { gains[line] = 0 }
-        if request.muteMine, let singer = request.singer { gains[singer] = 0 }
+        if request.muteMine { for singer in request.singers { gains[singer] = 0 } }
         if !request.soloed.isEmpty {
             for line in 0..<lineCount where !request.soloed.contains(line) { gains[line] = 0 }
         }

@@ -51,8 +51,8 @@ public final class SynthRenderer: @unchecked Sendable {
     private var nextEvent = 0
     /// Left and right gain per line, as the mixer and later gain commands set them.
     private let lineGains: UnsafeMutablePointer<Float>
-    /// One line's share of every rendered frame, mono, for a ring; see ``tap(line:into:)``.
-    private var lineTap: (line: Int, ring: SPSCRing<Float>, mono: UnsafeMutablePointer<Float>)?
+    /// Some lines' share of every rendered frame, mono, for a ring; see ``tap(lines:into:)``.
+    private var lineTap: (lines: UnsafeMutableBufferPointer<Int>, ring: SPSCRing<Float>, mono: UnsafeMutablePointer<Float>)?
     private let promptChannel: Int32?
     /// The frame at which the prompt note stops, if one sounds.
     private var promptEnd: Int?
@@ -166,6 +166,7 @@ public final class SynthRenderer: @unchecked Sendable {
         stemPointers.deallocate()
         lineGains.deallocate()
         lineTap?.mono.deallocate()
+        lineTap?.lines.deallocate()
     }
 
     private var atEnd: Bool { !paused && cursor >= Double(totalFrames) }
@@ -284,14 +285,16 @@ public final class SynthRenderer: @unchecked Sendable {
         withUnsafePointer(to: &segment) { _ = segmentRing.write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
-    /// Writes `line`'s share of every frame rendered from now on (mono, at its gain) into `ring`, beside the mix:
-    /// for a session that must tell the singer's own line from the rest of what it plays. Call it before rendering
-    /// starts; the rendering thread then writes the ring (allocation-free; a full ring drops and counts).
-    public func tap(line: Int, into ring: SPSCRing<Float>) {
-        precondition(line >= 0 && line < lineCount && lineTap == nil)
+    /// Writes the share of `lines` in every frame rendered from now on (mono, at their gains) into `ring`, beside
+    /// the mix: for a session that must tell the singer's own lines from the rest of what it plays. Call it before
+    /// rendering starts; the rendering thread then writes the ring (allocation-free; a full ring drops and counts).
+    public func tap(lines: [Int], into ring: SPSCRing<Float>) {
+        precondition(lines.allSatisfy { $0 >= 0 && $0 < lineCount } && lineTap == nil)
         let mono = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
         mono.initialize(repeating: 0, count: blockSize)
-        lineTap = (line, ring, mono)
+        let indices = UnsafeMutableBufferPointer<Int>.allocate(capacity: lines.count)
+        _ = indices.initialize(from: lines)
+        lineTap = (indices, ring, mono)
     }
 
     private func mix(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ count: Int) {
@@ -321,11 +324,14 @@ public final class SynthRenderer: @unchecked Sendable {
                 right[i] += gainRight * stemRight[i]
             }
         }
-        if let (line, ring, mono) = lineTap {
-            let gainLeft = lineGains[2 * line], gainRight = lineGains[2 * line + 1]
-            let channel = Int(lineChannels[line])
-            let stemLeft = stemPointers[2 * channel]!, stemRight = stemPointers[2 * channel + 1]!
-            for i in 0..<count { mono[i] = (gainLeft * stemLeft[i] + gainRight * stemRight[i]) / 2 }
+        if let (lines, ring, mono) = lineTap {
+            mono.update(repeating: 0, count: count)
+            for line in lines {
+                let gainLeft = lineGains[2 * line], gainRight = lineGains[2 * line + 1]
+                let channel = Int(lineChannels[line])
+                let stemLeft = stemPointers[2 * channel]!, stemRight = stemPointers[2 * channel + 1]!
+                for i in 0..<count { mono[i] += (gainLeft * stemLeft[i] + gainRight * stemRight[i]) / 2 }
+            }
             ring.write(UnsafeBufferPointer(start: mono, count: count))
         }
     }

@@ -22,6 +22,11 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     public var others: [Other]
     /// The key signature in force, in fifths (flats below 0), which spells the note's name.
     public var key: Int
+    /// The singer's line the note is from; nil in histories from before it was kept.
+    public var line: String?
+    /// The notes of the singer's other lines sounding with this one (a singer taking two lines): the singer is
+    /// judged against whichever is nearer to what they sang.
+    public var alternatives: [Other]
 
     /// A note another line sings.
     public struct Other: Sendable, Equatable, Codable {
@@ -44,7 +49,7 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
 
     public init(
         index: Int, measure: String, measureIndex: Int, onset: Double, duration: Double, midi: Int, isEntrance: Bool,
-        previousMIDI: Int? = nil, others: [Other] = [], key: Int = 0
+        previousMIDI: Int? = nil, others: [Other] = [], key: Int = 0, line: String? = nil, alternatives: [Other] = []
     ) {
         self.index = index
         self.measure = measure
@@ -56,13 +61,23 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
         self.previousMIDI = previousMIDI
         self.others = others
         self.key = key
+        self.line = line
+        self.alternatives = alternatives
+    }
+
+    /// The note as the singer's other line has it: `alternative`'s pitch and line, here.
+    public func sung(as alternative: Other) -> ExpectedNote {
+        var note = self
+        note.midi = alternative.midi
+        note.line = alternative.line
+        return note
     }
 
     private enum CodingKeys: String, CodingKey {
-        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others, key
+        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others, key, line, alternatives
     }
 
-    /// Reads notes stored before other lines' notes and the key were kept, too.
+    /// Reads notes stored before other lines' notes, the key and the line were kept, too.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -72,7 +87,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
             isEntrance: try c.decode(Bool.self, forKey: .isEntrance),
             previousMIDI: try c.decodeIfPresent(Int.self, forKey: .previousMIDI),
             others: try c.decodeIfPresent([Other].self, forKey: .others) ?? [],
-            key: try c.decodeIfPresent(Int.self, forKey: .key) ?? 0)
+            key: try c.decodeIfPresent(Int.self, forKey: .key) ?? 0, line: try c.decodeIfPresent(String.self, forKey: .line),
+            alternatives: try c.decodeIfPresent([Other].self, forKey: .alternatives) ?? [])
     }
 
     /// Whether the singer rests from `start` to `end` (seconds) in `notes` (in time order): no note starts
@@ -91,27 +107,65 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     /// Whether the singer rests at `time`; see ``isRest(from:to:in:)``.
     public static func isRest(at time: Double, in notes: [ExpectedNote]) -> Bool { isRest(from: time, to: time, in: notes) }
 
-    /// The singer's notes in `schedule`, in time order; the count-in's pitch is not judged.
-    public static func notes(of singer: Int, in schedule: Schedule, score: Score) -> [ExpectedNote] {
-        let mine = schedule.notes.filter { $0.line == singer && $0.start >= 0 }.sorted { $0.start < $1.start }
+    /// The singer's notes in `schedule`, in time order, from their lines `singers` (the first first); the
+    /// count-in's pitch is not judged. A chord in one of the lines is sung as its upper or lower note, as `divisi`
+    /// says. Where several of the singer's lines sound at once, the note of the line earliest in `singers` (or
+    /// starting first) is the one expected, and the others' notes sounding at its middle are its alternatives.
+    public static func notes(of singers: [Int], in schedule: Schedule, score: Score, divisi: Divisi = .upper) -> [ExpectedNote] {
         let names = score.lines.map(\.name)
-        let theirs = schedule.notes.filter { $0.line != nil && $0.line != singer }
+        let rank = Dictionary(uniqueKeysWithValues: singers.enumerated().map { ($1, $0) })
+        // Each line's notes, a chord (notes starting together) kept as the one note divisi picks.
+        var mine: [Schedule.NoteEvent] = []
+        for singer in singers {
+            var chord: Schedule.NoteEvent?
+            for note in schedule.notes.filter({ $0.line == singer && $0.start >= 0 }).sorted(by: { $0.start < $1.start }) {
+                if let held = chord, abs(held.start - note.start) < 0.001 {
+                    if divisi == .upper ? note.midi > held.midi : note.midi < held.midi { chord = note }
+                    continue
+                }
+                if let held = chord { mine.append(held) }
+                chord = note
+            }
+            if let held = chord { mine.append(held) }
+        }
+        mine.sort { ($0.start, rank[$0.line!]!) < ($1.start, rank[$1.line!]!) }
+        // A note starting while an expected one sounds is not expected on its own.
+        var expected: [Schedule.NoteEvent] = []
+        for note in mine where expected.last.map({ note.start >= $0.end - 0.001 }) ?? true { expected.append(note) }
+        let theirs = schedule.notes.filter { $0.line != nil && rank[$0.line!] == nil }
         var result: [ExpectedNote] = []
-        result.reserveCapacity(mine.count)
-        for (index, note) in mine.enumerated() {
-            let previous = index > 0 ? mine[index - 1] : nil
+        result.reserveCapacity(expected.count)
+        for (index, note) in expected.enumerated() {
+            let previous = index > 0 ? expected[index - 1] : nil
             // A gap of more than 50 ms is a rest the singer has to come in after.
             let afterRest = previous.map { note.start - $0.end > 0.05 } ?? true
             let entrance = afterRest || previous?.midi != note.midi
             let middle = (note.start + note.end) / 2
-            let others = theirs.filter { $0.start <= middle && $0.end > middle }.map { Other(line: names[$0.line!], midi: $0.midi) }
+            func sounding(_ notes: [Schedule.NoteEvent]) -> [Other] {
+                notes.filter { $0.start <= middle && $0.end > middle }.map { Other(line: names[$0.line!], midi: $0.midi) }
+            }
+            var alternatives: [Other] = []
+            for other in sounding(mine.filter { $0.line != note.line || $0.start != note.start })
+            where other.midi != note.midi && !alternatives.contains(where: { $0.midi == other.midi }) {
+                alternatives.append(other)
+            }
             result.append(
                 ExpectedNote(
                     index: index, measure: score.measures[note.measureIndex].number, measureIndex: note.measureIndex,
                     onset: note.start, duration: note.end - note.start, midi: note.midi, isEntrance: entrance,
-                    previousMIDI: afterRest ? nil : previous?.midi, others: others,
-                    key: score.measures[note.measureIndex].key.fifths))
+                    previousMIDI: afterRest ? nil : previous?.midi, others: sounding(theirs),
+                    key: score.measures[note.measureIndex].key.fifths, line: names[note.line!], alternatives: alternatives))
         }
         return result
     }
+
+    /// The notes of one line.
+    public static func notes(of singer: Int, in schedule: Schedule, score: Score, divisi: Divisi = .upper) -> [ExpectedNote] {
+        notes(of: [singer], in: schedule, score: score, divisi: divisi)
+    }
+}
+
+/// Which note of a chord in the singer's own line they sing.
+public enum Divisi: String, Sendable, Codable, CaseIterable {
+    case upper, lower
 }

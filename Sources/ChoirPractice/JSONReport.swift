@@ -26,6 +26,7 @@ public enum JSONReport {
                 ("duration_s", .number(rounded(note.duration, 3))),
                 ("expected_midi", .int(note.midi)),
                 ("expected_name", .string(note.name)),
+                ("line", JSON(note.line)),
                 ("verdict", .string(result.verdict.rawValue)),
                 ("median_cents", JSON(result.medianCents.map { rounded($0) })),
                 ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
@@ -55,6 +56,17 @@ public enum JSONReport {
                 ("dropped_samples", .int(audio.droppedSamples)), ("error", JSON(audio.error)),
                 ("loudspeakers_db", JSON(audio.loudspeakersDecibels)),
             ])))
+        }
+        if !report.lineFigures.isEmpty {
+            fields.append(("lines", .array(report.lineFigures.map { figures in
+                .object([
+                    ("line", .string(figures.line)), ("notes", .int(figures.notes)), ("correct", .int(figures.correct)),
+                    ("accuracy_pct", .number(rounded(figures.accuracy))),
+                ])
+            })))
+        }
+        if let divisi = report.divisi {
+            fields.append(("divisi", .object([("note", .string(divisi.note.rawValue)), ("chords", .int(divisi.chords))])))
         }
         if let unsung = report.unsung {
             fields.append(("unsung", .object([("notes", .int(unsung.notes)), ("from_measure", .string(unsung.measure))])))

@@ -117,14 +117,16 @@ public final class PracticeHistory: Sendable {
                 ALTER TABLE result_by_pass RENAME TO result;
                 """)
         }
-        // What was practised: the piece's title, how (a take, a microphone, a drill), in which key and to which words.
-        migrator.registerMigration("title, kind, transposition and verse") { db in
+        // What was practised: the piece's title, how (a take, a microphone, a drill), in which key, to which words
+        // and which note of the line's chords.
+        migrator.registerMigration("title, kind, transposition, verse and divisi") { db in
             try db.execute(sql: """
                 ALTER TABLE session ADD COLUMN title TEXT;
                 ALTER TABLE session ADD COLUMN kind TEXT;
                 ALTER TABLE session ADD COLUMN transpose INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE session ADD COLUMN verse INTEGER NOT NULL DEFAULT 1;
                 ALTER TABLE session ADD COLUMN lyrics TEXT;
+                ALTER TABLE session ADD COLUMN divisi TEXT;
                 UPDATE session SET kind = 'live' WHERE audio IS NOT NULL;
                 """)
         }
@@ -136,13 +138,14 @@ public final class PracticeHistory: Sendable {
         try attempt { db in
             try db.execute(
                 sql: """
-                    INSERT INTO session (score, title, part, started, tempo, tempo_percent, options, measures, kind, transpose, verse, lyrics)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (
+                        score, title, part, started, tempo, tempo_percent, options, measures, kind, transpose, verse, lyrics, divisi)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     report.score, report.title, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
                     try Self.json(report.options), try Self.json(report.measureStarts), report.kind?.rawValue, report.transpose,
-                    report.verse, try Self.json(report.lyrics),
+                    report.verse, try Self.json(report.lyrics), try report.divisi.map { try Self.json($0) },
                 ])
             return db.lastInsertedRowID
         }
@@ -227,6 +230,7 @@ public final class PracticeHistory: Sendable {
             report.kind = (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:))
             report.transpose = row["transpose"]
             report.verse = row["verse"]
+            report.divisi = try (row["divisi"] as String?).map { try decoder.decode(SessionReport.DivisiChoice.self, from: Data($0.utf8)) }
             report.lyrics = try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
             return report
         }

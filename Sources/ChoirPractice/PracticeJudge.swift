@@ -77,11 +77,17 @@ public struct PracticeJudge: Sendable {
         return results[first...]
     }
 
-    /// Judges the next note with the pending frames, and learns the singer's vibrato from it.
+    /// Judges the next note with the pending frames, and learns the singer's vibrato from it. A note with
+    /// alternatives (the singer's other line sounding with it) is judged against whichever the sung pitch is
+    /// nearer to.
     private mutating func judgeNext() {
-        let note = notes[results.count]
-        results.append(comparator.judge(note, frames: pending))
-        vibrato.learn(from: comparator.body(of: note, frames: pending).steady)
+        var result = comparator.judge(notes[results.count], frames: pending)
+        for alternative in notes[results.count].alternatives {
+            let other = comparator.judge(notes[results.count].sung(as: alternative), frames: pending)
+            if abs(other.medianCents ?? .infinity) < abs(result.medianCents ?? .infinity) { result = other }
+        }
+        results.append(result)
+        vibrato.learn(from: comparator.body(of: result.note, frames: pending).steady)
         comparator.vibratoRate = vibrato.rate
     }
 

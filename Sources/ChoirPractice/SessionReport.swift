@@ -28,6 +28,39 @@ public struct SessionReport: Sendable, Codable, Equatable {
     /// How the session was sung; nil in histories from before it was kept and not live.
     public var kind: Kind?
 
+    /// The chords in the singer's line and which of their notes was judged; nil when the line has none.
+    public var divisi: DivisiChoice?
+
+    /// Which note of the chords in the singer's line was judged, and how many chords there were.
+    public struct DivisiChoice: Sendable, Codable, Equatable {
+        public var note: Divisi
+        public var chords: Int
+
+        public init(note: Divisi, chords: Int) {
+            self.note = note
+            self.chords = chords
+        }
+
+        /// "your line has 3 chords; the upper note of each was judged".
+        public var summary: String {
+            "your line has \(chords) chord\(chords == 1 ? "" : "s"); the \(note.rawValue) note of \(chords == 1 ? "it" : "each") was judged"
+        }
+    }
+
+    /// Each line's figures, in the order first sung, when the singer sang more than one line.
+    public var lineFigures: [(line: String, notes: Int, correct: Int, accuracy: Double)] {
+        var order: [String] = []
+        var tally: [String: (correct: Int, total: Int)] = [:]
+        for result in results {
+            guard let line = result.note.line else { continue }
+            if tally[line] == nil { order.append(line) }
+            tally[line, default: (0, 0)].total += 1
+            if result.verdict.isCorrect { tally[line, default: (0, 0)].correct += 1 }
+        }
+        guard order.count > 1 else { return [] }
+        return order.map { ($0, tally[$0]!.total, tally[$0]!.correct, 100 * Double(tally[$0]!.correct) / Double(tally[$0]!.total)) }
+    }
+
     /// How a session was sung.
     public enum Kind: String, Sendable, Codable {
         /// From a recorded take.

@@ -136,7 +136,10 @@ public struct SteeredJudge: Sendable {
         guard let (judge, segment) = current else { return }
         for result in judge.results[judgedSince...] {
             var onScore = result
+            // On the score's clock, with the pitch and line the singer was judged against.
             onScore.note = notes[result.note.index]
+            onScore.note.midi = result.note.midi
+            onScore.note.line = result.note.line
             onScore.pass = pass
             results.append(onScore)
         }

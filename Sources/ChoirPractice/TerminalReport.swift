@@ -13,6 +13,12 @@ public enum TerminalReport {
         }
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
         if let unsung = report.unsung { out += "Not sung: \(unsung.summary)\n" }
+        let lines = report.lineFigures
+        if !lines.isEmpty {
+            out += "Lines: " + lines.map { "\($0.line) \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
+                .joined(separator: ", ") + "\n"
+        }
+        if let divisi = report.divisi { out += "Divisi: \(divisi.summary)\n" }
         let passes = report.passes
         if passes.count > 1 {
             out += "Passes: " + passes.map { "\($0.number): \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }

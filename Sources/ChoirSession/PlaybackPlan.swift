@@ -7,8 +7,16 @@ import FoundationEssentials
 public struct PlaybackPlan: Sendable {
     /// A MusicXML or MXL file.
     public var score: String
-    /// The singer's line: a name, a unique prefix, S/A/T/B or a number.
-    public var part: String?
+    /// The singer's lines, each a name, a unique prefix, S/A/T/B or a number: usually one; several when one
+    /// person sings them (a soprano who also takes the descant, one tenor covering Tenor 1 and Tenor 2). The first
+    /// gives the count-in's note and the lyrics.
+    public var parts: [String] = []
+
+    /// The singer's line, when there is one: the first of ``parts``; setting it makes it the only one.
+    public var part: String? {
+        get { parts.first }
+        set { parts = newValue.map { [$0] } ?? [] }
+    }
     /// Repeats and jumps followed, or the measures in written order.
     public var unfolded = true
     /// The score's tempo scaled, in percent.
@@ -48,6 +56,11 @@ public struct PlaybackPlan: Sendable {
         self.part = part
     }
 
+    public init(score: String, parts: [String]) {
+        self.score = score
+        self.parts = parts
+    }
+
     /// The plan resolved against its score, or a one-line error naming the file.
     public func resolve() throws(SessionError) -> ResolvedPlayback {
         guard Score.transpositions.contains(transpose) else {
@@ -77,7 +90,12 @@ public struct PlaybackPlan: Sendable {
             }
             return program
         }
-        let singer = try part.map(line)
+        var singers: [Int] = []
+        for name in parts {
+            let index = try line(name)
+            if !singers.contains(index) { singers.append(index) }
+        }
+        let singer = singers.first
         if let problem = score.problem(withVerse: verse) { throw PlaybackError(problem) }
         var options = PlaybackOptions()
         options.verse = verse
@@ -95,11 +113,11 @@ public struct PlaybackPlan: Sendable {
         var overrides: [Int: Int] = [:]
         for (name, value) in instruments { overrides[try line(name)] = try program(value) }
         if let myInstrument {
-            guard let singer else { throw PlaybackError("an instrument for my line needs my line: expected the line you sing") }
-            overrides[singer] = try program(myInstrument)
+            guard !singers.isEmpty else { throw PlaybackError("an instrument for my line needs my line: expected the line you sing") }
+            for singer in singers { overrides[singer] = try program(myInstrument) }
         }
         var request = Mixer.Request()
-        request.singer = singer
+        request.singers = Set(singers)
         request.myVolume = myVolume
         request.othersVolume = othersVolume
         request.muteMine = muteMine
@@ -110,7 +128,7 @@ public struct PlaybackPlan: Sendable {
         let soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
         return ResolvedPlayback(
             plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer,
-            programs: Instruments.programs(for: lines, in: score, overrides: overrides), soundFont: soundFont, singer: singer)
+            programs: Instruments.programs(for: lines, in: score, overrides: overrides), soundFont: soundFont, singers: singers)
     }
 }
 
@@ -125,11 +143,14 @@ public struct ResolvedPlayback: Sendable {
     /// Each line's GM program, 0-based.
     public var programs: [Int]
     public var soundFont: String
-    /// The singer's line, by index.
-    public var singer: Int?
+    /// The singer's lines, by index, the first first.
+    public var singers: [Int]
 
-    /// The singer's line's name, if there is one.
-    public var part: String? { singer.map { lines[$0].name } }
+    /// The singer's first line, if there is one.
+    public var singer: Int? { singers.first }
+
+    /// The singer's lines' names, "Soprano + Descant", if there is one.
+    public var part: String? { singers.isEmpty ? nil : singers.map { lines[$0].name }.joined(separator: " + ") }
 
     /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {

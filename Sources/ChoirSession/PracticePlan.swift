@@ -25,6 +25,8 @@ public struct PracticePlan: Sendable {
     public var input: Input = .device("default")
     public var output: MixDestination = .device("default")
     public var options = NoteComparator.Options()
+    /// Which note of a chord in the singer's line they sing.
+    public var divisi = Divisi.upper
     /// Round trip from loudspeaker to microphone to take off, in seconds; nil for the calibrated value of the two
     /// devices when the mix plays on one, else 0.
     public var latency: Double?

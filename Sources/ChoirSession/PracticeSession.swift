@@ -138,11 +138,10 @@ public final class PracticeSession: @unchecked Sendable {
         self.plan = plan
         self.resolved = resolved
         self.recorder = recorder
-        let singer = resolved.singer!
-        var notes = ExpectedNote.notes(of: singer, in: resolved.schedule, score: resolved.score)
+        var notes = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
         var header = header
         guard !notes.isEmpty else {
-            throw SessionError(.input, "\(plan.playback.score): \(resolved.lines[singer].name) has no notes to sing in this range")
+            throw SessionError(.input, "\(plan.playback.score): \(resolved.part!) has no notes to sing in this range")
         }
         let rate = plan.sampleRate
         guard (8000...192_000).contains(rate) else { throw SessionError(.input, "sample rate \(rate) Hz: expected 8000 to 192000 Hz") }
@@ -198,6 +197,13 @@ public final class PracticeSession: @unchecked Sendable {
         report.transpose = plan.playback.transpose
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics
+        // Chords in the singer's own lines: one of their notes is judged, and the report says which.
+        var starts: [Int: [Double: Set<Int>]] = [:]
+        for note in resolved.schedule.notes where note.start >= 0 && resolved.singers.contains(note.line ?? -1) {
+            starts[note.line!, default: [:]][(note.start * 1000).rounded(), default: []].insert(note.midi)
+        }
+        let chords = starts.values.reduce(0) { $0 + $1.values.count { $0.count > 1 } }
+        if chords > 0 { report.divisi = SessionReport.DivisiChoice(note: plan.divisi, chords: chords) }
         report.kind = plan.input.isTake ? .file : .live
         return report
     }
@@ -231,7 +237,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         let line = resolved.singer.map { singer in
             let ring = SPSCRing<Float>(minimumCapacity: renderer.totalFrames + 1, filler: 0)
-            renderer.tap(line: singer, into: ring)
+            renderer.tap(lines: resolved.singers, into: ring)
             return ring
         }
         let (left, right) = renderer.renderAll()
@@ -266,7 +272,7 @@ public final class PracticeSession: @unchecked Sendable {
         let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap)
         // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
         let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
-        if let singerTap, let singer = resolved.singer { mix.renderer?.tap(line: singer, into: singerTap) }
+        if let singerTap, !resolved.singers.isEmpty { mix.renderer?.tap(lines: resolved.singers, into: singerTap) }
         let echo = tap.map {
             LiveEcho(tap: $0, singerTap: singerTap, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window)
         }

@@ -26,7 +26,7 @@ struct Transport {
         self.renderer = renderer
         self.sampleRate = sampleRate
         self.locked = locked
-        mineMuted = resolved.singer.map { resolved.mixer.gains[$0] == 0 } ?? false
+        mineMuted = !resolved.singers.isEmpty && resolved.singers.allSatisfy { resolved.mixer.gains[$0] == 0 }
     }
 
     var zeroSample: Int { renderer?.zeroSample ?? Int((resolved.schedule.preroll * Double(sampleRate)).rounded()) }
@@ -103,10 +103,12 @@ struct Transport {
     }
 
     private mutating func toggleMute() {
-        guard let singer = resolved.singer else { return }
+        guard !resolved.singers.isEmpty else { return }
         mineMuted.toggle()
-        let written = resolved.mixer.gains[singer]
-        renderer?.send(.gain(line: singer, gain: mineMuted ? 0 : (written > 0 ? written : 1)))
+        for singer in resolved.singers {
+            let written = resolved.mixer.gains[singer]
+            renderer?.send(.gain(line: singer, gain: mineMuted ? 0 : (written > 0 ? written : 1)))
+        }
     }
 
     private func sample(_ scoreSeconds: Double) -> Int { zeroSample + Int((scoreSeconds * Double(sampleRate)).rounded()) }

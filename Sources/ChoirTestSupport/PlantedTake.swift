@@ -80,7 +80,7 @@ public struct PlantedTake {
         var played: [Float]?
         if case .loudspeakers(let decibels, let room) = bleed {
             var request = Mixer.Request()
-            request.singer = singerLine
+            request.singers = [singerLine]
             request.muteMine = true
             let renderer = try SynthRenderer(
                 soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),

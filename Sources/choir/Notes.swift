@@ -11,8 +11,8 @@ extension Choir {
         @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file.")
         var score: String
 
-        @Option(help: "Only this line: a name, a unique prefix, S/A/T/B, or a number from `choir info`.")
-        var part: String?
+        @Option(help: "Only this line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeatable.")
+        var part: [String] = []
 
         @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
         var noRepeats = false
@@ -35,12 +35,13 @@ extension Choir {
             if let problem = score.problem(withVerse: verse) { throw fail("\(self.score): \(problem)") }
             let lines = score.lines
             var chosen = Array(lines.indices)
-            if let part {
+            if !part.isEmpty {
                 do {
-                    chosen = [try LineSelector.select(part, from: lines)]
+                    chosen = try part.map { (name: String) throws(LineSelector.Failure) in try LineSelector.select(name, from: lines) }
                 } catch {
                     throw fail("\(self.score): \(error)")
                 }
+                chosen = Array(Set(chosen)).sorted()
             }
             let timeline = Timeline(score, unfolded: !noRepeats)
             let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline, verse: verse)

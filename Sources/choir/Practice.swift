@@ -4,6 +4,8 @@ import ChoirSession
 import FoundationEssentials
 import Glibc
 
+extension Divisi: ExpressibleByArgument {}
+
 extension Choir {
     /// `choir practice`: sing your line while the others play; every note is judged, and the session is
     /// reported and kept in the history.
@@ -58,8 +60,11 @@ extension Choir {
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
+        @Option(help: "Which note of a chord in your line you sing: upper or lower.")
+        var divisi = Divisi.upper
+
         func validate() throws {
-            guard playback.part != nil else { throw ValidationError("practice needs --part: the line you sing") }
+            guard !playback.part.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
             guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
@@ -148,6 +153,7 @@ extension Choir {
             plan.options.toleranceCents = tolerance
             plan.options.lateSeconds = lateMs / 1000
             plan.options.octaveIsCorrect = octaveOk
+            plan.divisi = divisi
             plan.latency = latency.map { $0 / 1000 }
             plan.loudspeakers = !headphones
             plan.sampleRate = sampleRate

@@ -62,7 +62,7 @@ struct PracticeCommandTests {
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
         #expect(Set(notes[0].keys) == [
-            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
+            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "line", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
             "voiced_pct", "frames_judged", "sang",
         ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })

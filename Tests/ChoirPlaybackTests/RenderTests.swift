@@ -137,7 +137,7 @@ struct RenderTests {
         let ratio = rms(half.left) / rms(solo.left)
         #expect(abs(ratio - 0.5) < 1e-4, "ratio \(ratio)")
 
-        let mine = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.singer = 2; $0.muteMine = true })
+        let mine = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.singers = [2]; $0.muteMine = true })
         #expect(zip(mine.left, muted.left).allSatisfy { $0 == $1 })
     }
 

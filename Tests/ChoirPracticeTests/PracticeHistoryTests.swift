@@ -110,7 +110,7 @@ struct PracticeHistoryTests {
         // Opened again, nothing is migrated twice.
         #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
         let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition and verse"])
+        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi"])
     }
 
     /// A session keeps how it was sung, its key and its range, and `sessions()` lists them.
@@ -121,6 +121,7 @@ struct PracticeHistoryTests {
         header.transpose = -3
         header.title = "Piece"
         header.verse = 2
+        header.divisi = SessionReport.DivisiChoice(note: .lower, chords: 3)
         header.measureStarts = [MeasureMark(number: "5", time: 0), MeasureMark(number: "6", time: 2), MeasureMark(number: "7", time: 4)]
         let id = try history.begin(header)
         try history.finish(session: id)
