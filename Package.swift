@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
-        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession"]),
+        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: [

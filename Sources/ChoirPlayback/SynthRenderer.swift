@@ -73,9 +73,10 @@ public final class SynthRenderer: @unchecked Sendable {
 
     /// Loads `soundFont` and prepares `schedule`; `programs` gives each line's GM program (0-based), and
     /// `promptProgram` the instrument of ``TransportCommand/sound(key:frames:)``, if prompts are wanted.
+    /// `tunings` retunes programs key by key: for a program, the cents to add to each of the 128 keys.
     public init(
         soundFont: String, sampleRate: Int, schedule: Schedule, programs: [Int], mixer: Mixer, blockSize: Int = 1024,
-        promptProgram: Int? = nil
+        promptProgram: Int? = nil, tunings: [Int: [Double]] = [:]
     ) throws(PlaybackError) {
         guard (8000...192_000).contains(sampleRate) else {
             throw PlaybackError("sample rate \(sampleRate): expected 8000 to 192000 Hz")
@@ -93,35 +94,19 @@ public final class SynthRenderer: @unchecked Sendable {
         let channelCount = ((programs.count + 2 + 15) / 16) * 16
         groupCount = channelCount
 
-        FluidSynth.silenced
-        settings = new_fluid_settings()
-        fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
-        fluid_settings_setint(settings, "synth.midi-channels", Int32(channelCount))
-        fluid_settings_setint(settings, "synth.audio-channels", Int32(channelCount))
-        fluid_settings_setint(settings, "synth.audio-groups", Int32(channelCount))
-        // Reverb and chorus would mix the lines together; the mix must stay the exact sum of the lines.
-        fluid_settings_setint(settings, "synth.reverb.active", 0)
-        fluid_settings_setint(settings, "synth.chorus.active", 0)
-        fluid_settings_setint(settings, "synth.polyphony", 256)
-        // Load only the samples of the programs in use, when they are chosen (here, not on the audio thread).
-        fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
-        fluid_settings_setnum(settings, "synth.gain", 0.5)
-        // Only the rendering thread calls into the synth once it is built (commands reach it through a ring), so
-        // FluidSynth's own mutex around every call would only cost time on the audio thread.
-        fluid_settings_setint(settings, "synth.threadsafe-api", 0)
-        guard let synth = new_fluid_synth(settings) else {
-            delete_fluid_settings(settings)
-            throw PlaybackError("FluidSynth could not start at \(sampleRate) Hz")
-        }
-        self.synth = synth
-        guard fluid_synth_sfload(synth, soundFont, 1) != FLUID_FAILED else {
-            delete_fluid_synth(synth)
-            delete_fluid_settings(settings)
-            throw PlaybackError("\(soundFont): not a SoundFont FluidSynth can load: expected a .sf2 file")
+        (settings, synth) = try Self.synth(soundFont: soundFont, sampleRate: sampleRate, channels: channelCount)
+        // Each retuned program is a tuning of its own, given to the channels that play it.
+        var tuningIDs: [Int: Int32] = [:]
+        for (program, cents) in tunings.sorted(by: { $0.key < $1.key }) where cents.count == 128 {
+            let id = Int32(tuningIDs.count)
+            let pitches = (0..<128).map { Double($0) * 100 + cents[$0] }
+            fluid_synth_activate_key_tuning(synth, 0, id, "choir", pitches, 1)
+            tuningIDs[program] = id
         }
         for (line, channel) in lineChannels.enumerated() {
             fluid_synth_set_channel_type(synth, channel, Int32(CHANNEL_TYPE_MELODIC.rawValue))
             fluid_synth_program_change(synth, channel, Int32(programs[line]))
+            if let id = tuningIDs[programs[line]] { fluid_synth_activate_tuning(synth, channel, 0, id, 1) }
             // Volume and pan are the mixer's, applied after synthesis.
             fluid_synth_cc(synth, channel, 7, 127)
             fluid_synth_cc(synth, channel, 10, 64)
@@ -129,6 +114,7 @@ public final class SynthRenderer: @unchecked Sendable {
         fluid_synth_cc(synth, Self.clickChannel, 7, 127)
         if let promptChannel, let promptProgram {
             fluid_synth_program_change(synth, promptChannel, Int32(promptProgram))
+            if let id = tuningIDs[promptProgram] { fluid_synth_activate_tuning(synth, promptChannel, 0, id, 1) }
             fluid_synth_cc(synth, promptChannel, 7, 127)
         }
         lineGains = .allocate(capacity: 2 * max(1, programs.count))
@@ -157,6 +143,63 @@ public final class SynthRenderer: @unchecked Sendable {
         events.sort { $0.sample == $1.sample ? $0.velocity < $1.velocity : $0.sample < $1.sample }
         self.events = events
         totalFrames = zeroSample + Int((schedule.length * rate).rounded()) + sampleRate
+    }
+
+    /// A FluidSynth with `soundFont` loaded, for `channels` MIDI channels each on an output of its own.
+    private static func synth(soundFont: String, sampleRate: Int, channels: Int) throws(PlaybackError)
+        -> (OpaquePointer, OpaquePointer)
+    {
+        FluidSynth.silenced
+        let settings = new_fluid_settings()!
+        fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
+        fluid_settings_setint(settings, "synth.midi-channels", Int32(channels))
+        fluid_settings_setint(settings, "synth.audio-channels", Int32(channels))
+        fluid_settings_setint(settings, "synth.audio-groups", Int32(channels))
+        // Reverb and chorus would mix the lines together; the mix must stay the exact sum of the lines.
+        fluid_settings_setint(settings, "synth.reverb.active", 0)
+        fluid_settings_setint(settings, "synth.chorus.active", 0)
+        fluid_settings_setint(settings, "synth.polyphony", 256)
+        // Load only the samples of the programs in use, when they are chosen (here, not on the audio thread).
+        fluid_settings_setint(settings, "synth.dynamic-sample-loading", 1)
+        fluid_settings_setnum(settings, "synth.gain", 0.5)
+        // Only the rendering thread calls into the synth once it is built (commands reach it through a ring), so
+        // FluidSynth's own mutex around every call would only cost time on the audio thread.
+        fluid_settings_setint(settings, "synth.threadsafe-api", 0)
+        guard let synth = new_fluid_synth(settings) else {
+            delete_fluid_settings(settings)
+            throw PlaybackError("FluidSynth could not start at \(sampleRate) Hz")
+        }
+        guard fluid_synth_sfload(synth, soundFont, 1) != FLUID_FAILED else {
+            delete_fluid_synth(synth)
+            delete_fluid_settings(settings)
+            throw PlaybackError("\(soundFont): not a SoundFont FluidSynth can load: expected a .sf2 file")
+        }
+        return (settings, synth)
+    }
+
+    /// Each of `keys` played alone on `program` for `seconds` (mono, velocity 80), retuned by `tuning` (cents per
+    /// key) if given: for measuring how a SoundFont's samples are tuned.
+    public static func soundKeys(
+        _ keys: [Int], program: Int, soundFont: String, sampleRate: Int, seconds: Double, tuning: [Double]? = nil
+    ) throws(PlaybackError) -> [[Float]] {
+        let (settings, synth) = try synth(soundFont: soundFont, sampleRate: sampleRate, channels: 16)
+        defer {
+            delete_fluid_synth(synth)
+            delete_fluid_settings(settings)
+        }
+        fluid_synth_program_change(synth, 0, Int32(program))
+        if let tuning, tuning.count == 128 {
+            fluid_synth_activate_key_tuning(synth, 0, 0, "choir", (0..<128).map { Double($0) * 100 + tuning[$0] }, 1)
+            fluid_synth_activate_tuning(synth, 0, 0, 0, 1)
+        }
+        let frames = Int(seconds * Double(sampleRate))
+        var left = [Float](repeating: 0, count: frames), right = left
+        return keys.map { key in
+            fluid_synth_noteon(synth, 0, Int32(key), 80)
+            fluid_synth_write_float(synth, Int32(frames), &left, 0, 1, &right, 0, 1)
+            fluid_synth_all_sounds_off(synth, 0)
+            return zip(left, right).map { ($0 + $1) / 2 }
+        }
     }
 
     deinit {

@@ -36,10 +36,7 @@ final class MixOutput {
         right = left
         func synthesizer(blockSize: Int) throws(SessionError) -> SynthRenderer {
             do {
-                return try SynthRenderer(
-                    soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
-                    programs: resolved.programs, mixer: resolved.mixer, blockSize: blockSize,
-                    promptProgram: resolved.singer.map { resolved.programs[$0] })
+                return try resolved.renderer(sampleRate: sampleRate, blockSize: blockSize, prompts: true)
             } catch {
                 throw SessionError(.input, "\(error)")
             }

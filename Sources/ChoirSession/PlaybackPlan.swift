@@ -126,9 +126,12 @@ public struct PlaybackPlan: Sendable {
         request.soloed = Set(try soloed.map(line))
         let mixer = try Mixer(lineCount: lines.count, request: request)
         let soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
+        let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
+        var keys: [Int: Set<Int>] = [:]
+        for note in schedule.notes { if let line = note.line { keys[programs[line], default: []].insert(note.midi) } }
         return ResolvedPlayback(
-            plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer,
-            programs: Instruments.programs(for: lines, in: score, overrides: overrides), soundFont: soundFont, singers: singers)
+            plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer, programs: programs, soundFont: soundFont,
+            singers: singers, tunings: try InstrumentTuning.corrections(soundFont: soundFont, keys: keys))
     }
 }
 
@@ -145,12 +148,21 @@ public struct ResolvedPlayback: Sendable {
     public var soundFont: String
     /// The singer's lines, by index, the first first.
     public var singers: [Int]
+    /// Each program's corrections, in cents per key, that put its notes in tune (``InstrumentTuning``).
+    public var tunings: [Int: [Double]]
 
     /// The singer's first line, if there is one.
     public var singer: Int? { singers.first }
 
     /// The singer's lines' names, "Soprano + Descant", if there is one.
     public var part: String? { singers.isEmpty ? nil : singers.map { lines[$0].name }.joined(separator: " + ") }
+
+    /// A synthesizer for this playback, its instruments in tune; with `prompts`, it can sound the singer's notes.
+    public func renderer(sampleRate: Int, blockSize: Int, prompts: Bool = false) throws(PlaybackError) -> SynthRenderer {
+        try SynthRenderer(
+            soundFont: soundFont, sampleRate: sampleRate, schedule: schedule, programs: programs, mixer: mixer,
+            blockSize: blockSize, promptProgram: prompts ? singer.map { programs[$0] } : nil, tunings: tunings)
+    }
 
     /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {

@@ -16,9 +16,7 @@ public final class PlaybackSession: @unchecked Sendable {
         self.device = device
         self.sampleRate = sampleRate
         do {
-            renderer = try SynthRenderer(
-                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule,
-                programs: resolved.programs, mixer: resolved.mixer, blockSize: period)
+            renderer = try resolved.renderer(sampleRate: sampleRate, blockSize: period)
         } catch {
             throw SessionError(.input, "\(error)")
         }

@@ -229,9 +229,7 @@ public final class PracticeSession: @unchecked Sendable {
     {
         let renderer: SynthRenderer
         do {
-            renderer = try SynthRenderer(
-                soundFont: resolved.soundFont, sampleRate: sampleRate, schedule: resolved.schedule, programs: resolved.programs,
-                mixer: resolved.mixer, blockSize: 4096)
+            renderer = try resolved.renderer(sampleRate: sampleRate, blockSize: 4096)
         } catch {
             throw SessionError(.input, "\(error)")
         }
