@@ -35,6 +35,25 @@ _apt +PACKAGES:
 build: setup
     swift build -c release --product choir --static-swift-stdlib
 
+# Install choir under PREFIX: the program, a man page per command (`man choir.practice`), and completion for bash,
+# zsh and fish.
+install PREFIX=(env_var("HOME") + "/.local"): build
+    install -Dm755 .build/release/choir "{{PREFIX}}/bin/choir"
+    just _install-docs "{{PREFIX}}" .build/release/choir
+
+# The man pages (SwiftPM's generate-manual plugin, from choir's own help) and the completion scripts CHOIR writes,
+# under PREFIX.
+_install-docs PREFIX CHOIR:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    swift package --allow-writing-to-package-directory generate-manual --multi-page --configuration debug >/dev/null 2>&1
+    install -Dm644 -t "{{PREFIX}}/share/man/man1" .build/plugins/GenerateManual/outputs/choir/*.1
+    install -d "{{PREFIX}}/share/bash-completion/completions" "{{PREFIX}}/share/zsh/site-functions" "{{PREFIX}}/share/fish/vendor_completions.d"
+    "{{CHOIR}}" --generate-completion-script bash > "{{PREFIX}}/share/bash-completion/completions/choir"
+    "{{CHOIR}}" --generate-completion-script zsh > "{{PREFIX}}/share/zsh/site-functions/_choir"
+    "{{CHOIR}}" --generate-completion-script fish > "{{PREFIX}}/share/fish/vendor_completions.d/choir.fish"
+    echo "Installed the man pages and completions under {{PREFIX}}"
+
 # Practise the tenor line of the example on the default audio device; without one, judge the bundled demo
 # take instead, write the mix to demo-mix.wav and print the report.
 demo: build
@@ -86,7 +105,24 @@ test: setup (_apt test_packages)
     fi
     rm -rf "$logs"
     [ "$status" -eq 0 ]
+    just _check-install
     just fuzz 60
+
+# The install task's man pages and completions, installed into a scratch folder and read back.
+_check-install:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    prefix=$(mktemp -d)
+    just _install-docs "$prefix" .build/debug/choir
+    man="$prefix/share/man/man1"
+    for command in info notes pitch render play practice calibrate history report; do test -s "$man/choir.$command.1"; done
+    grep -q -- 'transpose' "$man/choir.practice.1" && grep -q -- 'divisi' "$man/choir.practice.1"
+    bash -n "$prefix/share/bash-completion/completions/choir"
+    bash -c "source '$prefix/share/bash-completion/completions/choir' && complete -p choir" | grep -q '_choir'
+    grep -q -- '--transpose' "$prefix/share/zsh/site-functions/_choir"
+    grep -q -- 'transpose' "$prefix/share/fish/vendor_completions.d/choir.fish"
+    rm -rf "$prefix"
+    echo "install: man pages for every command, completion for bash, zsh and fish"
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
