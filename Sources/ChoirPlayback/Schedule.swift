@@ -64,6 +64,12 @@ public struct Schedule: Sendable {
         public var text: String
         /// Whether the word goes on in the next syllable.
         public var continues: Bool
+
+        public init(start: Double, text: String, continues: Bool) {
+            self.start = start
+            self.text = text
+            self.continues = continues
+        }
     }
 
     /// The GM percussion keys of the click: an accented downbeat and the other beats.
@@ -102,12 +108,14 @@ public struct Schedule: Sendable {
         for (index, line) in lines.enumerated() {
             for note in rangeEntries.place(line.notes, in: score) {
                 let quarter = note.onset - offset
-                let end = quarter + note.duration
+                // A note tied past the range's last measure stops where the range does: it is played and judged
+                // for what of it lies in the range.
+                let end = min(quarter + note.duration, rangeLength)
                 notes.append(
                     NoteEvent(
                         line: index, midi: note.midi, velocity: note.velocity, start: tempo.seconds(at: quarter),
                         end: tempo.seconds(at: end), quarter: quarter.doubleValue,
-                        quarterLength: note.duration.doubleValue, measureIndex: note.measureIndex))
+                        quarterLength: (end - quarter).doubleValue, measureIndex: note.measureIndex))
             }
         }
         for entry in entries { placedMeasures.append((entry.measureIndex, tempo.seconds(at: entry.start - offset))) }

@@ -10,8 +10,17 @@ struct LiveView {
     var title: String
     var notes: [ExpectedNote]
     var lyrics: [Schedule.SungSyllable]
+    /// The measures played, on the score's clock: where each starts and how many beats it has.
+    var bars: [Bar] = []
+    /// During a drill: the passage, the pass and the tempo.
+    var drill: String?
     /// Seconds of score shown per column of the roll.
     var secondsPerColumn = 0.1
+
+    struct Bar {
+        var start: Double
+        var beats: Int
+    }
 
     /// Everything that changes while the session runs.
     struct State {
@@ -39,6 +48,8 @@ struct LiveView {
         let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
         rows.append(spread(title, "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")), width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
+        let ahead = [drill, cue(at: state.time)].compactMap { $0 }
+        rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy = state.judged == 0 ? "accuracy –" : String(printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
         let keys = state.locked ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"
@@ -85,6 +96,33 @@ struct LiveView {
             }
         }
         return line
+    }
+
+    /// What comes next for the singer: while they rest, when they come in ("enters in 5 bars", then the beats); near
+    /// the end of a phrase, the next phrase's first notes and words.
+    func cue(at time: Double) -> String? {
+        guard let next = notes.firstIndex(where: { $0.onset > time + 0.05 }) else { return nil }
+        let resting = !notes.contains { $0.onset <= time + 0.05 && time < $0.end }
+        if resting {
+            let wait = notes[next].onset - time
+            let barLines = bars.count { $0.start > time + 0.05 && $0.start <= notes[next].onset + 0.05 }
+            if barLines >= 2 { return "enters in \(barLines) bars" }
+            guard let bar = bars.last(where: { $0.start <= time + 0.05 }) else { return nil }
+            let end = bars.first { $0.start > bar.start }?.start ?? bar.start + 4
+            let beat = (end - bar.start) / Double(max(1, bar.beats))
+            let beats = Int((wait / beat).rounded(.up))
+            return beats <= 1 ? "enters on the next beat" : "enters in \(beats) beats"
+        }
+        // The phrase sung now ends where the next one (the next note after a rest) starts.
+        guard let phrase = notes[next...].firstIndex(where: { $0.previousMIDI == nil }), notes[phrase - 1].end - time < 2 else {
+            return nil
+        }
+        let phraseEnd = notes[(phrase + 1)...].firstIndex { $0.previousMIDI == nil }.map { notes[$0].onset } ?? .infinity
+        let firstNotes = notes[phrase...].prefix(3).map(\.name).joined(separator: " ")
+        var words = lyrics.filter { $0.start >= notes[phrase].onset - 0.05 && $0.start < phraseEnd }.prefix(8)
+            .map { $0.text + ($0.continues ? "-" : " ") }.joined()
+        while words.hasSuffix(" ") { words.removeLast() }
+        return "next: " + firstNotes + (words.isEmpty ? "" : "  " + words)
     }
 
     /// Target and sung note names, and a needle: how many cents the singer is from the target.

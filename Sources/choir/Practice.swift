@@ -126,7 +126,8 @@ extension Choir {
             FileOutput.write("Drill: " + drill.passages.map(\.span).joined(separator: ", ") + "\n")
             while let (passage, tempo) = drill.upcoming {
                 let session = try open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
-                let outcome = try screen.run(session, stop: { signals.received != nil })
+                let label = "drill \(passage.span), pass \(drill.passesOfPassage + 1) at \(Int(tempo))%"
+                let outcome = try screen.run(session, drill: label, stop: { signals.received != nil })
                 if let failure = outcome.ending.failure {
                     print("choir: \(failure); the session ends here", to: &standardError)
                     throw Self.status(of: failure)

@@ -293,7 +293,7 @@ extension RealTimeTests {
         #expect(screen[0].hasPrefix("Amazing Grace — Tenor") && screen[0].contains("♩ = 80   playing"), "\(text)")
         // The current syllable in brackets, the words after it on the same line.
         #expect(screen[1].contains("[") && screen[1].count > 60, "\(text)")
-        #expect(screen[2].contains("target "), "\(text)")
+        #expect(screen[3].contains("target "), "\(text)")
         #expect(screen.contains { $0.hasPrefix("accuracy ") }, "\(text)")
         #expect(screen.contains { $0.hasPrefix("space pause · ←/→ measure · l loop") }, "\(text)")
         // The roll: the tenor's notes as bars (dashes without colour), the sung trace over them.

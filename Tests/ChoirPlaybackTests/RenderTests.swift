@@ -141,6 +141,19 @@ struct RenderTests {
         #expect(zip(mine.left, muted.left).allSatisfy { $0 == $1 })
     }
 
+    /// The tenor's A3 in m. 7 is tied into m. 8: practising m. 7 alone, it sounds (and is judged) to the end of
+    /// m. 7, inside the range, rather than past it (where a live session, ending with the range, dropped it).
+    @Test func aNoteTiedPastTheRangeStopsWithIt() throws {
+        var options = PlaybackOptions()
+        options.fromMeasure = "7"
+        options.toMeasure = "7"
+        let schedule = try Schedule(score: Self.example, lines: Self.example.lines, options: options)
+        let tenor = schedule.notes.filter { $0.line == 2 }
+        #expect(tenor.map(\.midi) == [57])
+        #expect(abs(schedule.length - 2.25) < 1e-9 && abs(tenor[0].end - schedule.length) < 1e-9 && tenor[0].quarterLength == 3)
+        #expect(schedule.notes.allSatisfy { $0.end <= schedule.length + 1e-9 })
+    }
+
     @Test func loopsRepeatTheRange() throws {
         var options = PlaybackOptions()
         options.fromMeasure = "1"
