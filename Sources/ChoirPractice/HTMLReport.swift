@@ -34,6 +34,12 @@ public enum HTMLReport {
             <tr><th>Tolerance</th><td>±\(Int(report.options.toleranceCents)) cents</td></tr>
 
             """
+        for line in report.lineFigures {
+            html += "<tr class=\"line\"><th>\(escape(line.line))</th><td>\(String(printf: "%.0f", line.accuracy))% (\(line.correct) of \(line.notes) notes)</td></tr>\n"
+        }
+        if let transposition = report.transposition { html += "<tr><th>Key</th><td>\(transposition)</td></tr>\n" }
+        if report.verse != 1 { html += "<tr><th>Verse</th><td>\(report.verse)</td></tr>\n" }
+        if let divisi = report.divisi { html += "<tr><th>Divisi</th><td>\(escape(divisi.summary))</td></tr>\n" }
         if let bias = report.biasCents {
             html += "<tr><th>Bias</th><td>\(String(printf: "%+.0f", bias)) cents</td></tr>\n"
         }

@@ -127,8 +127,12 @@ public struct PlaybackPlan: Sendable {
         let mixer = try Mixer(lineCount: lines.count, request: request)
         let soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
         let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
+        // The keys heard: of the lines the mix plays, and the singer's, which the prompt note sounds even when muted.
         var keys: [Int: Set<Int>] = [:]
-        for note in schedule.notes { if let line = note.line { keys[programs[line], default: []].insert(note.midi) } }
+        for note in schedule.notes {
+            guard let line = note.line, mixer.gains[line] > 0 || singers.contains(line) else { continue }
+            keys[programs[line], default: []].insert(note.midi)
+        }
         return ResolvedPlayback(
             plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer, programs: programs, soundFont: soundFont,
             singers: singers, tunings: try InstrumentTuning.corrections(soundFont: soundFont, keys: keys))

@@ -41,4 +41,20 @@ struct HTMLReportTests {
         #expect(ys.count == 80)
         #expect(page.contains("<div class=\"roll\"><svg id=\"pianoroll\""))
     }
+
+    /// The summary gives each of the singer's lines its figures, and says what was sung: key, verse, divisi.
+    @Test func theSummarySaysWhatWasSungAndEachLinesFigures() {
+        var report = Self.report(title: nil)
+        report.results[2].note.line = "Descant"
+        report.results[3].note.line = "Descant"
+        for index in 0..<2 { report.results[index].note.line = "Tenor 2" }
+        report.transpose = -2
+        report.verse = 2
+        report.divisi = SessionReport.DivisiChoice(note: .lower, chords: 1)
+        let page = HTMLReport.render(report)
+        #expect(page.contains("<tr class=\"line\"><th>Tenor 2</th><td>100% (2 of 2 notes)</td></tr>\n<tr class=\"line\"><th>Descant</th><td>0% (0 of 2 notes)</td></tr>"))
+        #expect(page.contains("<tr><th>Key</th><td>transposed down 2 semitones</td></tr>\n<tr><th>Verse</th><td>2</td></tr>"))
+        #expect(page.contains("<tr><th>Divisi</th><td>your line has 1 chord; the lower note of it was judged</td></tr>"))
+        #expect(!HTMLReport.render(Self.report(title: nil)).contains("class=\"line\""), "one line: no figures per line")
+    }
 }
