@@ -79,7 +79,7 @@ threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liv
 
 # Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
 # while everything else runs at low priority beside it (more beside it, and the singer of the tests that compare
-# live with file verdicts loses its place by 110 ms); then fuzz the score reader for two minutes. The test bundles run
+# live with file verdicts loses its place by 110 ms); then fuzz the score reader for a minute and a half. The test bundles run
 # directly, since SwiftPM allows one test run per build folder at a time.
 test: setup (_apt test_packages)
     #!/usr/bin/env bash
@@ -106,7 +106,7 @@ test: setup (_apt test_packages)
     rm -rf "$logs"
     [ "$status" -eq 0 ]
     just _check-install
-    just fuzz 120
+    just fuzz 90
 
 # The install task's man pages and completions, installed into a scratch folder and read back.
 _check-install:

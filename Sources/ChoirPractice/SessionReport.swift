@@ -49,16 +49,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// Each line's figures, in the order first sung, when the singer sang more than one line.
     public var lineFigures: [(line: String, notes: Int, correct: Int, accuracy: Double)] {
-        var order: [String] = []
-        var tally: [String: (correct: Int, total: Int)] = [:]
-        for result in results {
-            guard let line = result.note.line else { continue }
-            if tally[line] == nil { order.append(line) }
-            tally[line, default: (0, 0)].total += 1
-            if result.verdict.isCorrect { tally[line, default: (0, 0)].correct += 1 }
-        }
-        guard order.count > 1 else { return [] }
-        return order.map { ($0, tally[$0]!.total, tally[$0]!.correct, 100 * Double(tally[$0]!.correct) / Double(tally[$0]!.total)) }
+        let lines = Self.figures(of: results) { $0.note.line }
+        return lines.count > 1 ? lines.map { ($0.key, $0.notes, $0.correct, $0.accuracy) } : []
     }
 
     /// How a session was sung.
@@ -152,15 +144,23 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// Accuracy per measure, in the order the measures were first sung.
     public var measures: [(number: String, accuracy: Double)] {
+        Self.figures(of: results) { $0.note.measure }.map { ($0.key, $0.accuracy) }
+    }
+
+    /// The notes of `results` grouped by `key` (those without one left out), in the order each key first comes:
+    /// how many notes, how many right, and the share right, 0…100.
+    public static func figures(of results: some Sequence<NoteResult>, by key: (NoteResult) -> String?)
+        -> [(key: String, notes: Int, correct: Int, accuracy: Double)]
+    {
         var order: [String] = []
         var tally: [String: (correct: Int, total: Int)] = [:]
         for result in results {
-            let number = result.note.measure
-            if tally[number] == nil { order.append(number) }
-            tally[number, default: (0, 0)].total += 1
-            if result.verdict.isCorrect { tally[number, default: (0, 0)].correct += 1 }
+            guard let key = key(result) else { continue }
+            if tally[key] == nil { order.append(key) }
+            tally[key, default: (0, 0)].total += 1
+            if result.verdict.isCorrect { tally[key, default: (0, 0)].correct += 1 }
         }
-        return order.map { ($0, 100 * Double(tally[$0]!.correct) / Double(tally[$0]!.total)) }
+        return order.map { ($0, tally[$0]!.total, tally[$0]!.correct, 100 * Double(tally[$0]!.correct) / Double(tally[$0]!.total)) }
     }
 
     /// A passage worth practising: consecutive measures with mistakes, worst first.

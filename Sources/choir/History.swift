@@ -60,23 +60,15 @@ extension Choir {
         private func trend(_ history: PracticeHistory, _ sessions: [PracticeHistory.Session]) throws -> String {
             let reports: [SessionReport]
             do { reports = try sessions.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: s.id) } } catch { throw fail(error) }
-            var order: [String] = []
-            var pooled: [String: (correct: Int, total: Int)] = [:]
-            for result in reports.flatMap(\.results) {
-                let number = result.note.measure
-                if pooled[number] == nil { order.append(number) }
-                pooled[number, default: (0, 0)].total += 1
-                if result.verdict.isCorrect { pooled[number, default: (0, 0)].correct += 1 }
-            }
-            func accuracy(_ number: String) -> Double { Double(pooled[number]!.correct) / Double(pooled[number]!.total) }
-            let weakest = order.filter { accuracy($0) < 1 }.sorted { accuracy($0) < accuracy($1) }.prefix(3)
+            let pooled = SessionReport.figures(of: reports.flatMap(\.results)) { $0.note.measure }
+            let weakest = pooled.filter { $0.accuracy < 100 }.sorted { $0.accuracy < $1.accuracy }.prefix(3)
             guard !weakest.isEmpty else { return "    Weakest measures: none, over the last \(reports.count) sessions.\n" }
             var out = "    Weakest measures over the last \(reports.count) sessions:\n"
-            for number in weakest {
+            for measure in weakest {
                 let values = reports.map { report in
-                    report.measures.first { $0.number == number }.map { String(printf: "%.0f%%", $0.accuracy) } ?? "–"
+                    report.measures.first { $0.number == measure.key }.map { String(printf: "%.0f%%", $0.accuracy) } ?? "–"
                 }
-                out += "      m. \(number)".padded(to: 14) + values.joined(separator: " → ") + String(printf: "  (%.0f%% in all)", 100 * accuracy(number)) + "\n"
+                out += "      m. \(measure.key)".padded(to: 14) + values.joined(separator: " → ") + String(printf: "  (%.0f%% in all)", measure.accuracy) + "\n"
             }
             return out
         }
