@@ -118,17 +118,17 @@ public final class PracticeHistory: Sendable {
                 """)
         }
         // What was practised: the piece's title, how (a take, a microphone, a drill), in which key, to which words
-        // and which note of the line's chords.
+        // and which note of the line's chords. Each column is added only if missing, as a development build may
+        // have added some of them already.
         migrator.registerMigration("title, kind, transposition, verse and divisi") { db in
-            try db.execute(sql: """
-                ALTER TABLE session ADD COLUMN title TEXT;
-                ALTER TABLE session ADD COLUMN kind TEXT;
-                ALTER TABLE session ADD COLUMN transpose INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE session ADD COLUMN verse INTEGER NOT NULL DEFAULT 1;
-                ALTER TABLE session ADD COLUMN lyrics TEXT;
-                ALTER TABLE session ADD COLUMN divisi TEXT;
-                UPDATE session SET kind = 'live' WHERE audio IS NOT NULL;
-                """)
+            let existing = Set(try db.columns(in: "session").map(\.name))
+            for (column, definition) in [
+                ("title", "TEXT"), ("kind", "TEXT"), ("transpose", "INTEGER NOT NULL DEFAULT 0"),
+                ("verse", "INTEGER NOT NULL DEFAULT 1"), ("lyrics", "TEXT"), ("divisi", "TEXT"),
+            ] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE session ADD COLUMN \(column) \(definition)")
+            }
+            try db.execute(sql: "UPDATE session SET kind = 'live' WHERE kind IS NULL AND audio IS NOT NULL")
         }
         return migrator
     }

@@ -131,4 +131,21 @@ struct PracticeHistoryTests {
         #expect(try history.report(session: id) == header)
         #expect(header.range.map { [$0.first, $0.last] } == ["5", "7"] && header.transposition == "transposed down 3 semitones")
     }
+
+    /// A history that has some of a migration's columns already (a development build added them) still opens: each
+    /// column is added only if missing.
+    @Test func aHistoryWithSomeNewColumnsAlreadyOpens() throws {
+        let path = Self.temporaryPath()
+        _ = try PracticeHistory(path: path)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'title, kind, transposition, verse and divisi'")
+            try db.execute(sql: "ALTER TABLE session DROP COLUMN divisi")
+        }
+        let history = try PracticeHistory(path: path)
+        var header = Self.header
+        header.divisi = SessionReport.DivisiChoice(note: .upper, chords: 1)
+        header.kind = .live
+        let id = try history.begin(header)
+        #expect(try history.report(session: id) == header)
+    }
 }
