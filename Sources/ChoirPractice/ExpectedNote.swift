@@ -114,21 +114,10 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     public static func notes(of singers: [Int], in schedule: Schedule, score: Score, divisi: Divisi = .upper) -> [ExpectedNote] {
         let names = score.lines.map(\.name)
         let rank = Dictionary(uniqueKeysWithValues: singers.enumerated().map { ($1, $0) })
-        // Each line's notes, a chord (notes starting together) kept as the one note divisi picks.
-        var mine: [Schedule.NoteEvent] = []
-        for singer in singers {
-            var chord: Schedule.NoteEvent?
-            for note in schedule.notes.filter({ $0.line == singer && $0.start >= 0 }).sorted(by: { $0.start < $1.start }) {
-                if let held = chord, abs(held.start - note.start) < 0.001 {
-                    if divisi == .upper ? note.midi > held.midi : note.midi < held.midi { chord = note }
-                    continue
-                }
-                if let held = chord { mine.append(held) }
-                chord = note
-            }
-            if let held = chord { mine.append(held) }
-        }
-        mine.sort { ($0.start, rank[$0.line!]!) < ($1.start, rank[$1.line!]!) }
+        // Each line's notes, a chord kept as the one note divisi picks.
+        let mine = chords(of: singers, in: schedule).map { chord in
+            divisi == .upper ? chord.max { $0.midi < $1.midi }! : chord.min { $0.midi < $1.midi }!
+        }.sorted { ($0.start, rank[$0.line!]!) < ($1.start, rank[$1.line!]!) }
         // A note starting while an expected one sounds is not expected on its own.
         var expected: [Schedule.NoteEvent] = []
         for note in mine where expected.last.map({ note.start >= $0.end - 0.001 }) ?? true { expected.append(note) }
@@ -157,6 +146,22 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
                     key: score.measures[note.measureIndex].key.fifths, line: names[note.line!], alternatives: alternatives))
         }
         return result
+    }
+
+    /// The notes `singers`' lines sound from the range's first beat on, line by line in time order, those of a line
+    /// that start together (within a millisecond) grouped: a group of more than one pitch is a chord (divisi).
+    public static func chords(of singers: [Int], in schedule: Schedule) -> [[Schedule.NoteEvent]] {
+        var groups: [[Schedule.NoteEvent]] = []
+        for singer in singers {
+            for note in schedule.notes.filter({ $0.line == singer && $0.start >= 0 }).sorted(by: { $0.start < $1.start }) {
+                if let last = groups.last?.last, last.line == singer, abs(last.start - note.start) < 0.001 {
+                    groups[groups.count - 1].append(note)
+                } else {
+                    groups.append([note])
+                }
+            }
+        }
+        return groups
     }
 
     /// The notes of one line.

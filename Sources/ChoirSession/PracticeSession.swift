@@ -198,11 +198,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics
         // Chords in the singer's own lines: one of their notes is judged, and the report says which.
-        var starts: [Int: [Double: Set<Int>]] = [:]
-        for note in resolved.schedule.notes where note.start >= 0 && resolved.singers.contains(note.line ?? -1) {
-            starts[note.line!, default: [:]][(note.start * 1000).rounded(), default: []].insert(note.midi)
-        }
-        let chords = starts.values.reduce(0) { $0 + $1.values.count { $0.count > 1 } }
+        let chords = ExpectedNote.chords(of: resolved.singers, in: resolved.schedule).count { Set($0.map(\.midi)).count > 1 }
         if chords > 0 { report.divisi = SessionReport.DivisiChoice(note: plan.divisi, chords: chords) }
         report.kind = plan.input.isTake ? .file : .live
         return report
