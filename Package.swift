@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession",
+                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(

@@ -23,7 +23,7 @@ public enum AudioFile {
     public static func read(contentsOf path: String) throws(WAVFile.Failure) -> WAVFile.Audio {
         guard let file = fopen(path, "rb") else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw WAVFile.Failure(file: path, message: "\(reason): \(expected)")
+            throw WAVFile.Failure(file: path, message: "\(reason): \(expected)", unreadable: true)
         }
         var header = [UInt8](repeating: 0, count: 12)
         let count = fread(&header, 1, 12, file)

@@ -19,14 +19,22 @@ public enum WAVFile {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var file: String
         public var message: String
+        /// The file could not be opened at all (missing or not readable), rather than read and found wrong.
+        public var unreadable = false
         public var description: String { "\(file): \(message)" }
+
+        public init(file: String, message: String, unreadable: Bool = false) {
+            self.file = file
+            self.message = message
+            self.unreadable = unreadable
+        }
     }
 
     /// Reads and mixes down the WAV file at `path`.
     public static func read(contentsOf path: String) throws(Failure) -> Audio {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw Failure(file: path, message: "\(reason): expected a WAV file")
+            throw Failure(file: path, message: "\(reason): expected a WAV file", unreadable: true)
         }
         return try read(data: Array(data), file: path)
     }

@@ -5,12 +5,15 @@ public struct ScoreError: Error, CustomStringConvertible, Sendable {
     public var line: Int?
     public var column: Int?
     public var message: String
+    /// The file could not be opened at all (missing or not readable), rather than read and found wrong.
+    public var unreadable: Bool
 
-    public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
+    public init(file: String, line: Int? = nil, column: Int? = nil, message: String, unreadable: Bool = false) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.unreadable = unreadable
     }
 
     /// An error at a byte offset of a UTF-8 document, located by line and column (in characters).

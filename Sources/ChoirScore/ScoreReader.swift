@@ -12,7 +12,7 @@ public enum ScoreReader {
             data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file")
+            throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true)
         }
         return try read(data: data, file: path)
     }

@@ -23,7 +23,7 @@ public enum LatencyCalibration {
 
     /// Plays the sweeps on `output`, listens on `input` and returns the round trip.
     public static func measure(output: String, input: String, sampleRate: Int) throws(SessionError) -> Measurement {
-        guard (8000...192_000).contains(sampleRate) else { throw SessionError(.input, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz") }
+        guard (8000...192_000).contains(sampleRate) else { throw SessionError(.usage, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz") }
         let rate = Double(sampleRate)
         let starts = (0..<sweeps).map { Int((0.3 + Double($0) * spacingSeconds) * rate) }
         let signal = Self.signal(sampleRate: rate, starts: starts)

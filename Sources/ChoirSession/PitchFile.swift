@@ -9,12 +9,12 @@ public enum PitchFile {
         -> (sampleRate: Int, configuration: PitchTracker.Configuration, frames: [PitchFrame])
     {
         let audio: WAVFile.Audio
-        do { audio = try AudioFile.read(contentsOf: path) } catch { throw SessionError(.input, "\(error)") }
+        do { audio = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         let used = configuration(audio.sampleRate)
         do {
             return (audio.sampleRate, used, try PitchTracker.track(signal: audio.samples, configuration: used))
         } catch {
-            throw SessionError(.input, "\(path): \(error)")
+            throw SessionError(.usage, "\(path): \(error)")
         }
     }
 }

@@ -64,24 +64,32 @@ public struct PlaybackPlan: Sendable {
     /// The plan resolved against its score, or a one-line error naming the file.
     public func resolve() throws(SessionError) -> ResolvedPlayback {
         guard Score.transpositions.contains(transpose) else {
-            throw SessionError(.input, "transposition \(transpose): expected -12 to 12 semitones")
+            throw SessionError(.usage, "transposition \(transpose): expected -12 to 12 semitones")
         }
         let score: Score
         do {
             score = try ScoreReader.read(contentsOf: self.score).transposed(by: transpose)
         } catch {
+            throw SessionError(reading: error)
+        }
+        let soundFont: String
+        do {
+            soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw SessionError(.missing, "\(error)")
+        }
+        var resolved: ResolvedPlayback
+        // What is left is the plan asking for what the score does not have: a line, a range, a verse, an instrument.
+        do { resolved = try resolve(score, soundFont: soundFont) } catch { throw SessionError(.usage, "\(self.score): \(error)") }
+        do {
+            resolved.tunings = try InstrumentTuning.corrections(soundFont: soundFont, keys: resolved.keys)
+        } catch {
             throw SessionError(.input, "\(error)")
         }
-        do {
-            return try resolve(score)
-        } catch let error as LineSelector.Failure {
-            throw SessionError(.input, "\(self.score): \(error)")
-        } catch {
-            throw SessionError(.input, "\(self.score): \(error)")
-        }
+        return resolved
     }
 
-    private func resolve(_ score: Score) throws -> ResolvedPlayback {
+    private func resolve(_ score: Score, soundFont: String) throws -> ResolvedPlayback {
         let lines = score.lines
         func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
         func program(_ name: String) throws -> Int {
@@ -125,17 +133,10 @@ public struct PlaybackPlan: Sendable {
         request.muted = Set(try muted.map(line))
         request.soloed = Set(try soloed.map(line))
         let mixer = try Mixer(lineCount: lines.count, request: request)
-        let soundFont = try SoundFont.locate(explicit: self.soundFont, environment: ProcessInfo.processInfo.environment)
         let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
-        // The keys heard: of the lines the mix plays, and the singer's, which the prompt note sounds even when muted.
-        var keys: [Int: Set<Int>] = [:]
-        for note in schedule.notes {
-            guard let line = note.line, mixer.gains[line] > 0 || singers.contains(line) else { continue }
-            keys[programs[line], default: []].insert(note.midi)
-        }
         return ResolvedPlayback(
             plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer, programs: programs, soundFont: soundFont,
-            singers: singers, tunings: try InstrumentTuning.corrections(soundFont: soundFont, keys: keys))
+            singers: singers, tunings: [:])
     }
 }
 
@@ -157,6 +158,17 @@ public struct ResolvedPlayback: Sendable {
 
     /// The singer's first line, if there is one.
     public var singer: Int? { singers.first }
+
+    /// The keys each program sounds: of the lines the mix plays, and the singer's, which the prompt note sounds
+    /// even when muted.
+    var keys: [Int: Set<Int>] {
+        var keys: [Int: Set<Int>] = [:]
+        for note in schedule.notes {
+            guard let line = note.line, mixer.gains[line] > 0 || singers.contains(line) else { continue }
+            keys[programs[line], default: []].insert(note.midi)
+        }
+        return keys
+    }
 
     /// The singer's lines' names, "Soprano + Descant", if there is one.
     public var part: String? { singers.isEmpty ? nil : singers.map { lines[$0].name }.joined(separator: " + ") }

@@ -11,7 +11,7 @@ public final class PlaybackSession: @unchecked Sendable {
 
     /// Loads the mix and opens `device`, rendering `period` frames at a time.
     public init(_ resolved: ResolvedPlayback, device: String, sampleRate: Int, period: Int) throws(SessionError) {
-        guard (16...8192).contains(period) else { throw SessionError(.input, "period \(period): expected 16 to 8192 frames") }
+        guard (16...8192).contains(period) else { throw SessionError(.usage, "period \(period): expected 16 to 8192 frames") }
         self.resolved = resolved
         self.device = device
         self.sampleRate = sampleRate

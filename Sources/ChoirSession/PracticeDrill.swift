@@ -23,7 +23,7 @@ public final class PracticeDrill: @unchecked Sendable {
     /// Prepares a drill of `plan`'s line, whose passes start at `startPercent`% of the plan's tempo.
     public init(_ plan: PracticePlan, startPercent: Double) throws(SessionError) {
         guard case .device = plan.input else {
-            throw SessionError(.input, "a drill needs a live microphone: expected an input device, not a take")
+            throw SessionError(.usage, "a drill needs a live microphone: expected an input device, not a take")
         }
         self.plan = plan
         self.startPercent = startPercent

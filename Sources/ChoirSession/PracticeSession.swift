@@ -141,10 +141,10 @@ public final class PracticeSession: @unchecked Sendable {
         var notes = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
         var header = header
         guard !notes.isEmpty else {
-            throw SessionError(.input, "\(plan.playback.score): \(resolved.part!) has no notes to sing in this range")
+            throw SessionError(.usage, "\(plan.playback.score): \(resolved.part!) has no notes to sing in this range")
         }
         let rate = plan.sampleRate
-        guard (8000...192_000).contains(rate) else { throw SessionError(.input, "sample rate \(rate) Hz: expected 8000 to 192000 Hz") }
+        guard (8000...192_000).contains(rate) else { throw SessionError(.usage, "sample rate \(rate) Hz: expected 8000 to 192000 Hz") }
         switch plan.input {
         case .take(let path):
             latency = plan.latency ?? 0
@@ -185,7 +185,7 @@ public final class PracticeSession: @unchecked Sendable {
     /// The report of a session of `plan` before anything is judged.
     static func header(_ plan: PracticePlan, _ resolved: ResolvedPlayback) throws(SessionError) -> SessionReport {
         guard let part = resolved.part else {
-            throw SessionError(.input, "\(plan.playback.score): a practice session needs the singer's line: expected a line to sing")
+            throw SessionError(.usage, "\(plan.playback.score): a practice session needs the singer's line: expected a line to sing")
         }
         var report = SessionReport(
             score: plan.playback.score, part: part, tempo: resolved.schedule.initialTempo,
@@ -208,7 +208,7 @@ public final class PracticeSession: @unchecked Sendable {
         throws(SessionError) -> TakeSetup
     {
         let take: WAVFile.Audio
-        do { take = try AudioFile.read(contentsOf: path) } catch { throw SessionError(.input, "\(error)") }
+        do { take = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         guard (8000...192_000).contains(take.sampleRate) else {
             throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
         }
@@ -253,7 +253,7 @@ public final class PracticeSession: @unchecked Sendable {
         let sampleRate = plan.sampleRate
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
         let tracker: PitchTracker
-        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.input, "\(error)") }
+        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.usage, "\(error)") }
         let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         let capture: ALSACapture
         do {

@@ -1,8 +1,15 @@
+import ChoirAudio
+import ChoirScore
+
 /// Why a session, a render or a calibration could not go on: one line for a person, and a kind a front end can
 /// branch on.
 public struct SessionError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Sendable, Equatable {
-        /// The score, a line, an option of the plan or a take is not usable.
+        /// An option is out of range, names what the score does not have, or conflicts with another.
+        case usage
+        /// An input file (a score or a take) is missing or cannot be read.
+        case missing
+        /// A score or a take was read and is not usable.
         case input
         /// An audio device cannot be opened: practise from files instead, or pick another device.
         case deviceUnavailable
@@ -21,5 +28,15 @@ public struct SessionError: Error, CustomStringConvertible, Equatable, Sendable 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
+    }
+
+    /// A score that could not be used: ``Kind/missing`` when it could not be opened, ``Kind/input`` otherwise.
+    init(reading error: ScoreError) {
+        self.init(error.unreadable ? .missing : .input, "\(error)")
+    }
+
+    /// A take that could not be used: ``Kind/missing`` when it could not be opened, ``Kind/input`` otherwise.
+    init(reading error: WAVFile.Failure) {
+        self.init(error.unreadable ? .missing : .input, "\(error)")
     }
 }

@@ -15,7 +15,7 @@ public final class Tuner {
     public init(device: String, configuration: PitchTracker.Configuration) throws(SessionError) {
         self.configuration = configuration
         self.device = device
-        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.input, "\(error)") }
+        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.usage, "\(error)") }
         let rate = Int(configuration.sampleRate)
         ring = SPSCRing<Float>(minimumCapacity: rate, filler: 0)
         do {

@@ -32,8 +32,6 @@ extension Choir {
             do {
                 measured = try LatencyCalibration.measure(output: device, input: inputDevice, sampleRate: sampleRate)
                 try LatencyStore.store(measured.latency * 1000, output: device, input: inputDevice)
-            } catch where error.kind == .deviceUnavailable {
-                throw unavailable("\(error)")
             } catch {
                 throw fail(error)
             }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import FoundationEssentials
+import ChoirAudio
+import ChoirPractice
 import ChoirScore
 import ChoirSession
 
@@ -13,39 +15,87 @@ struct Choir: ParsableCommand {
         commandName: "choir",
         abstract: "Practise your line of a choral score, offline, from the terminal.",
         discussion: """
-            Exit status (sysexits): 0 done; 1 bad input (a score, take or file, named with what was expected); \
-            64 bad usage (options); 69 an audio device cannot be opened (use files instead); 74 an audio device \
-            failed during the session (its report is printed first); 128+N ended by signal N.
+            Exit status (sysexits.h):
+              0      done
+              64     an option is out of range, conflicts with another, or names
+                     what the score does not have
+              65     a score, take or history is not usable (said with what was
+                     expected)
+              66     an input file is missing or cannot be read
+              69     an audio device cannot be opened (use files instead)
+              73     an output file cannot be written
+              74     an audio device failed during the session (its report is
+                     printed first), or the history could not be written
+              75     try again: calibration did not hear its sweeps, or another
+                     program holds the history
+              128+N  ended by signal N
             """,
         version: "choir \(version) (\(Engine.libraries))",
         subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, Calibrate.self, History.self, Report.self])
 }
 
-/// The exit statuses beyond 0 and 1, from sysexits.h, so that scripts can tell them apart.
+/// The exit statuses of sysexits.h, so that scripts can tell failures apart.
 enum ExitStatus {
-    /// An audio device cannot be opened: scripts fall back to files.
+    /// An option is out of range, conflicts with another, or names what the score does not have (EX_USAGE).
+    static let usage = ExitCode(64)
+    /// A score, take or history was read and is not usable (EX_DATAERR).
+    static let dataError = ExitCode(65)
+    /// An input file is missing or cannot be read (EX_NOINPUT).
+    static let noInput = ExitCode(66)
+    /// An audio device cannot be opened: scripts fall back to files (EX_UNAVAILABLE).
     static let deviceUnavailable = ExitCode(69)
-    /// An audio device failed during the session (EX_IOERR).
-    static let deviceFailed = ExitCode(74)
+    /// An output file cannot be written (EX_CANTCREAT).
+    static let cannotCreate = ExitCode(73)
+    /// An audio device failed during the session, or the history could not be written (EX_IOERR).
+    static let ioError = ExitCode(74)
+    /// Worth trying again: calibration did not hear its sweeps, or another program holds the history (EX_TEMPFAIL).
+    static let tryAgain = ExitCode(75)
+
+    /// The status that tells scripts what kind of failure `error` is.
+    static func of(_ error: any Error) -> ExitCode {
+        switch error {
+        case let error as SessionError:
+            switch error.kind {
+            case .usage: usage
+            case .missing: noInput
+            case .input: dataError
+            case .deviceUnavailable: deviceUnavailable
+            case .audio: ioError
+            case .output: cannotCreate
+            case .calibration: tryAgain
+            }
+        case let error as ScoreError: error.unreadable ? noInput : dataError
+        case let error as WAVFile.Failure: error.unreadable ? noInput : dataError
+        case let error as PracticeHistory.Failure:
+            switch error.kind {
+            case .locked: tryAgain
+            case .corrupt: dataError
+            case .noSuchSession: usage
+            case .unusable: ioError
+            }
+        default: ExitCode.failure
+        }
+    }
 }
 
-/// Prints `message` as one line and exits with ``ExitStatus/deviceUnavailable``.
-func unavailable(_ message: String) -> ExitCode {
-    _ = fail(message)
-    return ExitStatus.deviceUnavailable
+/// Prints `error` on standard error as one line and exits with the status of its kind.
+func fail(_ error: any Error) -> ExitCode {
+    complain(error)
+    return ExitStatus.of(error)
 }
 
-/// Prints `message` as one line and exits with ``ExitStatus/deviceFailed``.
-func deviceFailed(_ message: CustomStringConvertible) -> ExitCode {
-    _ = fail(message)
-    return ExitStatus.deviceFailed
+/// Prints `message` on standard error as one line and exits with `status`.
+func fail(_ message: String, _ status: ExitCode) -> ExitCode {
+    complain(message)
+    return status
 }
 
-/// Prints `message` on standard error as one line and exits with status 1.
-func fail(_ message: CustomStringConvertible) -> ExitCode {
+/// Prints `message` as one line and exits with ``ExitStatus/usage``: the command line asks for what cannot be.
+func usage(_ message: String) -> ExitCode { fail(message, ExitStatus.usage) }
+
+private func complain(_ message: Any) {
     var standardError = StandardError()
     print("choir: \(message)", to: &standardError)
-    return ExitCode.failure
 }
 
 struct StandardError: TextOutputStream {

@@ -23,12 +23,11 @@ extension Choir {
             // reported in the order given.
             let results = Self.readAll(scores)
             var summaries: [JSON] = []
-            var failed = false
+            var failed: ExitCode?
             for (number, (path, result)) in zip(scores, results).enumerated() {
                 switch result {
                 case .failure(let error):
-                    _ = fail(error)
-                    failed = true
+                    failed = failed ?? fail(error)
                 case .success(let score):
                     let summary = ScoreSummary(score, file: path, transposed: transposition.transpose)
                     if json {
@@ -42,7 +41,7 @@ extension Choir {
                 // JSON is UTF-8 whatever the locale.
                 print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
             }
-            if failed { throw ExitCode.failure }
+            if let failed { throw failed }
         }
 
         static func readAll(_ paths: [String]) -> [Result<Score, ScoreError>] {

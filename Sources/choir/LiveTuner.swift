@@ -17,10 +17,8 @@ struct LiveTuner {
         let tuner: Tuner
         do {
             tuner = try Tuner(device: device, configuration: configuration)
-        } catch where error.kind == .input {
-            throw fail("--live: \(error)")
-        } catch where error.kind == .deviceUnavailable {
-            throw unavailable("\(error)")
+        } catch where error.kind == .usage {
+            throw usage("--live: \(error)")
         } catch {
             throw fail(error)
         }
@@ -44,7 +42,7 @@ struct LiveTuner {
         var standardError = StandardError()
         print("choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
               + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
-        if let error = health.error { throw deviceFailed(error) }
+        if let error = health.error { throw fail(error) }
     }
 }
 

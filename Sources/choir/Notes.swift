@@ -32,14 +32,14 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            if let problem = score.problem(withVerse: verse) { throw fail("\(self.score): \(problem)") }
+            if let problem = score.problem(withVerse: verse) { throw usage("\(self.score): \(problem)") }
             let lines = score.lines
             var chosen = Array(lines.indices)
             if !part.isEmpty {
                 do {
                     chosen = try part.map { (name: String) throws(LineSelector.Failure) in try LineSelector.select(name, from: lines) }
                 } catch {
-                    throw fail("\(self.score): \(error)")
+                    throw usage("\(self.score): \(error)")
                 }
                 chosen = Array(Set(chosen)).sorted()
             }

@@ -21,14 +21,14 @@ extension Choir {
         var sampleRate = 48000
 
         func run() throws {
-            guard (16...8192).contains(period) else { throw fail("--period \(period): expected 16 to 8192 frames") }
+            guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
             let output: PlaybackSession
             do {
                 output = try PlaybackSession(resolved, device: device, sampleRate: sampleRate, period: period)
             } catch where error.kind == .deviceUnavailable {
-                throw unavailable("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`")
+                throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
             }
@@ -58,7 +58,7 @@ extension Choir {
             var standardError = StandardError()
             print("choir: played \(String(printf: "%.1f", output.seconds)) s on '\(device)', \(output.underruns) underruns",
                   to: &standardError)
-            if let error = output.error { throw deviceFailed(error) }
+            if let error = output.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
     }

@@ -89,7 +89,7 @@ struct PlaybackArguments: ParsableArguments {
     func plan() throws -> PlaybackPlan {
         func split(_ assignment: String, _ option: String) throws -> (String, String) {
             guard let equals = assignment.lastIndex(of: "=") else {
-                throw fail("\(score): --\(option) \(assignment): expected LINE=VALUE")
+                throw usage("--\(option) \(assignment): expected LINE=VALUE")
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
@@ -106,7 +106,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.myInstrument = myInstrument
         plan.volumes = try volume.map { assignment in
             let (name, value) = try split(assignment, "volume")
-            guard let level = Double(value) else { throw fail("\(score): --volume \(assignment): expected LINE=0..100") }
+            guard let level = Double(value) else { throw usage("--volume \(assignment): expected LINE=0..100") }
             return (line: name, volume: level)
         }
         plan.muted = mute

@@ -107,7 +107,7 @@ extension Choir {
 
         /// `--drill`: every pass a live session, all of them one session in the history.
         private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
-            guard !isTake else { throw fail("--drill needs a live microphone: expected --input DEVICE, not a take") }
+            guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
             let drill = try open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
             var standardError = StandardError()
             let known = drill.historyFailure
@@ -130,7 +130,7 @@ extension Choir {
                 let outcome = try screen.run(session, drill: label, stop: { signals.received != nil })
                 if let failure = outcome.ending.failure {
                     print("choir: \(failure); the session ends here", to: &standardError)
-                    throw Self.status(of: failure)
+                    throw ExitStatus.of(failure)
                 }
                 if outcome.ending != .completed { return signals.received }
                 let passes = drill.passesOfPassage + 1
@@ -174,7 +174,7 @@ extension Choir {
             do {
                 made = try make(plan)
             } catch where error.kind == .deviceUnavailable {
-                throw unavailable("\(error); to practise with a recording, use --input take.wav --output mix.wav")
+                throw fail("\(error); to practise with a recording, use --input take.wav --output mix.wav", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
             }
@@ -192,12 +192,7 @@ extension Choir {
             if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }
-            return outcome.ending.failure.map(Self.status(of:))
-        }
-
-        /// A device's failure has its own status (EX_IOERR); any other is an error.
-        private static func status(of failure: SessionError) -> ExitCode {
-            failure.kind == .audio ? ExitStatus.deviceFailed : ExitCode.failure
+            return outcome.ending.failure.map(ExitStatus.of)
         }
 
         private var isTake: Bool { PracticePlan.Input(input).isTake }

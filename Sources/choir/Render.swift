@@ -19,7 +19,7 @@ extension Choir {
         func run() throws {
             let isMIDI = output.lowercased().hasSuffix(".mid") || output.lowercased().hasSuffix(".midi")
             guard isMIDI || output.lowercased().hasSuffix(".wav") else {
-                throw fail("\(output): expected an output file ending in .wav or .mid")
+                throw usage("\(output): expected an output file ending in .wav or .mid")
             }
             let resolved = try playback.resolve()
             var progress = isatty(2) == 1 ? ProgressBar() : nil

@@ -91,7 +91,7 @@ struct InfoCommandTests {
 
     @Test func infoTakesSeveralFilesAndReportsEachFailure() throws {
         let result = try CLI.run(["info", CLI.example, "missing.musicxml", "Tests/Fixtures/corpus/bach_bwv1.6.mxl"])
-        #expect(result.status == 1)
+        #expect(result.status == 66)
         #expect(result.stderr == """
             choir: missing.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file
 
@@ -107,11 +107,11 @@ struct InfoCommandTests {
         #expect(all?.map { $0["verses"] as? Int } == [2, 5])
     }
 
-    @Test func badScoreGivesOneLineAndStatusOne() throws {
+    @Test func badScoreGivesOneLineAndDataErrorStatus() throws {
         let path = NSTemporaryDirectory() + "choir-bad.musicxml"
         try "<score-partwise>\n  <part-list>\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try CLI.run(["info", path])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "choir: \(path):3:1: unexpected end of file: expected </part-list>\n")
     }

@@ -52,23 +52,23 @@ struct PitchCommandTests {
         let wav = try Self.tone(440, seconds: 0.2, name: "bad")
         let truncated = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-truncated.wav")
         try Data(try Data(contentsOf: wav).dropLast(1000)).write(to: truncated)
-        let cases: [([String], String)] = [
-            (["pitch", "/nonexistent.wav"], "choir: /nonexistent.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
-            (["pitch", empty.path], "choir: \(empty.path): empty file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
-            (["pitch", text.path],
+        let cases: [([String], Int32, String)] = [
+            (["pitch", "/nonexistent.wav"], 66, "choir: /nonexistent.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
+            (["pitch", empty.path], 65, "choir: \(empty.path): empty file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
+            (["pitch", text.path], 65,
              "choir: \(text.path): not an audio file libsndfile can read (Format not recognised.): expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
-            (["pitch", truncated.path],
+            (["pitch", truncated.path], 65,
              "choir: \(truncated.path): truncated: the data chunk declares 19200 bytes but only 18200 are present\n"),
-            (["pitch", wav.path, "--window", "512"],
+            (["pitch", wav.path, "--window", "512"], 64,
              "choir: \(wav.path): window 512 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples\n"),
-            (["pitch", wav.path, "--hop", "4096"], "choir: \(wav.path): hop 4096: expected 1 to the window (1760 samples)\n"),
-            (["pitch", wav.path, "--hop", "0"], "choir: \(wav.path): hop 0: expected 1 to the window (1760 samples)\n"),
-            (["pitch", "--live", "--device", "nonexistent", "--duration", "1"],
+            (["pitch", wav.path, "--hop", "4096"], 64, "choir: \(wav.path): hop 4096: expected 1 to the window (1760 samples)\n"),
+            (["pitch", wav.path, "--hop", "0"], 64, "choir: \(wav.path): hop 0: expected 1 to the window (1760 samples)\n"),
+            (["pitch", "--live", "--device", "nonexistent", "--duration", "1"], 69,
              "choir: cannot open capture device 'nonexistent': No such file or directory\n"),
         ]
-        for (arguments, message) in cases {
+        for (arguments, status, message) in cases {
             let result = try CLI.run(arguments)
-            #expect(result.status == (arguments.contains("--live") ? 69 : 1), "\(arguments)")
+            #expect(result.status == status, "\(arguments)")
             #expect(result.stdout.isEmpty || arguments.contains("--live"))
             #expect(result.stderr == message)
         }

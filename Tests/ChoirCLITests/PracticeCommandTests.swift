@@ -123,7 +123,7 @@ struct PracticeCommandTests {
         #expect(rebuilt.stdout == result.stdout)
         #expect(try String(contentsOfFile: again, encoding: .utf8) == page)
         let missing = try CLI.run(["practice", CLI.example, "--part", "soprano", "--verse", "3", "--input", Self.take, "--output", "none"])
-        #expect(missing.status == 1 && missing.stderr == "choir: \(CLI.example): verse 3: expected 1 to 2, the score's verses\n")
+        #expect(missing.status == 64 && missing.stderr == "choir: \(CLI.example): verse 3: expected 1 to 2, the score's verses\n")
     }
 
     /// The judged notes are `choir notes --part`'s, in playback and in written order.
@@ -154,29 +154,29 @@ struct PracticeCommandTests {
         let short = data + "/short.wav"
         try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 16000))
             .write(to: URL(fileURLWithPath: short))
-        let cases: [([String], String)] = [
-            (["--part", "baritone", "--input", Self.take],
+        let cases: [([String], Int32, String)] = [
+            (["--part", "baritone", "--input", Self.take], 64,
              "choir: \(CLI.example): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass"),
-            (["--part", "tenor", "--input", data + "/nope.wav"], "choir: \(data)/nope.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
+            (["--part", "tenor", "--input", data + "/nope.wav"], 66, "choir: \(data)/nope.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
             // Named as a recording, a missing file is a missing take, not a capture device.
-            (["--part", "tenor", "--input", data + "/nope.opus"], "choir: \(data)/nope.opus: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
-            (["--part", "tenor", "--input", short],
+            (["--part", "tenor", "--input", data + "/nope.opus"], 66, "choir: \(data)/nope.opus: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
+            (["--part", "tenor", "--input", short], 65,
              "choir: \(short): the take is 0.5 s long: expected at least 0.8 s, to the end of the first note of the practised range"),
-            (["--input", Self.take], "Error: practice needs --part: the line you sing"),
-            (["--part", "tenor", "--input", Self.take, "--drill"],
+            (["--input", Self.take], 64, "Error: practice needs --part: the line you sing"),
+            (["--part", "tenor", "--input", Self.take, "--drill"], 64,
              "choir: --drill needs a live microphone: expected --input DEVICE, not a take"),
-            (["--part", "tenor", "--drill", "--report", data + "/r.json"],
+            (["--part", "tenor", "--drill", "--report", data + "/r.json"], 64,
              "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"),
-            (["--part", "tenor", "--drill", "--drill-start", "10"], "Error: --drill-start 10.0: expected 25 to 100"),
-            (["--part", "tenor", "--tempo", "50", "--bpm", "100"],
+            (["--part", "tenor", "--drill", "--drill-start", "10"], 64, "Error: --drill-start 10.0: expected 25 to 100"),
+            (["--part", "tenor", "--tempo", "50", "--bpm", "100"], 64,
              "Error: --tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one"),
-            (["--part", "tenor", "--my-volume", "150"], "Error: --my-volume 150.0: expected 0 to 100"),
-            (["--part", "tenor", "--volume", "Alto=300"], "Error: --volume Alto=300: expected a volume of 0 to 100"),
-            (["--part", "tenor", "--latency", "-900"], "Error: --latency -900.0: expected -500 to 2000 ms"),
+            (["--part", "tenor", "--my-volume", "150"], 64, "Error: --my-volume 150.0: expected 0 to 100"),
+            (["--part", "tenor", "--volume", "Alto=300"], 64, "Error: --volume Alto=300: expected a volume of 0 to 100"),
+            (["--part", "tenor", "--latency", "-900"], 64, "Error: --latency -900.0: expected -500 to 2000 ms"),
         ]
-        for (arguments, message) in cases {
+        for (arguments, status, message) in cases {
             let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)
-            #expect(result.status != 0)
+            #expect(result.status == status, "\(arguments)")
             #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
         }
     }
@@ -247,9 +247,14 @@ struct PracticeCommandTests {
         #expect(corrupt.status == 0)
         #expect(corrupt.stderr == "choir: \(data)/choir/history.sqlite: the history database is corrupt (not an SQLite database); practising without history\n")
         #expect(corrupt.stdout.contains("Accuracy: 89.3%"))
+        // Without a session to run, an unusable history is the command's failure, with its sysexits status.
+        let unreadable = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(unreadable.status == 65 && unreadable.stderr.hasSuffix("the history database is corrupt (not an SQLite database)\n"))
 
         let locked = try Self.dataHome()
         #expect(try CLI.run(["history"], environment: ["XDG_DATA_HOME": locked]).status == 0)  // creates it
+        let none = try CLI.run(["report", "99"], environment: ["XDG_DATA_HOME": locked])
+        #expect(none.status == 64 && none.stderr.hasSuffix("\n") && none.stderr.contains("99"), "\(none.stderr)")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         holder.arguments = ["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(8)", locked + "/choir/history.sqlite"]
@@ -263,5 +268,7 @@ struct PracticeCommandTests {
         #expect(blocked.status == 0)
         #expect(blocked.stderr == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
         #expect(blocked.stdout.contains("Accuracy: 89.3%"))
+        let busy = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": locked])
+        #expect(busy.status == 75 && busy.stderr.hasSuffix("the history database is locked by another program\n"), "\(busy.stderr)")
     }
 }
