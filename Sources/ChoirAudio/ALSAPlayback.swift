@@ -76,6 +76,8 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    /// The source frame being heard now (negative during the lead-in), or nil before the device plays.
+    public var heardFrame: Double? { clock.reading?.frame(at: AudioClock.now(), sampleRate: sampleRate) }
     /// Whether the source has run out and its last frames were written.
     public var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
     public var isPaused: Bool {

@@ -177,11 +177,11 @@ public final class SynthRenderer: @unchecked Sendable {
         return (settings, synth)
     }
 
-    /// Each of `keys` played alone on `program` for `seconds` (mono, velocity 80), retuned by `tuning` (cents per
-    /// key) if given: for measuring how a SoundFont's samples are tuned.
+    /// Each of `keys` played alone on `program` for `seconds` (its left and right channels, velocity 80), retuned by
+    /// `tuning` (cents per key) if given: for measuring how a SoundFont's samples are tuned.
     public static func soundKeys(
         _ keys: [Int], program: Int, soundFont: String, sampleRate: Int, seconds: Double, tuning: [Double]? = nil
-    ) throws(PlaybackError) -> [[Float]] {
+    ) throws(PlaybackError) -> [[[Float]]] {
         let (settings, synth) = try synth(soundFont: soundFont, sampleRate: sampleRate, channels: 16)
         defer {
             delete_fluid_synth(synth)
@@ -198,7 +198,7 @@ public final class SynthRenderer: @unchecked Sendable {
             fluid_synth_noteon(synth, 0, Int32(key), 80)
             fluid_synth_write_float(synth, Int32(frames), &left, 0, 1, &right, 0, 1)
             fluid_synth_all_sounds_off(synth, 0)
-            return zip(left, right).map { ($0 + $1) / 2 }
+            return [left, right]
         }
     }
 

@@ -187,8 +187,11 @@ public struct ResolvedPlayback: Sendable {
         let (measureIndex, start) = schedule.measures[index]
         let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.length
         let measure = score.measures[measureIndex]
-        let beats = max(1, measure.time.beats.reduce(0, +))
-        let beat = min(beats, Int((seconds - start) / max(0.001, end - start) * Double(beats)) + 1)
-        return (measure.number, beat)
+        let beats = Double(max(1, measure.time.beats.reduce(0, +)))
+        let share = min(1, measure.duration.doubleValue / measure.time.measureLength.doubleValue)
+        // A pickup is the end of a measure: its beats are the last ones. A short measure elsewhere starts on 1.
+        let skipped = measureIndex == 0 ? (1 - share) * beats : 0
+        let beat = Int(skipped + (seconds - start) / max(0.001, end - start) * share * beats) + 1
+        return (measure.number, min(Int(beats), beat))
     }
 }

@@ -40,9 +40,11 @@ public final class PlaybackSession: @unchecked Sendable {
     public var isFinished: Bool { output.isFinished }
     /// Seconds of the mix rendered so far, count-in included.
     public var seconds: Double { Double(renderer.position) / Double(sampleRate) }
-    /// The measure and beat playing.
-    public var position: (measure: String, beat: Int) {
-        resolved.position(at: Double(renderer.position - renderer.zeroSample) / Double(sampleRate))
+    /// The measure and beat being heard; nil until the device plays the mix's first frame. (The synthesizer
+    /// renders ahead of what is heard by the device's buffer, and a sound server starts a stream silent.)
+    public var position: (measure: String, beat: Int)? {
+        guard let heard = output.heardFrame, heard >= 0 else { return nil }
+        return resolved.position(at: (heard - Double(renderer.zeroSample)) / Double(sampleRate))
     }
     public var underruns: Int { output.underruns }
     /// Why the device stopped, if it failed.

@@ -34,6 +34,7 @@ struct LiveTuner {
                 terminal.show(TunerLine.render(result))
             } else {
                 writer.write(result)
+                writer.flush()
             }
         }
         let health = tuner.stop { if terminal == nil { writer.write($0) } }

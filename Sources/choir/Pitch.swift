@@ -136,7 +136,8 @@ struct PitchWriter {
         buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
-    private mutating func flush() {
+    /// Writes out what is buffered: a live listener's frames go out as they are heard.
+    mutating func flush() {
         buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

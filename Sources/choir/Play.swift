@@ -43,12 +43,12 @@ extension Choir {
                 }
                 let position = output.position
                 if let terminal {
-                    terminal.show("\(position.measure):\(position.beat)  " + (output.isPaused ? "paused" : "playing")
-                                  + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))")
-                } else if position.measure != lastShown {
+                    let shown = position.map { "\($0.measure):\($0.beat)  " + (output.isPaused ? "paused" : "playing") } ?? "starting"
+                    terminal.show(shown + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))")
+                } else if let position, position.measure != lastShown {
                     FileOutput.write("measure \(position.measure)\n")
                 }
-                lastShown = position.measure
+                lastShown = position?.measure ?? lastShown
                 // Until a key is pressed, or the position shown is due again.
                 var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 if terminal != nil { _ = poll(&descriptor, 1, 20) } else { usleep(20_000) }

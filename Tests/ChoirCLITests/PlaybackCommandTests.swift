@@ -18,6 +18,32 @@ struct PlaybackCommandTests {
         #expect(audio.samples.contains { abs($0) > 0.05 })
     }
 
+    /// What the voices' retuning measured is kept for the next run, which renders the same mix without measuring;
+    /// a cache that is not one is measured again and replaced.
+    @Test func voiceTuningIsKeptBetweenRuns() throws {
+        let cache = Self.temporary("cache-\(UUID().uuidString)")
+        let tuning = cache + "/choir/tuning.json"
+        func render(_ name: String) throws -> [Float] {
+            let out = Self.temporary("\(name).wav")
+            let result = try CLI.run(["render", CLI.example, "-o", out, "--to", "2"], environment: ["XDG_CACHE_HOME": cache])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try WAVFile.read(contentsOf: out).samples
+        }
+        let measured = try render("measured")
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tuning))) as? [String: Double] ?? [:]
+        // Choir Aahs (program 52) on every key the four lines play in the pickup and two bars (`choir notes`).
+        var keys: Set<Int> = []
+        for name in kept.keys {
+            let fields = name.split(separator: "|").map(String.init)
+            if fields[fields.count - 2] == "52", let key = Int(fields[fields.count - 1]) { keys.insert(key) }
+        }
+        #expect(keys == [43, 50, 54, 55, 59, 62, 67, 69, 71], "\(keys.sorted())")
+        #expect(try render("cached") == measured)
+        try "not json".write(toFile: tuning, atomically: true, encoding: .utf8)
+        #expect(try render("remeasured") == measured)
+        #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tuning))) as? [String: Double])?.count == kept.count)
+    }
+
     /// The MIDI file has a tempo track and one track per line, with the line's notes.
     @Test func renderWritesAMIDIFile() throws {
         let out = Self.temporary("render.mid")

@@ -52,49 +52,65 @@ struct RealTimeTests {
     }
 
     /// The tenor on a clarinet, played through ALSA into a PulseAudio null sink while `choir pitch --live` listens
-    /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, and playback had no
-    /// underrun. (The tracker is for sustained, voice-like tones: a piano's hammered attack, over the string
+    /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, each measure is shown
+    /// as it is heard, and playback had no underrun. (The tracker is for sustained, voice-like tones: a piano's hammered attack, over the string
     /// still ringing before it, can read a twelfth low for the look-ahead's first frames.)
     @Test func playThroughPulseAudio() throws {
         let server = try Self.server()
-        let track = PlaybackCommandTests.temporary("heard.csv")
-        try #require(FileManager.default.createFile(atPath: track, contents: nil))
-        let listener = Process()
-        listener.executableURL = CLI.executable
-        listener.arguments = ["pitch", "--live", "--device", "pulse", "--duration", "9"]
-        listener.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-        listener.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: track))
-        listener.standardError = FileHandle.nullDevice
-        try listener.run()
+        func start(_ arguments: [String]) throws -> (Process, StampedLines, Pipe) {
+            let child = Process()
+            child.executableURL = CLI.executable
+            child.arguments = arguments
+            child.currentDirectoryURL = CLI.root
+            child.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+            let out = Pipe(), err = Pipe()
+            child.standardOutput = out
+            child.standardError = err
+            let lines = StampedLines(out)
+            try child.run()
+            return (child, lines, err)
+        }
+        let (listener, heard, _) = try start(["pitch", "--live", "--device", "pulse", "--duration", "9"])
         Thread.sleep(forTimeInterval: 1.5)
-        let result = try CLI.run(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
-                                  "--to", "3", "--bpm", "120"], environment: server.environment)
+        let (player, shown, errors) = try start(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                                                 "--to", "3", "--bpm", "120"])
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        player.waitUntilExit()
         listener.waitUntilExit()
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasSuffix(", 0 underruns\n"), "\(result.stderr)")
-        #expect(result.stdout == "measure 0\nmeasure 1\nmeasure 2\nmeasure 3\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(player.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.hasSuffix(", 0 underruns\n"), "\(stderr)")
+        #expect(shown.lines.map(\.line) == ["measure 0", "measure 1", "measure 2", "measure 3"])
 
-        // Note changes heard: (time, MIDI) wherever the rounded pitch changes and holds for 12 frames (64 ms).
-        let rows = try String(contentsOfFile: track, encoding: .utf8).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 3 }
-        var changes: [(Double, Int)] = []
-        var run: (start: Double, midi: Int, count: Int)?
-        for row in rows where row[1] > 0 {
+        // Note changes heard: (time, MIDI, when the listener said so) wherever the rounded pitch changes and holds
+        // for 12 frames (64 ms).
+        var changes: [(time: Double, midi: Int, said: Double)] = []
+        var run: (start: Double, midi: Int, count: Int, said: Double)?
+        for (said, line) in heard.lines {
+            let row = line.split(separator: ",").compactMap { Double($0) }
+            guard row.count == 3, row[1] > 0 else { continue }
             let midi = Int((69 + 12 * log2(row[1] / 440)).rounded())
-            if run?.midi == midi { run!.count += 1 } else { run = (row[0], midi, 1) }
-            if run!.count == 12, changes.last?.1 != midi { changes.append((run!.start, midi)) }
+            if run?.midi == midi { run!.count += 1 } else { run = (row[0], midi, 1, said) }
+            if run!.count == 12, changes.last?.midi != midi { changes.append((run!.start, midi, run!.said)) }
         }
         // Tenor, measures 0-3: G3 | B3 B3 | G3 F♯3 | C4 G3 (the repeated B3 merges in this view).
-        #expect(changes.map(\.1) == [55, 59, 55, 54, 60, 55], "\(changes)")
-        if changes.count == 6 {
-            // At ♩ = 120 the changes come 0.5, 1.5, 1, 0.5 and 1 s apart, the first one too: the stream starts with
-            // silence, which is what PulseAudio swallows as it starts a stream. Each gap is checked on its own
-            // (within 80 ms, a little more than the 64 ms a pitch must hold to count): on a loaded machine the
-            // server may stretch the stream between them, which no client sees.
-            let gaps = zip(changes.dropFirst(), changes).map { $0.0 - $1.0 }
-            for (gap, expected) in zip(gaps, [0.5, 1.5, 1, 0.5, 1]) {
-                #expect(abs(gap - expected) < 0.08, "a gap of \(gap) s where the score has \(expected) s")
-            }
+        #expect(changes.map(\.midi) == [55, 59, 55, 54, 60, 55], "\(changes)")
+        guard changes.count == 6, shown.lines.count == 4 else { return }
+        // At ♩ = 120 the changes come 0.5, 1.5, 1, 0.5 and 1 s apart, the first one too: the stream starts with
+        // silence, which is what PulseAudio swallows as it starts a stream. Each gap is checked on its own (within
+        // 80 ms, a little more than the 64 ms a pitch must hold to count): on a loaded machine the server may
+        // stretch the stream between them, which no client sees.
+        let gaps = zip(changes.dropFirst(), changes).map { $0.time - $1.time }
+        for (gap, expected) in zip(gaps, [0.5, 1.5, 1, 0.5, 1]) {
+            #expect(abs(gap - expected) < 0.08, "a gap of \(gap) s where the score has \(expected) s")
+        }
+        // The position shown is the one heard: each measure is shown as its first note reaches the microphone, not
+        // when the synthesizer renders it, a device buffer and the stream's silent start ahead. The listener says
+        // what it heard a window and its decoder's lag later (about 60 ms).
+        for (measure, change) in [(1, 1), (2, 2), (3, 4)] {
+            let early = changes[change].said - shown.lines[measure].seconds
+            #expect(early > -0.05 && early < 0.2, "measure \(measure) was shown \(early) s before the listener heard it")
+            print("play: measure \(measure) shown \(String(format: "%.0f", early * 1000)) ms before the listener said it heard it")
         }
     }
 

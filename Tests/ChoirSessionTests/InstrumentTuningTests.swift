@@ -25,29 +25,25 @@ struct InstrumentTuningTests {
         return resolved.schedule.notes.map { note in
             let part = InstrumentTuning.measured
             let start = Int((note.start + part.lowerBound) * Double(rate)), end = Int((note.start + part.upperBound) * Double(rate))
-            let held = (start..<end).map { (left[$0] + right[$0]) / 2 }
+            let held = [Array(left[start..<end]), Array(right[start..<end])]
             return (note.midi, InstrumentTuning.offset(of: held, sampleRate: Double(rate), key: note.midi) ?? .nan)
         }
     }
 
-    /// Choir Aahs, the default voice, from C2 to C6: every key within 5 cents but G2, where FluidR3 layers two
-    /// samples 70 cents apart, which no retuning of the key brings together (a tuning 10 cents down reads +31, one
-    /// 20 cents down reads -37: the other layer is then the stronger).
+    /// Choir Aahs, the default voice, from C2 to C6: every key within 5 cents, G2 too (its two sides are in opposite
+    /// phase at the fundamental, which a mono sum cancels; each is measured as an ear hears it).
     @Test func theDefaultVoiceIsInTuneFromC2ToC6() throws {
         let plan = PlaybackPlan(score: try Self.scale("Soprano", 36...84))
         #expect(try plan.resolve().programs == [52])
         let before = try Self.heard(plan, tuned: false), after = try Self.heard(plan, tuned: true)
-        let layered: Set<Int> = [43]
-        let off = after.filter { abs($0.cents) > 5 }
-        #expect(Set(off.map(\.key)).isSubset(of: layered), "\(off)")
-        let untuned = before.filter { !layered.contains($0.key) }.max { abs($0.cents) < abs($1.cents) }!
-        let worst = after.filter { !layered.contains($0.key) }.max { abs($0.cents) < abs($1.cents) }!
+        let worst = after.max { abs($0.cents) < abs($1.cents) }!
+        #expect(abs(worst.cents) <= 5, "\(after.filter { abs($0.cents) > 5 })")
         // Untuned, G3 is 26 cents flat and B3 in tune, as the issue measured.
         let g3 = before.first { $0.key == 55 }!.cents, b3 = before.first { $0.key == 59 }!.cents
         #expect(g3 < -20 && abs(b3) < 5, "untuned, G3 is \(g3) cents and B3 \(b3)")
+        let untuned = before.max { abs($0.cents) < abs($1.cents) }!
         print("Choir Aahs, C2-C6 held: untuned worst key \(untuned.key) at \(String(format: "%+.1f", untuned.cents)) cents, "
-            + "tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.cents)) cents; "
-            + "layered keys \(after.filter { layered.contains($0.key) }.map { "\($0.key): \(String(format: "%+.0f", $0.cents))" })")
+            + "tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.cents)) cents")
     }
 
     /// Voice Oohs, another voice a score may ask for, is within 5 cents on every key from C2 to C6.

@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+
+/// What a child process prints, line by line, each with the moment it arrived: for comparing when two processes
+/// said something, on one clock.
+final class StampedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var partial = Data()
+    private var stamped: [(seconds: Double, line: String)] = []
+
+    /// Starts reading `pipe` as it fills.
+    init(_ pipe: Pipe) {
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            let now = Self.now()
+            guard let self else { return }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self.lock.withLock {
+                self.partial.append(data)
+                while let newline = self.partial.firstIndex(of: 0x0A) {
+                    self.stamped.append((now, String(decoding: self.partial[..<newline], as: UTF8.self)))
+                    self.partial.removeSubrange(...newline)
+                }
+            }
+        }
+    }
+
+    /// The lines read so far, with the moment each arrived (seconds on the monotonic clock).
+    var lines: [(seconds: Double, line: String)] { lock.withLock { stamped } }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
