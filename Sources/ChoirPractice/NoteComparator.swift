@@ -40,6 +40,10 @@ public struct NoteComparator: Sendable {
     /// as what is left of the loudspeakers. A frame no louder than that is the room, whatever its pitch.
     static let echoMargin = 2.0.squareRoot()
 
+    /// Half the tracker's window, in seconds: how long before a voice starts the first window that hears it is
+    /// centred.
+    public var halfWindow = 0.0
+
     public init(options: Options = Options(), levelGate: Double = 0) {
         self.options = options
         self.levelGate = levelGate
@@ -112,27 +116,34 @@ public struct NoteComparator: Sendable {
             return (abs(c - folded) <= 70 || leaving == true) && nearer(frame) && staysNearer(from: index)
         }
         let arrival = arrivalIndex.map { candidates[$0] }
-        // Coming from a note just sung, the singer entered before they arrived. A voice that dipped more than
-        // 6 dB below the new note's level in between (a breath, or a fresh attack) came in where it rose from
-        // its lowest, even if it rose at the old pitch to slide from it; a voice that kept sounding came in when
-        // it left the pitch sung before (the frames of a fast slide are too unsteady to trust, and often
-        // unvoiced).
-        var entrance: Double?
-        if let arrival, let before {
-            let approach = candidates.filter { $0.time >= note.onset - 0.1 && $0.time < arrival.time }
+        // After a rest the voice rises from a floor (silence, or the room still ringing). A frame's window is centred
+        // on its time, so the first window that takes the voice in, the first above the floor, has its leading edge
+        // where the voice starts, half a window after its time; a voice that swells in is heard there once it has
+        // grown above a tenth of its level. Coming from a note just sung, a voice that dipped more than 6 dB below
+        // the new note's level (a breath, or a fresh attack) came in where it rose from its lowest, which a dip
+        // between two notes puts at their junction; a voice that kept sounding came in when it left the pitch sung
+        // before (the frames of a fast slide are too unsteady to trust, and often unvoiced).
+        var onsetError: Double?
+        if let arrival {
             let full = candidates.filter { $0.time >= arrival.time && $0.time < arrival.time + 0.1 }.map(\.level).max() ?? arrival.level
-            if let quietest = approach.min(by: { $0.level < $1.level }), quietest.level < full / 2 {
-                // The attack starts where the level leaves its floor.
-                entrance = approach.last { $0.level <= quietest.level * 1.41 }?.time
-            } else if abs(before - folded) > 60 {
+            let approach = candidates.filter { $0.time >= note.onset - 0.1 && $0.time < arrival.time }
+            let quietest = approach.min { $0.level < $1.level }
+            var entrance = arrival.time
+            if before == nil || note.previousMIDI == nil {
+                let floor = quietest.map { min($0.level, arrival.level) } ?? 0
+                let rise = candidates.first { $0.time >= (quietest?.time ?? note.onset - 0.1) && $0.level >= max(floor * 1.41, full / 10) }
+                entrance = min(arrival.time, rise?.time ?? arrival.time) + halfWindow
+            } else if let quietest, quietest.level < full / 2 {
+                entrance = min(arrival.time, approach.last { $0.level <= quietest.level * 1.41 }?.time ?? arrival.time)
+            } else if let before, abs(before - folded) > 60 {
                 let held = candidates.last { frame in
                     frame.time < arrival.time && frame.isVoiced && frame.confidence >= 0.5 && isLoudEnough(frame)
                         && !nearer(frame) && abs(cents(frame) - shift - before) <= 150
                 }
-                entrance = held.flatMap { held in candidates.first { $0.time > held.time } }.map(\.time)
+                entrance = min(arrival.time, held.flatMap { held in candidates.first { $0.time > held.time } }?.time ?? .infinity)
             }
+            onsetError = entrance - note.onset
         }
-        let onsetError = arrival.map { min($0.time, entrance ?? .infinity) - note.onset }
 
         let verdict: Verdict
         if offOctave && !options.octaveIsCorrect {
@@ -148,9 +159,10 @@ public struct NoteComparator: Sendable {
         } else {
             verdict = .correct
         }
-        // Whose note it was, when another line's written note lies nearer the pitch sung than the singer's own.
+        // Whose note it was, when another line's written note lies nearer the pitch sung than the singer's own (one
+        // at the singer's own pitch never does).
         let sung = Double(note.midi) * 100 + median
-        let other = verdict == .correct ? nil : note.others.min { abs(Double($0.midi) * 100 - sung) < abs(Double($1.midi) * 100 - sung) }
+        let other = verdict == .correct ? nil : note.others.filter { $0.midi != note.midi }.min { abs(Double($0.midi) * 100 - sung) < abs(Double($1.midi) * 100 - sung) }
         let sangOther = other.flatMap { abs(Double($0.midi) * 100 - sung) <= 50 && abs(Double($0.midi) * 100 - sung) < abs(median) ? $0 : nil }
         return NoteResult(
             note: note, verdict: verdict, medianCents: median, onsetError: onsetError, inTunePercent: inTunePercent,

@@ -22,6 +22,8 @@ public struct PracticeJudge: Sendable {
     ) {
         self.notes = notes
         self.comparator = NoteComparator(options: options, levelGate: gate.threshold)
+        let tracker = Self.detector(for: notes, sampleRate: 48000)
+        comparator.halfWindow = Double(tracker.window) / tracker.sampleRate / 2
         comparator.echoLeft = gate.echoLeft.share
         comparator.vibratoRate = vibrato.rate
         self.gate = gate

@@ -113,3 +113,36 @@ extension NoteComparatorTests {
         #expect(off.verdict == .wrong && off.evidence?.sangOther == nil)
     }
 }
+
+extension NoteComparatorTests {
+    /// A voice that comes in 300 ms late after a rest, all at once (a 5 ms fade), is reported 300 ms late, through
+    /// the tracker's windows, however long they are: a bass's window is 50 ms, and its first frames at the pitch
+    /// are windows that have only begun to take the voice in.
+    @Test(arguments: [43, 55, 67, 79])
+    func anEntranceAfterARestIsTimedWhereTheVoiceStarts(midi: Int) throws {
+        let rate = 16000.0, late = 0.3
+        let notes = [
+            ExpectedNote(index: 0, measure: "1", measureIndex: 0, onset: 0.5, duration: 0.8, midi: midi, isEntrance: true),
+            ExpectedNote(index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 1, midi: midi + 2, isEntrance: true),
+        ]
+        var signal = [Float](repeating: 0, count: Int(3.5 * rate))
+        for (note, start) in zip(notes, [notes[0].onset, notes[1].onset + late]) {
+            let frequency = 440 * pow(2, Double(note.midi - 69) / 12)
+            let first = Int(start * rate), count = Int(note.duration * rate)
+            for i in 0..<count {
+                let t = Double(i) / rate
+                let envelope = min(1, t / 0.005, (note.duration - t) / 0.005)
+                signal[first + i] = Float(0.2 * envelope * (sin(2 * .pi * frequency * t) + 0.5 * sin(4 * .pi * frequency * t)))
+            }
+        }
+        let frames = try PitchTracker.track(signal: signal, configuration: PracticeJudge.detector(for: notes, sampleRate: rate))
+        var judge = PracticeJudge(notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
+        for frame in frames { _ = judge.add(frame) }
+        _ = judge.finish()
+        let results = judge.results
+        #expect(results.map(\.verdict) == [.correct, .late], "\(results)")
+        // Within two hops (4 ms each); the windows' leading edges read 8 to 16 ms early.
+        #expect(abs((results[0].onsetError ?? 1) - 0) <= 0.008, "\(results[0])")
+        #expect(abs((results[1].onsetError ?? 1) - late) <= 0.008, "\(results[1])")
+    }
+}
