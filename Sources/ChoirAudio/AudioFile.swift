@@ -14,7 +14,7 @@ public enum AudioFile {
     }
 
     /// The extension of `path`'s file name, lower-cased; empty when it has none.
-    private static func suffix(_ path: String) -> String {
+    static func suffix(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
@@ -38,29 +38,75 @@ public enum AudioFile {
     /// Writes mono `samples` to `path` in the format its extension names: .flac, .ogg (Vorbis), .opus, .mp3,
     /// .aiff or .wav (16-bit). The file is written beside `path` and renamed over it when whole.
     public static func write(_ samples: [Float], sampleRate: Int, to path: String) throws(WAVFile.Failure) {
-        let formats: [String: Int] = [
-            "flac": SF_FORMAT_FLAC | SF_FORMAT_PCM_16, "ogg": SF_FORMAT_OGG | SF_FORMAT_VORBIS,
-            "opus": SF_FORMAT_OGG | SF_FORMAT_OPUS, "mp3": SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III,
-            "aiff": SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "wav": SF_FORMAT_WAV | SF_FORMAT_PCM_16,
-        ]
-        guard let format = formats[suffix(path)] else {
-            throw WAVFile.Failure(file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
+        let writer = try Writer(path: path, sampleRate: sampleRate)
+        try samples.withUnsafeBufferPointer { (buffer) throws(WAVFile.Failure) in try writer.append(buffer) }
+        try writer.finish()
+    }
+
+    /// A mono recording written as it comes, in the format its name's extension names (``write(_:sampleRate:to:)``),
+    /// beside `path` until ``finish()`` renames it over `path`: a recording cut short is left whole up to where it
+    /// stopped, as `path` + ".partial".
+    public final class Writer {
+        public let path: String
+        /// Samples written so far.
+        public private(set) var frames = 0
+        private var handle: OpaquePointer?
+        private let silence = [Float](repeating: 0, count: 4096)
+        private var partial: String { path + ".partial" }
+
+        public init(path: String, sampleRate: Int) throws(WAVFile.Failure) {
+            let formats: [String: Int] = [
+                "flac": SF_FORMAT_FLAC | SF_FORMAT_PCM_16, "ogg": SF_FORMAT_OGG | SF_FORMAT_VORBIS,
+                "opus": SF_FORMAT_OGG | SF_FORMAT_OPUS, "mp3": SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III,
+                "aiff": SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "wav": SF_FORMAT_WAV | SF_FORMAT_PCM_16,
+            ]
+            self.path = path
+            guard let format = formats[AudioFile.suffix(path)] else {
+                throw WAVFile.Failure(file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
+            }
+            var info = SF_INFO()
+            info.samplerate = Int32(sampleRate)
+            info.channels = 1
+            info.format = Int32(format)
+            guard let opened = sf_open(partial, Int32(SFM_WRITE), &info) else { throw unwritable(String(cString: sf_strerror(nil))) }
+            handle = opened
         }
-        var info = SF_INFO()
-        info.samplerate = Int32(sampleRate)
-        info.channels = 1
-        info.format = Int32(format)
-        let partial = path + ".partial"
-        func unwritable(_ reason: String) -> WAVFile.Failure {
-            unlink(partial)
+
+        deinit { if let handle { sf_close(handle) } }
+
+        /// Appends `samples`.
+        public func append(_ samples: UnsafeBufferPointer<Float>) throws(WAVFile.Failure) {
+            guard let handle, !samples.isEmpty else { return }
+            let written = sf_writef_float(handle, samples.baseAddress, sf_count_t(samples.count))
+            // What was written before stays, as the partial file.
+            guard written == sf_count_t(samples.count) else { throw unwritable(String(cString: sf_strerror(handle)), keeping: true) }
+            frames += samples.count
+        }
+
+        /// Appends `count` samples of silence.
+        public func appendSilence(_ count: Int) throws(WAVFile.Failure) {
+            var left = count
+            while left > 0 {
+                let n = min(left, silence.count)
+                try silence.withUnsafeBufferPointer { (buffer) throws(WAVFile.Failure) in try append(UnsafeBufferPointer(rebasing: buffer[..<n])) }
+                left -= n
+            }
+        }
+
+        /// Closes the file and renames it over `path`.
+        public func finish() throws(WAVFile.Failure) {
+            guard let handle else { return }
+            self.handle = nil
+            sf_close(handle)
+            guard rename(partial, path) == 0 else { throw unwritable(String(cString: strerror(errno))) }
+        }
+
+        private func unwritable(_ reason: String, keeping: Bool = false) -> WAVFile.Failure {
+            if let handle { sf_close(handle) }
+            handle = nil
+            if !keeping { unlink(partial) }
             return WAVFile.Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
         }
-        guard let handle = sf_open(partial, Int32(SFM_WRITE), &info) else { throw unwritable(String(cString: sf_strerror(nil))) }
-        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t($0.count)) }
-        let problem = written == sf_count_t(samples.count) ? nil : String(cString: sf_strerror(handle))
-        sf_close(handle)
-        if let problem { throw unwritable(problem) }
-        guard rename(partial, path) == 0 else { throw unwritable(String(cString: strerror(errno))) }
     }
 
     private static func decode(_ path: String) throws(WAVFile.Failure) -> WAVFile.Audio {

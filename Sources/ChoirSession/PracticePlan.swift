@@ -38,6 +38,9 @@ public struct PracticePlan: Sendable {
     public var locked = false
     /// The practice history to keep the session in; nil keeps it out.
     public var history: String? = PracticePlan.defaultHistory
+    /// Where a live session keeps what the microphone heard (FLAC, Ogg, Opus, MP3, AIFF or WAV, by extension), on
+    /// the mix's time line: `input = .take(record)` with the session's latency judges it again.
+    public var record: String?
 
     public init(playback: PlaybackPlan) {
         self.playback = playback

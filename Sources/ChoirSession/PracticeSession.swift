@@ -83,6 +83,9 @@ public final class PracticeSession: @unchecked Sendable {
         public var ending: Ending
         /// Why the history could not be kept, if it could not.
         public var historyFailure: String?
+        /// The microphone's recording (``PracticePlan/record``): its file, its length in seconds, and why it
+        /// stopped early, if it did.
+        public var recording: RecordedTake?
     }
 
     public let plan: PracticePlan
@@ -96,9 +99,12 @@ public final class PracticeSession: @unchecked Sendable {
     /// Why the history cannot be kept, when that is known at the start.
     public var historyFailure: String? { recorder?.failure }
 
-    private let latency: Double
+    /// Seconds taken off the microphone's time (the round trip from loudspeaker to microphone), as judged.
+    public let latency: Double
     private let source: Source
     private let recorder: SessionRecorder?
+    /// The microphone's recording, once the session has ended.
+    private let recorded = Locked<RecordedTake?>(nil)
     private let state = Locked(Snapshot())
     private let inbox = Locked<[Command]>([])
     private let cancelled = Atomic<Bool>(false)
@@ -124,6 +130,7 @@ public final class PracticeSession: @unchecked Sendable {
         var capture: ALSACapture
         var mix: MixOutput
         var echo: LiveEcho?
+        var recording: TakeRecording?
     }
 
     /// Resolves `plan` and opens its input and output.
@@ -147,6 +154,9 @@ public final class PracticeSession: @unchecked Sendable {
         guard (8000...192_000).contains(rate) else { throw SessionError(.usage, "sample rate \(rate) Hz: expected 8000 to 192000 Hz") }
         switch plan.input {
         case .take(let path):
+            guard plan.record == nil else {
+                throw SessionError(.usage, "--record keeps what a live microphone hears: expected --input DEVICE, not a take")
+            }
             latency = plan.latency ?? 0
             let take = try Self.openTake(path, plan: plan, resolved: resolved, latency: latency)
             // A take shorter than the range is judged up to its end: the notes it holds whole.
@@ -270,7 +280,9 @@ public final class PracticeSession: @unchecked Sendable {
         let echo = tap.map {
             LiveEcho(tap: $0, singerTap: singerTap, sampleRate: sampleRate, hop: configuration.hop, window: configuration.window)
         }
-        return LiveSetup(tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo)
+        let recording = try plan.record.map { (path) throws(SessionError) in try TakeRecording(path: path, sampleRate: sampleRate) }
+        return LiveSetup(
+            tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
     }
 
     /// Starts the session on its own thread.
@@ -305,7 +317,7 @@ public final class PracticeSession: @unchecked Sendable {
         thread.withLock { $0 }?.joinWhenDone()
         if let outcome = result.withLock({ $0 }) { return outcome }
         // Never started: nothing was judged.
-        return Outcome(report: header, ending: .cancelled, historyFailure: recorder?.failure)
+        return Outcome(report: header, ending: .cancelled, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
     }
 
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -317,7 +329,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.audio = run.audio
         recorder?.finish(audio: run.audio)
         state.withLock { $0.ended = true }
-        result.withLock { $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure) }
+        result.withLock { $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 }) }
     }
 
     private func run() -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
@@ -420,9 +432,10 @@ public final class PracticeSession: @unchecked Sendable {
                 }
                 // The next hop's first sample on the mix's time line (by the streams' offset so far), so that the
                 // mix's echo can be taken out of it before the tracker hears it.
-                let hopFrame = alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 - latency * rate }
+                let heardAt = alignment == nil ? Double(frames.consumed + ring.dropped) : alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 }
                 let advanced = frames.advance(from: ring) { hop in
-                    if let echo, let hopFrame { echo.cancel(hop, heardFrame: hopFrame) }
+                    if let recording = live.recording, let heardAt { recording.add(UnsafeBufferPointer(hop), at: Int(heardAt.rounded())) }
+                    if let echo, let heardAt, alignment != nil { echo.cancel(hop, heardFrame: heardAt - latency * rate) }
                 }
                 guard advanced else {
                     if let segment = judge.segment(at: position - latency) { transport.scoreTime = segment.scoreTime(at: position - latency) }
@@ -470,6 +483,7 @@ public final class PracticeSession: @unchecked Sendable {
         // Read while the streams run: a stalled stream's error is that it runs without moving.
         let deviceError = capture.error ?? mix.playback?.error
         capture.stop()
+        if let recording = live.recording { recorded.withLock { $0 = recording.finish(latency: latency) } }
         tracker.finish { judge.add($0) }
         judge.finish(at: position - latency)
         if ending == .completed, let deviceError { ending = .failed(SessionError(.audio, "\(deviceError)")) }

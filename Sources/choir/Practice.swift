@@ -60,6 +60,9 @@ extension Choir {
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
+        @Option(help: "Keep what the microphone hears in this file (.flac, .ogg, .opus, .mp3, .aiff or .wav), on the mix's time line, to listen to or judge again with --input.")
+        var record: String?
+
         @Option(help: "Which note of a chord in your line you sing: upper or lower.")
         var divisi = Divisi.upper
 
@@ -71,6 +74,7 @@ extension Choir {
             if drill && (report != nil || html != nil) {
                 throw ValidationError("--drill writes no --report or --html: every pass is kept in the history (`choir report N`)")
             }
+            if drill && record != nil { throw ValidationError("--drill keeps no --record: each pass is a session of its own") }
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
         }
 
@@ -160,6 +164,7 @@ extension Choir {
             plan.sampleRate = sampleRate
             plan.locked = lock
             plan.history = noHistory ? nil : PracticePlan.defaultHistory
+            plan.record = record
             return plan
         }
 
@@ -191,11 +196,34 @@ extension Choir {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
+            if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
             if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }
             return outcome.ending.failure.map(ExitStatus.of)
         }
 
         private var isTake: Bool { PracticePlan.Input(input).isTake }
+
+        /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
+        /// the session's latency, and no mix or recording of its own.
+        static func recorded(_ take: RecordedTake, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+            let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
+            var kept: [String] = []
+            var skipNext = false
+            for argument in arguments {
+                if skipNext {
+                    skipNext = false
+                } else if replaced.contains(argument) {
+                    skipNext = true
+                } else if !replaced.contains(where: { argument.hasPrefix($0 + "=") }) {
+                    kept.append(argument)
+                }
+            }
+            let milliseconds = String(printf: "%.1f", take.latency * 1000)
+            let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"]).map(\.shellQuoted)
+                .joined(separator: " ")
+            let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
+            return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
+        }
 
         private func write(_ text: String, to path: String?) throws {
             guard let path else { return }

@@ -73,3 +73,26 @@ struct AudioFileTests {
         }
     }
 }
+
+extension AudioFileTests {
+    /// A recording written as it comes, in pieces and gaps of silence, reads back sample for sample (FLAC keeps 16
+    /// bits); until it is finished it is only the partial file beside its name.
+    @Test func aRecordingIsWrittenAsItComes() throws {
+        let path = Self.temporary("heard.flac")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try AudioFile.Writer(path: path, sampleRate: 48_000)
+        try Self.sine.withUnsafeBufferPointer { sine in
+            try writer.append(UnsafeBufferPointer(rebasing: sine[0..<1000]))
+            try writer.appendSilence(10_000)
+            try writer.append(UnsafeBufferPointer(rebasing: sine[1000...]))
+        }
+        #expect(writer.frames == Self.sine.count + 10_000)
+        #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: path + ".partial"))
+        try writer.finish()
+        #expect(FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".partial"))
+        let expected = Array(Self.sine[0..<1000]) + [Float](repeating: 0, count: 10_000) + Self.sine[1000...]
+        let read = try AudioFile.read(contentsOf: path).samples
+        #expect(read.count == expected.count)
+        #expect(zip(read, expected).allSatisfy { abs($0 - $1) <= 1.0 / 32768 + 1e-6 })
+    }
+}

@@ -173,6 +173,9 @@ struct PracticeCommandTests {
             (["--part", "tenor", "--my-volume", "150"], 64, "Error: --my-volume 150.0: expected 0 to 100"),
             (["--part", "tenor", "--volume", "Alto=300"], 64, "Error: --volume Alto=300: expected a volume of 0 to 100"),
             (["--part", "tenor", "--latency", "-900"], 64, "Error: --latency -900.0: expected -500 to 2000 ms"),
+            (["--part", "tenor", "--input", Self.take, "--record", data + "/r.flac"], 64,
+             "choir: --record keeps what a live microphone hears: expected --input DEVICE, not a take"),
+            (["--part", "tenor", "--drill", "--record", data + "/r.flac"], 64, "Error: --drill keeps no --record: each pass is a session of its own"),
         ]
         for (arguments, status, message) in cases {
             let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)

@@ -442,12 +442,24 @@ extension RealTimeTests {
     @Test func liveSessionJudgesAsTheFileSessionDoes() throws {
         let data = try PracticeCommandTests.dataHome()
         let takePath = CLI.root.appendingPathComponent("Resources/DemoTakes/amazing_grace_tenor.wav").path
-        let (_, comparison) = try Self.sungComparison(take: takePath, data: data, server: try Self.server())
+        let (live, comparison, stderr) = try Self.sungComparison(take: takePath, data: data, server: try Self.server(), record: data + "/heard.flac")
         #expect(Double(comparison.agreeing) >= 0.95 * Double(comparison.expected.count), "\(comparison)")
         // Both sessions place the singer's entrances alike, mostly within a few milliseconds.
         #expect(comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) <= 80, "\(comparison)")
         #expect(Set(comparison.expected).count > 2, "the take's planted mistakes were judged: \(comparison.expected)")
         print("live session: \(comparison)")
+
+        // What the microphone heard was kept on the mix's time line: the command the session printed judges it
+        // again as the live session judged it, entrances where the live session heard them.
+        let said = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("choir: recorded ") }, "\(stderr)")
+        let command = try #require(said.components(separatedBy: "; judge it again with: choir ").last)
+        #expect(said.hasPrefix("choir: recorded ") && said.contains(" s to \(data)/heard.flac;"), "\(said)")
+        let again = try CLI.run(command.split(separator: " ").map(String.init) + ["--report", data + "/again.json"])
+        try #require(again.status == 0, "\(again.stderr)")
+        let rejudged = Self.compare(try PracticeCommandTests.json(data + "/again.json"), live)
+        #expect(Double(rejudged.agreeing) >= 0.95 * Double(rejudged.expected.count), "\(rejudged)")
+        #expect(rejudged.lags.count >= rejudged.expected.count / 2 && abs(rejudged.medianLag) <= 10, "\(rejudged)")
+        print("the live session's recording judged again: \(rejudged)")
     }
 
     /// The same, with the loudspeakers heard: PulseAudio loops choir's sink into the microphone's, 6 dB down, which
@@ -469,7 +481,7 @@ extension RealTimeTests {
         let loop = try #require(inputs.first { $0.count > 3 && $0[3] == "module-loopback.c" }?.first)
         try #require(try server.run("pactl", ["set-sink-input-volume", String(loop), "-6dB"]).status == 0)
 
-        let (live, comparison) = try Self.sungComparison(take: takePath, data: data, server: server)
+        let (live, comparison, _) = try Self.sungComparison(take: takePath, data: data, server: server)
         #expect(comparison.expected.count { $0 == "missing" } == 3, "\(comparison.expected)")
         #expect(Double(comparison.agreeing) >= 0.95 * Double(comparison.expected.count), "\(comparison)")
         let bleed = (live["audio"] as? [String: Any])?["loudspeakers_db"] as? Double
@@ -497,21 +509,24 @@ extension RealTimeTests {
     /// from its own reading of when it heard the count-in; under load on two cores that reading has been 110 ms
     /// off, and every note then shows it as late (or early). Such a run tests the singer, not choir, so it sings
     /// once more; a second misplacement is reported as it is.
-    static func sungComparison(take takePath: String, data: String, server: PulseServer) throws
-        -> (live: [String: Any], comparison: Comparison)
+    /// A live session beside the file session on `take`, sung again if the singer placed it too far off; with
+    /// `record`, the live session keeps what its microphone heard there. Returns the live report, the comparison and
+    /// what the live session printed on standard error.
+    static func sungComparison(take takePath: String, data: String, server: PulseServer, record: String? = nil) throws
+        -> (live: [String: Any], comparison: Comparison, stderr: String)
     {
-        var (live, file) = try singerSession(take: takePath, data: data, server: server)
+        var (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
         var comparison = compare(live, file)
         if comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 80 {
             print("the singer was \(comparison.medianLag) ms off; singing again")
-            (live, file) = try singerSession(take: takePath, data: data, server: server)
+            (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
             comparison = compare(live, file)
         }
-        return (live, comparison)
+        return (live, comparison, stderr)
     }
 
-    static func singerSession(take takePath: String, data: String, server: PulseServer) throws
-        -> (live: [String: Any], file: [String: Any])
+    static func singerSession(take takePath: String, data: String, server: PulseServer, record: String?) throws
+        -> (live: [String: Any], file: [String: Any], stderr: String)
     {
         let common = ["practice", CLI.example, "--part", "tenor", "--no-history"]
         let file = try CLI.run(common + ["--input", takePath, "--output", "none", "--report", data + "/file.json"])
@@ -546,6 +561,7 @@ extension RealTimeTests {
         let session = Process()
         session.executableURL = CLI.executable
         session.arguments = common + ["--count-in", "--input", "pulse:choir_mic.monitor", "--output", "pulse:choir_test", "--report", data + "/live.json"]
+            + (record.map { ["--record", $0] } ?? [])
         session.currentDirectoryURL = CLI.root
         session.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.merging(["NO_COLOR": "1"]) { $1 }
         let err = Pipe()
@@ -564,7 +580,7 @@ extension RealTimeTests {
         let live = try PracticeCommandTests.json(data + "/live.json")
         let audio = live["audio"] as? [String: Any]
         #expect(audio?["underruns"] as? Int == 0 && audio?["overruns"] as? Int == 0, "\(String(describing: audio))")
-        return (live, try PracticeCommandTests.json(data + "/file.json"))
+        return (live, try PracticeCommandTests.json(data + "/file.json"), stderr)
     }
 
     /// How a live session's verdicts and entrances compare with a file session's on the same take.
