@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ChoirPractice", targets: ["ChoirPractice"]),
         // The practice engine for front ends: plans, sessions, snapshots, transport, history, calibration.
         .library(name: "ChoirSession", targets: ["ChoirSession"]),
+        .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -54,11 +55,15 @@ let package = Package(
                 "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .target(name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+        // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
+        .target(
+            name: "ChoirLibrary",
+            dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession",
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(

@@ -43,5 +43,14 @@ let package = Package(
             ],
             path: "Benchmarks/ScoreReading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+            .executableTarget(
+            name: "Library",
+            dependencies: [
+                .product(name: "ChoirLibrary", package: "main"),
+                .product(name: "ChoirScore", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Library",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

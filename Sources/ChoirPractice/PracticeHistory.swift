@@ -59,20 +59,27 @@ public final class PracticeHistory: Sendable {
     /// Opens (creating if need be) the history at `path`.
     public init(path: String) throws(Failure) {
         self.path = path
+        database = try Self.open(path, migrator: Self.migrator)
+    }
+
+    /// The database at `path`, opened as the history opens it (created if need be, in WAL mode, waiting a second
+    /// for another writer) and brought up to date by `migrator`: the library shares the history's file.
+    public static func open(_ path: String, migrator: DatabaseMigrator) throws(Failure) -> DatabaseQueue {
         do {
             try FileManager.default.createDirectory(
                 atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]).ifEmpty("."),
                 withIntermediateDirectories: true)
             var configuration = Configuration()
             configuration.busyMode = .timeout(1)
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            try Self.migrator.migrate(database)
+            try migrator.migrate(database)
+            return database
         } catch {
-            throw Self.failure(error, path: path)
+            throw failure(error, path: path)
         }
     }
 
@@ -257,7 +264,8 @@ public final class PracticeHistory: Sendable {
         }
     }
 
-    private static func failure(_ error: any Error, path: String) -> Failure {
+    /// `error` from the database at `path`, as a failure a front end can act on.
+    public static func failure(_ error: any Error, path: String) -> Failure {
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:

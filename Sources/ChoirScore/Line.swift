@@ -142,3 +142,50 @@ enum VoiceNames {
         return voice.map { ($0, number) }
     }
 }
+
+/// The four voices of a choir, which a score's voicing ("SATB", "SSAA", "TTBB") lists.
+public enum SungVoice: String, CaseIterable, Comparable, Sendable {
+    case soprano = "S", alto = "A", tenor = "T", bass = "B"
+
+    public static func < (a: SungVoice, b: SungVoice) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+
+    private static let named: [String: SungVoice] = [
+        "soprano": .soprano, "sopranos": .soprano, "sopran": .soprano, "canto": .soprano, "cantus": .soprano,
+        "treble": .soprano, "descant": .soprano, "alto": .alto, "altos": .alto, "alt": .alto, "altus": .alto,
+        "contralto": .alto, "mezzo": .alto, "tenor": .tenor, "tenors": .tenor, "tenore": .tenor, "bass": .bass,
+        "basses": .bass, "basso": .bass, "bassus": .bass, "baritone": .bass, "bariton": .bass,
+    ]
+
+    /// The voice a name says ("Tenor 2", "Sop. 1", "Basso", "T"), if it says one.
+    public init?(name: String) {
+        let words = VoiceNames.words(name)
+        if let voice = words.lazy.compactMap({ Self.named[$0] }).first {
+            self = voice
+        } else if let numbered = VoiceNames.numbered(name), let voice = Self.named[numbered.voice.lowercased()] {
+            self = voice
+        } else if words.count == 1, let voice = SungVoice(rawValue: words[0].uppercased()) {
+            self = voice
+        } else {
+            return nil
+        }
+    }
+
+    /// The number of a numbered line ("Tenor 2", "S1", "Soprano II"), if it is one.
+    public static func number(in name: String) -> Int? { VoiceNames.numbered(name)?.number }
+
+    /// The voice whose usual range a line's lies in, by the middle of its range: a soprano's D4–G5 centres near
+    /// A4, an alto's A3–D5 near E4, a tenor's D3–G4 near C4 and a bass's F2–D4 near G3.
+    public init(lowest: Int, highest: Int) {
+        let middle = Double(lowest + highest) / 2
+        self = middle >= 67.5 ? .soprano : middle >= 61 ? .alto : middle >= 55 ? .tenor : .bass
+    }
+}
+
+extension Line {
+    /// The voice a sung line is for, by its name, else by its range; nil for an instrument's line or one with no
+    /// notes.
+    public func sungVoice(in score: Score) -> SungVoice? {
+        guard score.parts[partIndex].isSung, let lowest, let highest else { return nil }
+        return SungVoice(name: name) ?? SungVoice(lowest: lowest.midi, highest: highest.midi)
+    }
+}

@@ -10,6 +10,21 @@ public enum PitchName {
         return (useFlats ? flats : sharps)[pitchClass] + String(octave)
     }
 
+    /// The MIDI note a name such as "D3", "F♯4", "F#4", "Bb3" or "B♭3" stands for (middle C is C4); nil for
+    /// anything else.
+    public static func midi(named name: String) -> Int? {
+        var rest = Substring(name.trimmed)
+        guard let letter = rest.first?.uppercased(), let index = ["C", "D", "E", "F", "G", "A", "B"].firstIndex(of: letter) else { return nil }
+        rest = rest.dropFirst()
+        var alter = 0
+        while let sign = rest.first, "#♯b♭".contains(sign) {
+            alter += sign == "#" || sign == "♯" ? 1 : -1
+            rest = rest.dropFirst()
+        }
+        guard let octave = Int(rest), (-1...9).contains(octave) else { return nil }
+        return (octave + 1) * 12 + [0, 2, 4, 5, 7, 9, 11][index] + alter
+    }
+
     /// The name of a MIDI note as a key signature of `fifths` spells it: the key's own notes as its scale has
     /// them (A♭ and D♭ in A♭ major, E♯ in C♯ major, C♭ in G♭ major), the others with sharps in sharp keys and
     /// flats in flat keys.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Glibc
 import FoundationEssentials
-import ChoirAudio
 import ChoirPractice
 import ChoirScore
 import ChoirSession
@@ -31,7 +30,7 @@ struct Choir: ParsableCommand {
               128+N  ended by signal N
             """,
         version: "choir \(version) (\(Engine.libraries))",
-        subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, Calibrate.self, History.self, Report.self])
+        subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, Practice.self, Calibrate.self, History.self, Report.self, LibraryCommand.self])
 }
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart.
@@ -65,7 +64,6 @@ enum ExitStatus {
             case .calibration: tryAgain
             }
         case let error as ScoreError: error.unreadable ? noInput : dataError
-        case let error as WAVFile.Failure: error.unreadable ? noInput : dataError
         case let error as PracticeHistory.Failure:
             switch error.kind {
             case .locked: tryAgain

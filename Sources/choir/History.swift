@@ -11,12 +11,13 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "List practice sessions per piece, with accuracy over time and the weakest measures' trend.")
 
-        @Argument(help: "Only this score's sessions (matched by file name).")
+        @Argument(help: "Only this score's sessions (matched by file name); a title in the library names its file.")
         var score: String?
 
         func run() throws {
             let history = try openHistory()
             let sessions: [PracticeHistory.Session]
+            let score = try self.score.map { try LibraryTitles.path($0) }
             do { sessions = try history.sessions(score: score) } catch { throw fail(error) }
             guard !sessions.isEmpty else {
                 FileOutput.write(score.map { "No sessions of \($0) yet.\n" } ?? "No sessions yet.\n")

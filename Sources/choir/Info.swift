@@ -10,7 +10,7 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "Show a score's title, key, time, tempo, length, verses and each line's range.")
 
-        @Argument(help: "MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) files.")
+        @Argument(help: "MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) files, or titles in the library.")
         var scores: [String]
 
         @Flag(help: "Print JSON instead of text.")
@@ -21,6 +21,7 @@ extension Choir {
         func run() throws {
             // Files are read two at a time (the machines choir targets have two cores or more), then
             // reported in the order given.
+            let scores = try self.scores.map { try LibraryTitles.path($0) }
             let results = Self.readAll(scores)
             var summaries: [JSON] = []
             var failed: ExitCode?

@@ -8,7 +8,7 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.")
 
-        @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file.")
+        @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
         var score: String
 
         @Option(help: "Only this line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeatable.")
@@ -26,9 +26,10 @@ extension Choir {
         var json = false
 
         func run() throws {
+            let path = try LibraryTitles.path(self.score)
             let score: Score
             do {
-                score = try ScoreReader.read(contentsOf: self.score).transposed(by: transposition.transpose)
+                score = try ScoreReader.read(contentsOf: path).transposed(by: transposition.transpose)
             } catch {
                 throw fail(error)
             }

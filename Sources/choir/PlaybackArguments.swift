@@ -3,7 +3,7 @@ import ChoirSession
 
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {
-    @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file.")
+    @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
     var score: String
 
     @Option(help: "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeat it for each line you sing (a descant as well, or Tenor 1 and Tenor 2): all are yours, and you are judged against the nearer where they sound together.")
@@ -93,7 +93,7 @@ struct PlaybackArguments: ParsableArguments {
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        var plan = PlaybackPlan(score: score, parts: part)
+        var plan = PlaybackPlan(score: try LibraryTitles.path(score), parts: part)
         plan.unfolded = !noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm

@@ -1,0 +1,203 @@
+import ChoirPractice
+import ChoirScore
+import Dispatch
+import FoundationEssentials
+import GRDB
+import Synchronization
+
+/// The singer's library of scores, kept in the practice history's SQLite database: what each piece is (title,
+/// composer, voicing, lines and their ranges, key, length), so that it is listed and searched without being read
+/// again, and found again by its content when it moves.
+public final class Library: Sendable {
+    /// What adding a file did.
+    public enum Change: Sendable, Equatable {
+        case added
+        /// The file at the same path has new content.
+        case updated
+        /// A file the library had under `from`, which is gone, is here now.
+        case moved(from: String)
+        case unchanged
+    }
+
+    /// An entry with when it was last practised, as `choir library list` shows it.
+    public struct Listed: Sendable {
+        public var entry: LibraryEntry
+        /// The latest session of this piece, if there is one: when, which line, how well.
+        public var lastPractised: (date: Date, part: String, accuracy: Double)?
+    }
+
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// Opens the library in the history's database at `path` (``PracticeHistory/defaultPath(environment:)``).
+    public init(path: String) throws(PracticeHistory.Failure) {
+        self.path = path
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("library") { db in
+            try db.execute(sql: """
+                CREATE TABLE library (
+                    path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
+                    title TEXT NOT NULL, entry TEXT NOT NULL, added REAL NOT NULL);
+                CREATE INDEX library_hash ON library(hash);
+                """)
+        }
+        database = try PracticeHistory.open(path, migrator: migrator)
+    }
+
+    /// The scores (`.musicxml`, `.xml`, `.mxl`) at `paths`, folders searched recursively, in a stable order.
+    public static func scores(in paths: [String]) -> [String] {
+        var found: [String] = []
+        for path in paths {
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            guard type == .typeDirectory else {
+                found.append(path)
+                continue
+            }
+            let inside = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
+            found += inside.filter { isScore($0) }.map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+        }
+        return found
+    }
+
+    private static func isScore(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".musicxml") || lower.hasSuffix(".xml") || lower.hasSuffix(".mxl")
+    }
+
+    /// Adds the scores at `files` (or notices them changed or moved), reading two at a time; a file already there
+    /// unchanged (same size and modification time) is not read again. Returns what happened to each, in order.
+    public func add(_ files: [String]) throws(PracticeHistory.Failure) -> [(path: String, change: Result<Change, ScoreError>)] {
+        let known = try attempt { db in
+            try Row.fetchAll(db, sql: "SELECT path, hash, size, modified FROM library").map {
+                (path: $0["path"] as String, hash: $0["hash"] as String, size: $0["size"] as Int, modified: $0["modified"] as Double)
+            }
+        }
+        let byPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let absolute = files.map(Self.absolute)
+        // Read (and hash) what is new or changed, two files at a time.
+        let read = Mutex([Result<(entry: LibraryEntry, size: Int, modified: Double)?, ScoreError>?](repeating: nil, count: files.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(2, max(1, files.count))) { _ in
+            while case let index = next.add(1, ordering: .relaxed).oldValue, index < files.count {
+                let result = Self.read(absolute[index], known: byPath[absolute[index]])
+                read.withLock { $0[index] = result }
+            }
+        }
+        let outcomes = read.withLock { $0.map { $0! } }
+        return try attempt { db in
+            var changes: [(path: String, change: Result<Change, ScoreError>)] = []
+            var claimed = Set<String>()
+            for (path, outcome) in zip(absolute, outcomes) {
+                switch outcome {
+                case .failure(let error):
+                    changes.append((path, .failure(error)))
+                case .success(nil):
+                    changes.append((path, .success(.unchanged)))
+                case .success(let read?):
+                    var change = Change.added
+                    if byPath[path] != nil {
+                        change = .updated
+                    } else if let moved = known.first(where: { $0.hash == read.entry.hash && !claimed.contains($0.path)
+                                                            && !FileManager.default.fileExists(atPath: $0.path) }) {
+                        change = .moved(from: moved.path)
+                        claimed.insert(moved.path)
+                        try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [moved.path])
+                    }
+                    try db.execute(
+                        sql: """
+                            INSERT INTO library (path, hash, size, modified, title, entry, added) VALUES (?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size,
+                                modified = excluded.modified, title = excluded.title, entry = excluded.entry
+                            """,
+                        arguments: [
+                            path, read.entry.hash, read.size, read.modified, read.entry.title,
+                            String(decoding: try JSONEncoder().encode(read.entry), as: UTF8.self), Date().timeIntervalSince1970,
+                        ])
+                    changes.append((path, .success(change)))
+                }
+            }
+            return changes
+        }
+    }
+
+    /// The entry for the file at `path`, or nil when `known` says it has not changed since it was read.
+    private static func read(_ path: String, known: (path: String, hash: String, size: Int, modified: Double)?)
+        -> Result<(entry: LibraryEntry, size: Int, modified: Double)?, ScoreError>
+    {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? Int) ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        if let known, known.size == size, known.modified == modified { return .success(nil) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            return .failure(ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true))
+        }
+        let bytes = [UInt8](data)
+        return Result { () throws(ScoreError) in
+            let score = try ScoreReader.read(data: bytes, file: path)
+            return (LibraryEntry(score: score, path: path, hash: LibraryEntry.hash(bytes)), size, modified)
+        }
+    }
+
+    /// `path` from the root, without "." and ".." steps: how the library files a path.
+    public static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // "a/./b" and "a/x/../b" are "a/b": one file, one entry.
+        var parts: [Substring] = []
+        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Every entry, by title.
+    public func entries() throws(PracticeHistory.Failure) -> [LibraryEntry] {
+        try attempt { db in
+            try String.fetchAll(db, sql: "SELECT entry FROM library ORDER BY title COLLATE NOCASE, path").map {
+                try JSONDecoder().decode(LibraryEntry.self, from: Data($0.utf8))
+            }
+        }
+    }
+
+    /// The entries `query` asks for, by title.
+    public func search(_ query: LibraryQuery) throws(PracticeHistory.Failure) -> [LibraryEntry] {
+        try entries().filter(query.matches)
+    }
+
+    /// Every entry with its last practice, from the history's sessions (matched by file name).
+    public func listed(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) -> [Listed] {
+        let sessions = try PracticeHistory(path: path).sessions().filter { $0.notes > 0 }
+        var latest: [String: PracticeHistory.Session] = [:]
+        for session in sessions { latest[Self.fileName(session.score)] = session }
+        return entries.map { entry in
+            Listed(entry: entry, lastPractised: latest[Self.fileName(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
+        }
+    }
+
+    private static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// The entries a SCORE argument names when it is not a file: the title in any case, else the titles it is the
+    /// start of.
+    public func titled(_ name: String) throws(PracticeHistory.Failure) -> [LibraryEntry] {
+        let all = try entries(), wanted = name.lowercased()
+        let exact = all.filter { $0.title.lowercased() == wanted }
+        return exact.isEmpty ? all.filter { $0.title.lowercased().hasPrefix(wanted) } : exact
+    }
+
+    /// Takes `entries` out of the library (their files stay where they are).
+    public func remove(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) {
+        try attempt { db in
+            for entry in entries { try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [entry.path]) }
+        }
+    }
+
+    private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
+        do {
+            return try database.write(work)
+        } catch {
+            throw PracticeHistory.failure(error, path: path)
+        }
+    }
+}

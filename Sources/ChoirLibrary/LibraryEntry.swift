@@ -1,0 +1,69 @@
+import ChoirScore
+import FoundationEssentials
+
+/// What the library knows of one score: enough to list and search it without reading it again.
+public struct LibraryEntry: Codable, Sendable, Equatable {
+    /// A line and its range, as MIDI notes.
+    public struct LineRange: Codable, Sendable, Equatable {
+        public var name: String
+        /// The choir voice of a sung line ("S", "A", "T" or "B"); nil for an instrument.
+        public var voice: String?
+        public var lowest: Int
+        public var highest: Int
+    }
+
+    public var path: String
+    /// The file's content hash (64-bit FNV-1a, hex): how a moved or changed file is recognised.
+    public var hash: String
+    public var title: String
+    public var composer: String?
+    /// The sung lines' voices, highest first: "SATB", "SSAA", "SSATB"; empty for instruments alone.
+    public var voicing: String
+    /// The lines that are not sung (a piano, a horn), by name.
+    public var accompaniment: [String]
+    /// The key at the start, "G major", and its signature (sharps positive, flats negative), which spells the
+    /// ranges.
+    public var key: String
+    public var fifths: Int
+    public var measures: Int
+    /// Played through, repeats unfolded, at the marked tempo.
+    public var seconds: Double
+    public var lines: [LineRange]
+
+    /// The entry for `score`, read from `path` whose bytes hash to `hash`. A score without a title takes its file's
+    /// name.
+    public init(score: Score, path: String, hash: String) {
+        self.path = path
+        self.hash = hash
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
+        title = score.title.flatMap { $0.isEmpty ? nil : $0 } ?? stem
+        composer = score.composer
+        let lines = score.lines
+        let voices = lines.map { $0.sungVoice(in: score) }
+        self.lines = zip(lines, voices).compactMap { line, voice in
+            guard let lowest = line.lowest, let highest = line.highest else { return nil }
+            return LineRange(name: line.name, voice: voice?.rawValue, lowest: lowest.midi, highest: highest.midi)
+        }
+        voicing = voices.compactMap { $0 }.sorted().map(\.rawValue).joined()
+        accompaniment = zip(lines, voices).filter { $0.1 == nil && !$0.0.notes.isEmpty }.map(\.0.name)
+        key = score.measures.first?.key.description ?? "C major"
+        fifths = score.measures.first?.key.fifths ?? 0
+        measures = score.measures.count
+        seconds = Timeline(score).seconds
+    }
+
+    /// The bytes' 64-bit FNV-1a hash, in hex.
+    public static func hash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
