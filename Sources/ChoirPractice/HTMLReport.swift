@@ -53,6 +53,10 @@ public enum HTMLReport {
         html += "</div>\n<h2>Piano roll</h2>\n<div class=\"roll\">" + pianoRoll(report) + "</div>\n<p class=\"key\">"
         html += Verdict.allCases.map { "<span style=\"background:\(colours[$0]!)\"></span>\($0.rawValue)" }.joined()
         html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n"
+        if !report.marks.isEmpty {
+            html += "<h2>Your marks</h2>\n<ul id=\"marks\">\n"
+                + report.marks.map { "<li>m. \(escape($0.measure)): \(escape($0.text))</li>\n" }.joined() + "</ul>\n"
+        }
         let passages = report.weakestPassages
         if !passages.isEmpty {
             html += "<h2>Work on</h2>\n<ol id=\"workon\">\n"
@@ -99,6 +103,13 @@ public enum HTMLReport {
         for mark in report.measureStarts where mark.time <= end {
             svg += "<line x1=\"\(x(mark.time))\" y1=\"12\" x2=\"\(x(mark.time))\" y2=\"\(height)\" stroke=\"#ccc\"/>"
             svg += "<text x=\"\(x(mark.time))\" y=\"11\" font-size=\"10\" fill=\"#666\">\(escape(mark.number))</text>\n"
+            // The singer's pencil marks at their measure: a flag that says them on hover, and their words.
+            for pencil in report.marks where pencil.measure == mark.number {
+                svg += "<g class=\"mark\"><title>m. \(escape(pencil.measure)): \(escape(pencil.text))</title>"
+                    + "<rect x=\"\(x(mark.time))\" y=\"13\" width=\"6\" height=\"8\" fill=\"#c60\"/>"
+                    + "<text x=\"\(String(printf: "%.1f", left + mark.time * pxPerSecond + 8))\" y=\"20\" font-size=\"9\" fill=\"#c60\">"
+                    + "\(escape(pencil.text))</text></g>\n"
+            }
         }
         for result in report.results {
             let note = result.note

@@ -65,6 +65,11 @@ public enum JSONReport {
                 ])
             })))
         }
+        if !report.marks.isEmpty {
+            fields.append(("marks", .array(report.marks.map { mark in
+                .object([("id", .int(Int(mark.id))), ("measure", .string(mark.measure)), ("line", JSON(mark.line)), ("text", .string(mark.text))])
+            })))
+        }
         if let divisi = report.divisi {
             fields.append(("divisi", .object([("note", .string(divisi.note.rawValue)), ("chords", .int(divisi.chords))])))
         }

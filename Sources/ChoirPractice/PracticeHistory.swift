@@ -137,6 +137,14 @@ public final class PracticeHistory: Sendable {
             }
             try db.execute(sql: "UPDATE session SET kind = 'live' WHERE kind IS NULL AND audio IS NOT NULL")
         }
+        // The singer's pencil marks (``PracticeMark``).
+        migrator.registerMigration("practice marks") { db in
+            try db.execute(sql: """
+                CREATE TABLE mark (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, line TEXT, measure TEXT NOT NULL,
+                    text TEXT NOT NULL, created REAL NOT NULL)
+                """)
+        }
         return migrator
     }
 
@@ -211,6 +219,12 @@ public final class PracticeHistory: Sendable {
 
     /// A stored session, rebuilt as a report.
     public func report(session: Int64) throws(Failure) -> SessionReport {
+        var report = try storedReport(session: session)
+        report.keep(try marks(score: report.score, lines: report.lines))
+        return report
+    }
+
+    private func storedReport(session: Int64) throws(Failure) -> SessionReport {
         try attempt { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [session]) else {
                 throw Failure(path: path, kind: .noSuchSession, reason: "no session \(session): expected the number of a stored session")
@@ -254,7 +268,7 @@ public final class PracticeHistory: Sendable {
         a.split(separator: "/").last == b.split(separator: "/").last
     }
 
-    private func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T {
+    func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T {
         do {
             return try database.write(work)
         } catch let failure as Failure {

@@ -30,6 +30,17 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// The chords in the singer's line and which of their notes was judged; nil when the line has none.
     public var divisi: DivisiChoice?
+    /// The singer's marks on the measures practised, in measure order (``PracticeMark``).
+    public private(set) var marks: [PracticeMark] = []
+
+    /// The names of the singer's lines ("Soprano + Descant" is two).
+    public var lines: [String] { part.components(separatedBy: " + ") }
+
+    /// Keeps those of `marks` that fall on the measures practised, in their order.
+    public mutating func keep(_ marks: [PracticeMark]) {
+        let order = Dictionary(measureStarts.enumerated().map { ($0.element.number, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        self.marks = marks.filter { order[$0.measure] != nil }.sorted { (order[$0.measure]!, $0.id) < (order[$1.measure]!, $1.id) }
+    }
 
     /// Which note of the chords in the singer's line was judged, and how many chords there were.
     public struct DivisiChoice: Sendable, Codable, Equatable {

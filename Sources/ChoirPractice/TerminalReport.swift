@@ -46,6 +46,9 @@ public enum TerminalReport {
             }
             if borrowed.count > 5 { out += "  and \(borrowed.count - 5) more\n" }
         }
+        if !report.marks.isEmpty {
+            out += "Your marks:\n" + report.marks.map { "  m. \($0.measure): \($0.text)\n" }.joined()
+        }
         let passages = report.weakestPassages
         if passages.isEmpty {
             out += "No weak passages: every measure was right.\n"

@@ -211,6 +211,10 @@ public final class PracticeSession: @unchecked Sendable {
         let chords = ExpectedNote.chords(of: resolved.singers, in: resolved.schedule).count { Set($0.map(\.midi)).count > 1 }
         if chords > 0 { report.divisi = SessionReport.DivisiChoice(note: plan.divisi, chords: chords) }
         report.kind = plan.input.isTake ? .file : .live
+        // The singer's marks on these measures (a history that cannot be read has none to give).
+        if let history = plan.history, let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines) {
+            report.keep(marks)
+        }
         return report
     }
 

@@ -14,12 +14,22 @@ struct LiveView {
     var bars: [Bar] = []
     /// During a drill: the passage, the pass and the tempo.
     var drill: String?
+    /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
+    var marks: [Pencil] = []
     /// Seconds of score shown per column of the roll.
     var secondsPerColumn = 0.1
 
     struct Bar {
         var start: Double
         var beats: Int
+    }
+
+    /// A mark at a measure as played: its start and end on the score's clock, and its words.
+    struct Pencil {
+        var start: Double
+        var end: Double
+        var measure: String
+        var text: String
     }
 
     /// Everything that changes while the session runs.
@@ -48,7 +58,7 @@ struct LiveView {
         let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
         rows.append(spread(title, "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")), width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
-        let ahead = [drill, cue(at: state.time)].compactMap { $0 }
+        let ahead = [drill, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy = state.judged == 0 ? "accuracy –" : String(printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
@@ -123,6 +133,15 @@ struct LiveView {
             .map { $0.text + ($0.continues ? "-" : " ") }.joined()
         while words.hasSuffix(" ") { words.removeLast() }
         return "next: " + firstNotes + (words.isEmpty ? "" : "  " + words)
+    }
+
+    /// The marks on the measure played and the next one, as the singer wrote them.
+    func pencil(at time: Double) -> String? {
+        let bar = bars.last { $0.start <= time + 0.05 }
+        let nextBar = bars.first { $0.start > time + 0.05 }
+        let horizon = bars.first { $0.start > (nextBar?.start ?? .infinity) }?.start ?? (nextBar.map { $0.start + ($0.start - (bar?.start ?? 0)) } ?? time)
+        let near = marks.filter { $0.end > time && $0.start < horizon }
+        return near.isEmpty ? nil : near.map { "✎ m. \($0.measure): \($0.text)" }.joined(separator: " · ")
     }
 
     /// Target and sung note names, and a needle: how many cents the singer is from the target.

@@ -16,6 +16,18 @@ final class SessionScreen {
     /// The analysis window's newest sample to its centre, in ms, for the delay summary.
     private(set) var halfWindowMilliseconds = 0
 
+    /// The session's marks where their measures are played.
+    static func pencils(_ session: PracticeSession) -> [LiveView.Pencil] {
+        let placed = session.resolved.schedule.measures
+        return placed.indices.flatMap { index in
+            let number = session.resolved.score.measures[placed[index].index].number
+            let end = index + 1 < placed.count ? placed[index + 1].start : session.resolved.schedule.length
+            return session.header.marks.filter { $0.measure == number }.map {
+                LiveView.Pencil(start: placed[index].start, end: end, measure: number, text: $0.text)
+            }
+        }
+    }
+
     /// Runs `session` to its end: keys become commands, snapshots are drawn (with `drill`, the drill's passage, pass
     /// and tempo), and `stop` (a signal's arrival) cancels it. Returns its outcome.
     func run(_ session: PracticeSession, drill: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
@@ -24,7 +36,7 @@ final class SessionScreen {
             title: "\(resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
             lyrics: resolved.schedule.lyrics,
             bars: resolved.schedule.measures.map { LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +)) },
-            drill: drill)
+            drill: drill, marks: Self.pencils(session))
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         guard case .device = session.plan.input else {
             do { try session.start() } catch { throw fail(error) }

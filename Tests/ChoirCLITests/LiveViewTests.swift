@@ -70,3 +70,16 @@ extension LiveViewTests {
             "choir: recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge"))
     }
 }
+
+extension LiveViewTests {
+    /// A mark shows from the bar before its measure to the measure's end, beside the cue.
+    @Test func aMarkShowsAsItsMeasureNears() {
+        var view = Self.view
+        view.bars = (0..<12).map { LiveView.Bar(start: 2.25 * Double($0), beats: 3) }
+        view.marks = [LiveView.Pencil(start: 9 * 2.25, end: 10 * 2.25, measure: "10", text: "breathe after 'grace'")]
+        #expect(view.pencil(at: 7 * 2.25 + 1) == nil)
+        #expect(view.pencil(at: 8 * 2.25 + 1) == "✎ m. 10: breathe after 'grace'")
+        #expect(view.pencil(at: 9 * 2.25 + 2) == "✎ m. 10: breathe after 'grace'")
+        #expect(view.pencil(at: 10 * 2.25 + 0.5) == nil)
+    }
+}

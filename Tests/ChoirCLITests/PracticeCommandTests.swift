@@ -260,18 +260,19 @@ struct PracticeCommandTests {
         #expect(none.status == 64 && none.stderr.hasSuffix("\n") && none.stderr.contains("99"), "\(none.stderr)")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(8)", locked + "/choir/history.sqlite"]
+        holder.arguments = ["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(30)", locked + "/choir/history.sqlite"]
         let ready = Pipe()
         holder.standardOutput = ready
         try holder.run()
         defer { holder.terminate() }
         _ = ready.fileHandleForReading.availableData
+        // First, while the lock is surely held: a command with nothing but the history to do fails, saying try again.
+        let busy = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": locked])
+        #expect(busy.status == 75 && busy.stderr.hasSuffix("the history database is locked by another program\n"), "\(busy.stderr)")
         let blocked = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": locked])
         #expect(blocked.status == 0)
         #expect(blocked.stderr == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
         #expect(blocked.stdout.contains("Accuracy: 89.3%"))
-        let busy = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": locked])
-        #expect(busy.status == 75 && busy.stderr.hasSuffix("the history database is locked by another program\n"), "\(busy.stderr)")
     }
 }

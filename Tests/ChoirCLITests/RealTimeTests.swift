@@ -361,6 +361,24 @@ extension RealTimeTests {
         #expect(unwrapped.contains("choir: the view showed what was sung ") && unwrapped.contains(" ms to its centre"), "\(report)")
     }
 
+    /// A pencil mark at m. 12 shows in the live view as the measure nears, and in the report after.
+    @Test func theLiveViewShowsAMarkAtItsMeasure() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let marked = try CLI.run(["mark", "add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"],
+                                 environment: ["XDG_DATA_HOME": data])
+        try #require(marked.status == 0, "\(marked.stderr)")
+        let terminal = try Self.liveSession(["--from", "11", "--to", "12"], data: data, server: server)
+        // In the bar before, and in the measure itself.
+        for bar in ["m. 11:", "m. 12:"] {
+            let screen = try terminal.wait { $0[0].contains(bar) }
+            #expect(screen[0].contains(bar) && screen[2].contains("✎ m. 12: breathe after 'grace'"), "\(screen.joined(separator: "\n"))")
+        }
+        var screen: [String]
+        screen = try terminal.wait(20) { $0.joined().contains("[exit 0]") }
+        #expect(screen.joined(separator: "\n").contains("Your marks:\n  m. 12: breathe after 'grace'"), "\(screen.joined(separator: "\n"))")
+    }
+
     /// SIGTERM (a session killed) and SIGHUP (its terminal closed, as when an SSH session drops) end a live session in
     /// order: the history is finished with what was judged, the terminal is back in cooked mode on its normal screen,
     /// the report is printed (not for SIGHUP: the terminal has gone), and the exit status is 128 + the signal.

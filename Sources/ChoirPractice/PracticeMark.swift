@@ -1,0 +1,58 @@
+import FoundationEssentials
+import GRDB
+
+/// A singer's pencil mark on their part: a note at a measure of a piece ("breathe after 'grace'"), shown in the
+/// live view as the measure comes near and in every report at its measure.
+public struct PracticeMark: Codable, Sendable, Equatable {
+    public var id: Int64
+    /// The score's file, matched by name as sessions are.
+    public var score: String
+    /// The line it is for, by name; nil for every line.
+    public var line: String?
+    /// The measure, by printed number.
+    public var measure: String
+    public var text: String
+
+    public init(id: Int64 = 0, score: String, line: String?, measure: String, text: String) {
+        self.id = id
+        self.score = score
+        self.line = line
+        self.measure = measure
+        self.text = text
+    }
+}
+
+extension PracticeHistory {
+    /// Keeps `mark` and returns it with its number.
+    public func add(_ mark: PracticeMark) throws(Failure) -> PracticeMark {
+        try attempt { db in
+            try db.execute(
+                sql: "INSERT INTO mark (score, line, measure, text, created) VALUES (?, ?, ?, ?, ?)",
+                arguments: [mark.score, mark.line, mark.measure, mark.text, Date().timeIntervalSince1970])
+            var kept = mark
+            kept.id = db.lastInsertedRowID
+            return kept
+        }
+    }
+
+    /// The marks on `score` (matched by file name; every score's when nil), for any of `lines` when given (a mark
+    /// for every line included), in the order they were made.
+    public func marks(score: String? = nil, lines: [String]? = nil) throws(Failure) -> [PracticeMark] {
+        try attempt { db in
+            try Row.fetchAll(db, sql: "SELECT id, score, line, measure, text FROM mark ORDER BY id").map {
+                PracticeMark(id: $0["id"], score: $0["score"], line: $0["line"], measure: $0["measure"], text: $0["text"])
+            }
+        }.filter { mark in
+            (score.map { Self.sameScore($0, mark.score) } ?? true)
+                && (lines.map { names in mark.line.map { line in names.contains { $0.lowercased() == line.lowercased() } } ?? true } ?? true)
+        }
+    }
+
+    /// Rubs out the mark numbered `id`; false when there is none.
+    public func removeMark(_ id: Int64) throws(Failure) -> Bool {
+        try attempt { db in
+            try db.execute(sql: "DELETE FROM mark WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+}

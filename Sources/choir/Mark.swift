@@ -1,0 +1,89 @@
+import ArgumentParser
+import ChoirPractice
+import ChoirScore
+import ChoirSession
+
+extension Choir {
+    /// `choir mark`: the singer's pencil marks on their part, by measure.
+    struct Mark: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pencil marks on your part (\"breathe after 'grace'\"): shown in the live view as their measure nears and in every report.",
+            subcommands: [Add.self, List.self, Remove.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Mark a measure of a line.")
+
+            @Argument(help: "The score: a file, or a title in the library.")
+            var score: String
+
+            @Option(help: "The line the mark is for (every line when not given).")
+            var line: String?
+
+            @Option(help: "The measure, by its printed number.")
+            var measure: String
+
+            @Argument(help: "What to remember there.")
+            var text: String
+
+            func run() throws {
+                let path = try LibraryTitles.path(score)
+                let read: Score
+                do { read = try ScoreReader.read(contentsOf: path) } catch { throw fail(error) }
+                let lines = read.lines
+                var name: String?
+                if let line {
+                    do { name = lines[try LineSelector.select(line, from: lines)].name } catch { throw usage("\(path): \(error)") }
+                }
+                guard read.measures.contains(where: { $0.number == measure }) else {
+                    let numbers = read.measures.map(\.number)
+                    throw usage("\(path): measure \(measure) is not in the score: expected \(numbers.first ?? "")–\(numbers.last ?? "")")
+                }
+                guard !text.allSatisfy(\.isWhitespace) else { throw usage("the mark's text is empty: expected what to remember at the measure") }
+                let history = try openHistory()
+                let kept: PracticeMark
+                do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch { throw fail(error) }
+                FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the marks, of one score or of all.")
+
+            @Argument(help: "Only this score's marks (a file, or a title in the library).")
+            var score: String?
+
+            func run() throws {
+                let score = try self.score.map { try LibraryTitles.path($0) }
+                let marks: [PracticeMark]
+                do { marks = try openHistory().marks(score: score) } catch { throw fail(error) }
+                guard !marks.isEmpty else {
+                    FileOutput.write("No marks.\n")
+                    return
+                }
+                var out = ""
+                for (piece, group) in Dictionary(grouping: marks, by: { $0.score.split(separator: "/").last.map(String.init) ?? $0.score }).sorted(by: { $0.key < $1.key }) {
+                    out += "\(piece)\n"
+                    for mark in group {
+                        out += "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"
+                            + (mark.line ?? "every line").padded(to: 12) + " \(mark.text)\n"
+                    }
+                }
+                FileOutput.write(out)
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rub out a mark, by the number `choir mark list` gives it.")
+
+            @Argument(help: "The mark's number.")
+            var id: Int64
+
+            func run() throws {
+                let removed: Bool
+                do { removed = try openHistory().removeMark(id) } catch { throw fail(error) }
+                guard removed else { throw usage("no mark \(id): expected a number from `choir mark list`") }
+                FileOutput.write("mark \(id) rubbed out\n")
+            }
+        }
+    }
+}
