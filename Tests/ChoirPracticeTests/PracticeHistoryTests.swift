@@ -110,7 +110,7 @@ struct PracticeHistoryTests {
         // Opened again, nothing is migrated twice.
         #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
         let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi"])
+        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks"])
     }
 
     /// A session keeps how it was sung, its key and its range, and `sessions()` lists them.
