@@ -128,12 +128,8 @@ public final class Library: Sendable {
         let size = (attributes?[.size] as? Int) ?? -1
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         if let known, known.size == size, known.modified == modified { return .success(nil) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            return .failure(ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true))
-        }
-        let bytes = [UInt8](data)
         return Result { () throws(ScoreError) in
+            let bytes = try ScoreReader.contents(of: path)
             let score = try ScoreReader.read(data: bytes, file: path)
             return (LibraryEntry(score: score, path: path, hash: LibraryEntry.hash(bytes)), size, modified)
         }

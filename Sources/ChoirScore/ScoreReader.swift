@@ -7,14 +7,17 @@ public enum ScoreReader {
 
     /// Reads the score at `path`. A zip archive is read as `.mxl` whatever its extension.
     public static func read(contentsOf path: String) throws(ScoreError) -> Score {
-        let data: [UInt8]
+        try read(data: try contents(of: path), file: path)
+    }
+
+    /// The bytes of the file at `path`, or the error that says it is missing or unreadable.
+    public static func contents(of path: String) throws(ScoreError) -> [UInt8] {
         do {
-            data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
             throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true)
         }
-        return try read(data: data, file: path)
     }
 
     /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML

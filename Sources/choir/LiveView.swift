@@ -137,9 +137,9 @@ struct LiveView {
 
     /// The marks on the measure played and the next one, as the singer wrote them.
     func pencil(at time: Double) -> String? {
-        let bar = bars.last { $0.start <= time + 0.05 }
-        let nextBar = bars.first { $0.start > time + 0.05 }
-        let horizon = bars.first { $0.start > (nextBar?.start ?? .infinity) }?.start ?? (nextBar.map { $0.start + ($0.start - (bar?.start ?? 0)) } ?? time)
+        // Up to the end of the next bar.
+        let next = bars.first { $0.start > time + 0.05 }?.start ?? .infinity
+        let horizon = bars.first { $0.start > next }?.start ?? .infinity
         let near = marks.filter { $0.end > time && $0.start < horizon }
         return near.isEmpty ? nil : near.map { "✎ m. \($0.measure): \($0.text)" }.joined(separator: " · ")
     }
