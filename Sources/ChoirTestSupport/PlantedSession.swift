@@ -1,0 +1,21 @@
+import ChoirPractice
+
+/// A stored session with known results, for planting patterns in a history: a tenor's line over mm. 1–16, a
+/// note a measure, two seconds each (held), C4 in mm. 1–11 and D4 to E4 in mm. 12–15 (an E4 in m. 16 after a
+/// rest; mm. 1 and 8 come after rests too), sung in tune and on time until `change` says otherwise.
+public enum PlantedSession {
+    public static func make(_ change: (inout NoteResult) -> Void = { _ in }) -> SessionReport {
+        let results = (1...16).map { measure -> NoteResult in
+            let midi = measure < 12 ? 60 : measure == 16 ? 64 : [62, 64, 62, 64][measure - 12]
+            let note = ExpectedNote(
+                index: measure - 1, measure: "\(measure)", measureIndex: measure - 1, onset: Double(measure - 1) * 2, duration: 2,
+                midi: midi, isEntrance: true, previousMIDI: measure == 1 || measure == 8 || measure == 16 ? nil : 60)
+            var result = NoteResult(note: note, verdict: .correct, medianCents: 3, onsetError: 0.01, inTunePercent: 95)
+            change(&result)
+            return result
+        }
+        return SessionReport(
+            score: "piece.musicxml", part: "Tenor", tempo: 60, options: NoteComparator.Options(), results: results, trace: [],
+            measureStarts: (1...16).map { MeasureMark(number: "\($0)", time: Double($0 - 1) * 2) })
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import ChoirPractice
+
+extension Choir {
+    /// `choir coach`: what a line's stored sessions show, in plain words.
+    struct Coaching: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "coach",
+            abstract: "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.")
+
+        @Argument(help: "The score: a file (matched by name, as the history matches it), or a title in the library.")
+        var score: String
+
+        @Option(help: "The line, as the sessions name it (Tenor, Soprano + Descant).")
+        var part: String
+
+        func run() throws {
+            let score = try LibraryTitles.path(self.score)
+            let history = try openHistory()
+            let reports: [SessionReport]
+            do {
+                reports = try history.sessions(score: score).filter { $0.part.lowercased() == part.lowercased() && $0.notes > 0 }
+                    .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: session.id) }
+            } catch {
+                throw fail(error)
+            }
+            let piece = score.split(separator: "/").last.map(String.init) ?? score
+            guard !reports.isEmpty else {
+                FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
+                return
+            }
+            let advice = Coach.advice(reports)
+            let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
+            FileOutput.write("\(piece), \(reports[0].part), \(counted):\n"
+                + (advice.isEmpty ? "  No pattern stands out yet.\n" : advice.map { "  - \($0)\n" }.joined()))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ChoirPractice
+import ChoirTestSupport
+import Foundation
+import Testing
+
+/// `choir coach` reads a line's sessions from the history and says what they show.
+struct CoachCommandTests {
+    /// Four sessions planted in a history: flat on held notes from D4 up in three of them, and late after rests in
+    /// all; the advice says both with their numbers, and nothing for another line.
+    @Test func adviceFromStoredSessions() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let history = try PracticeHistory(path: data + "/choir/history.sqlite")
+        for index in 0..<4 {
+            let report = PlantedSession.make { result in
+                if index != 1 && result.note.midi >= 62 { result.medianCents = -25 }
+                if result.note.previousMIDI == nil { result.onsetError = 0.2 }
+            }
+            let id = try history.begin(report)
+            try history.record(report.results, trace: [], session: id)
+            try history.finish(session: id)
+        }
+        let coach = try CLI.run(["coach", "piece.musicxml", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
+        #expect(coach.status == 0, "\(coach.stderr)")
+        #expect(coach.stdout == """
+            piece.musicxml, Tenor, 4 sessions:
+              - You tend to go flat on held notes from D4 up (mm. 12–16, 3 of 4 sessions; 18 cents flat on average)
+              - Your entrances after rests are late by about 200 ms (median of 12 entrances over 4 sessions)
+
+            """, "\(coach.stdout)")
+        let none = try CLI.run(["coach", "piece.musicxml", "--part", "alto"], environment: ["XDG_DATA_HOME": data])
+        #expect(none.stdout == "No sessions of the alto of piece.musicxml yet.\n")
+    }
+}
