@@ -138,16 +138,17 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-playback.py
     Benchmarks/measure-live.py
 
-# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings, and any fails the task. Leak detection is off:
-# LeakSanitizer reports the Swift runtime's one-time caches (metadata, first use of a code path) as a leak of the
-# input that first touched them. valgrind finds nothing lost, and the same 640 bytes whether one score is read or
-# thirty (`valgrind --leak-check=full .build/debug/choir-fuzz FILES...`).
+# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings, and any fails the task. Leak detection is off,
+# libFuzzer's per input and LeakSanitizer's at exit: it reports the Swift runtime's one-time caches (metadata, first
+# use of a code path) as a leak of the input that first touched them, and once reported 42 array buffers of
+# `Line.VoiceKey` (plain values, which cannot form a cycle) after 205,912 runs. valgrind finds nothing lost over
+# the corpus and every past crash (`valgrind --leak-check=full .build/debug/choir-fuzz FILES...`).
 fuzz SECONDS="1800": setup
     swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
         -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
     mkdir -p .build-fuzz/corpus .build-fuzz/findings
     cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
-    .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
+    ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
         -max_len=65536 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}} -artifact_prefix=.build-fuzz/findings/
 
 # Rewrite the expected CLI outputs in Tests/Fixtures/cli from the current build (review with git diff).
