@@ -1,9 +1,7 @@
 import ChoirPractice
 import ChoirScore
-import Dispatch
 import FoundationEssentials
 import GRDB
-import Synchronization
 
 /// The singer's library of scores, kept in the practice history's SQLite database: what each piece is (title,
 /// composer, voicing, lines and their ranges, key, length), so that it is listed and searched without being read
@@ -74,16 +72,8 @@ public final class Library: Sendable {
         }
         let byPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         let absolute = files.map(Self.absolute)
-        // Read (and hash) what is new or changed, two files at a time.
-        let read = Mutex([Result<(entry: LibraryEntry, size: Int, modified: Double)?, ScoreError>?](repeating: nil, count: files.count))
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(2, max(1, files.count))) { _ in
-            while case let index = next.add(1, ordering: .relaxed).oldValue, index < files.count {
-                let result = Self.read(absolute[index], known: byPath[absolute[index]])
-                read.withLock { $0[index] = result }
-            }
-        }
-        let outcomes = read.withLock { $0.map { $0! } }
+        // Read (and hash) what is new or changed.
+        let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: byPath[$0]) }
         return try attempt { db in
             var changes: [(path: String, change: Result<Change, ScoreError>)] = []
             var claimed = Set<String>()
@@ -166,13 +156,12 @@ public final class Library: Sendable {
     public func listed(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) -> [Listed] {
         let sessions = try PracticeHistory(path: path).sessions().filter { $0.notes > 0 }
         var latest: [String: PracticeHistory.Session] = [:]
-        for session in sessions { latest[Self.fileName(session.score)] = session }
+        for session in sessions { latest[PracticeHistory.piece(session.score)] = session }
         return entries.map { entry in
-            Listed(entry: entry, lastPractised: latest[Self.fileName(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
+            Listed(entry: entry, lastPractised: latest[PracticeHistory.piece(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
         }
     }
 
-    private static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     /// The entries a SCORE argument names when it is not a file: the title in any case, else the titles it is the
     /// start of.

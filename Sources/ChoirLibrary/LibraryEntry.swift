@@ -1,3 +1,4 @@
+import ChoirPractice
 import ChoirScore
 import FoundationEssentials
 
@@ -35,7 +36,7 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     public init(score: Score, path: String, hash: String) {
         self.path = path
         self.hash = hash
-        let file = path.split(separator: "/").last.map(String.init) ?? path
+        let file = PracticeHistory.piece(path)
         let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
         title = score.title.flatMap { $0.isEmpty ? nil : $0 } ?? stem
         composer = score.composer

@@ -264,9 +264,10 @@ public final class PracticeHistory: Sendable {
     }
 
     /// Whether two score paths name the same piece: the same file name.
-    static func sameScore(_ a: String, _ b: String) -> Bool {
-        a.split(separator: "/").last == b.split(separator: "/").last
-    }
+    static func sameScore(_ a: String, _ b: String) -> Bool { piece(a) == piece(b) }
+
+    /// The piece a score's path names, as the history tells pieces apart and lists them: its file's name.
+    public static func piece(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T {
         do {

@@ -1,4 +1,6 @@
+import Dispatch
 import FoundationEssentials
+import Synchronization
 
 /// Opens MusicXML (`.musicxml`, `.xml`) and compressed MusicXML (`.mxl`) files.
 public enum ScoreReader {
@@ -8,6 +10,20 @@ public enum ScoreReader {
     /// Reads the score at `path`. A zip archive is read as `.mxl` whatever its extension.
     public static func read(contentsOf path: String) throws(ScoreError) -> Score {
         try read(data: try contents(of: path), file: path)
+    }
+
+    /// `work` on each of `paths`, two files at a time (the machines choir targets have two cores or more), in the
+    /// order given: for reading many scores, as `choir info` and the library do.
+    public static func each<T: Sendable>(of paths: [String], _ work: @Sendable (String) -> T) -> [T] {
+        let results = Mutex([T?](repeating: nil, count: paths.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(2, paths.count)) { _ in
+            while case let index = next.add(1, ordering: .relaxed).oldValue, index < paths.count {
+                let result = work(paths[index])
+                results.withLock { $0[index] = result }
+            }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     /// The bytes of the file at `path`, or the error that says it is missing or unreadable.

@@ -24,7 +24,7 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            let piece = score.split(separator: "/").last.map(String.init) ?? score
+            let piece = PracticeHistory.piece(score)
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return

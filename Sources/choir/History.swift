@@ -24,7 +24,7 @@ extension Choir {
                 return
             }
             var out = ""
-            for (piece, group) in Dictionary(grouping: sessions, by: { ($0.score.split(separator: "/").last).map(String.init) ?? $0.score })
+            for (piece, group) in Dictionary(grouping: sessions, by: { PracticeHistory.piece($0.score) })
                 .sorted(by: { $0.key < $1.key })
             {
                 out += "\(piece)\n"

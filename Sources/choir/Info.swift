@@ -1,8 +1,6 @@
 import ArgumentParser
 import ChoirPractice
 import ChoirScore
-import Dispatch
-import Synchronization
 
 extension Choir {
     /// `choir info`: what a score holds.
@@ -22,7 +20,7 @@ extension Choir {
             // Files are read two at a time (the machines choir targets have two cores or more), then
             // reported in the order given.
             let scores = try self.scores.map { try LibraryTitles.path($0) }
-            let results = Self.readAll(scores)
+            let results = ScoreReader.each(of: scores) { path in Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: path) } }
             var summaries: [JSON] = []
             var failed: ExitCode?
             for (number, (path, result)) in zip(scores, results).enumerated() {
@@ -43,18 +41,6 @@ extension Choir {
                 print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
             }
             if let failed { throw failed }
-        }
-
-        static func readAll(_ paths: [String]) -> [Result<Score, ScoreError>] {
-            let results = Mutex([Result<Score, ScoreError>?](repeating: nil, count: paths.count))
-            let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: min(2, paths.count)) { _ in
-                while case let index = next.add(1, ordering: .relaxed).oldValue, index < paths.count {
-                    let result = Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: paths[index]) }
-                    results.withLock { $0[index] = result }
-                }
-            }
-            return results.withLock { $0.map { $0! } }
         }
     }
 }

@@ -61,7 +61,7 @@ extension Choir {
                     return
                 }
                 var out = ""
-                for (piece, group) in Dictionary(grouping: marks, by: { $0.score.split(separator: "/").last.map(String.init) ?? $0.score }).sorted(by: { $0.key < $1.key }) {
+                for (piece, group) in Dictionary(grouping: marks, by: { PracticeHistory.piece($0.score) }).sorted(by: { $0.key < $1.key }) {
                     out += "\(piece)\n"
                     for mark in group {
                         out += "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"

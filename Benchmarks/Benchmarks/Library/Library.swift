@@ -1,7 +1,6 @@
 import Benchmark
 import ChoirLibrary
 import ChoirScore
-import Dispatch
 import Foundation
 
 /// The shared corpus, as the tests hold it, copied 14 times over: 406 scores, as a singer's library might hold.
@@ -43,12 +42,9 @@ let benchmarks: @Sendable () -> Void = {
     // What `choir info` does on the same 406 scores (read and summarised, two at a time, nothing stored): the
     // figure to set the library's beside.
     Benchmark("choir info's reading, 406 scores") { benchmark in
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            for path in files[(half * files.count / 2)..<((half + 1) * files.count / 2)] {
-                let score = try? ScoreReader.read(contentsOf: path)
-                blackHole(score.map { (Timeline($0).seconds, $0.lines.map(\.lowest)) })
-            }
-        }
+        blackHole(ScoreReader.each(of: files) { path in
+            (try? ScoreReader.read(contentsOf: path)).map { (Timeline($0).seconds, $0.lines.map { $0.lowest?.midi }) }
+        })
     }
 
     // `choir library add` again, nothing changed: every file is recognised by its size and date, none read.
