@@ -9,22 +9,33 @@ public enum Coach {
     static let leaning = 12.0
 
     /// What `sessions` (of one piece and line, oldest first) show: a lean on held notes from some pitch up, late or
-    /// early entrances after rests, a measure much better (or worse) than it was, and another line sung.
+    /// early entrances after rests, intervals to the bass sung off pure, a measure much better (or worse) than it
+    /// was, and another line sung.
     public static func advice(_ sessions: [SessionReport]) -> [String] {
         [lean(sessions, sign: -1), lean(sessions, sign: 1), entrances(sessions)].compactMap { $0 }
-            + measureChanges(sessions) + otherLines(sessions.last)
+            + chord(sessions) + measureChanges(sessions) + otherLines(sessions.last)
+    }
+
+    /// "Your major thirds over the bass are 14 cents wide (31 notes over 5 sessions; +0 cents from equal
+    /// temperament)": intervals to the other lines' bass that the last five sessions, together, sang consistently
+    /// off pure (``ChordIntonation``), each from at least 8 notes.
+    static func chord(_ sessions: [SessionReport]) -> [String] {
+        let recent = sessions.suffix(5)
+        return ChordIntonation.tendencies(recent.flatMap(\.results), minimum: 8).filter(\.isOff).map { $0.summary(sessions: recent.count) }
     }
 
     /// "You tend to go flat on held notes from D4 up (mm. 12–15, 8 of 11 sessions; 23 cents flat on average)": the
     /// lowest pitch from which held notes lean one way in at least 3 sessions and 60% of those that sing them,
-    /// while held notes below it do not.
+    /// while held notes below it do not. A note in a chord leans from where a choir tunes it (``ChordIntonation``):
+    /// a pure third is no flat note.
     static func lean(_ sessions: [SessionReport], sign: Double) -> String? {
         let heldNotes = sessions.map { report in
             report.results.filter { $0.note.duration >= held && $0.medianCents != nil && ![.missing, .octave, .wrong].contains($0.verdict) }
         }
+        func off(_ result: NoteResult) -> Double { result.medianCents! - (ChordIntonation.note(result)?.target ?? 0) }
         func leans(_ results: [NoteResult]) -> Bool? {
             guard !results.isEmpty else { return nil }
-            return sign * results.map { $0.medianCents! }.reduce(0, +) / Double(results.count) > leaning
+            return sign * results.map(off).reduce(0, +) / Double(results.count) > leaning
         }
         for pitch in Set(heldNotes.joined().map(\.note.midi)).sorted() {
             let above = heldNotes.map { $0.filter { $0.note.midi >= pitch } }
@@ -33,7 +44,7 @@ public enum Coach {
             let showing = singing.count { $0 }
             guard showing >= 3, Double(showing) >= 0.6 * Double(singing.count), leans(below) != true else { continue }
             let notes = above.joined()
-            let cents = abs(notes.map { $0.medianCents! }.reduce(0, +) / Double(notes.count))
+            let cents = abs(notes.map(off).reduce(0, +) / Double(notes.count))
             let word = sign < 0 ? "flat" : "sharp"
             let name = notes.first { $0.note.midi == pitch }!.note.name
             return "You tend to go \(word) on held notes from \(name) up (\(measures(notes.map(\.note))), \(showing) of \(singing.count) sessions; "

@@ -53,6 +53,10 @@ public enum HTMLReport {
         html += "</div>\n<h2>Piano roll</h2>\n<div class=\"roll\">" + pianoRoll(report) + "</div>\n<p class=\"key\">"
         html += Verdict.allCases.map { "<span style=\"background:\(colours[$0]!)\"></span>\($0.rawValue)" }.joined()
         html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n"
+        let chord = ChordIntonation.tendencies(report.results)
+        if !chord.isEmpty {
+            html += "<h2>Against the chord</h2>\n<ul id=\"chord\">\n" + chord.map { "<li>\(escape($0.summary()))</li>\n" }.joined() + "</ul>\n"
+        }
         if !report.marks.isEmpty {
             html += "<h2>Your marks</h2>\n<ul id=\"marks\">\n"
                 + report.marks.map { "<li>m. \(escape($0.measure)): \(escape($0.text))</li>\n" }.joined() + "</ul>\n"
@@ -118,6 +122,7 @@ public enum HTMLReport {
                 + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
                 + "\(note.name) \(result.verdict.rawValue)"
                 + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
+                + (ChordIntonation.note(result).map { "; \(escape($0.description)): \(ChordIntonation.Tendency.cents($0.pureCents)) of pure" } ?? "")
                 + (result.evidence.map { evidence($0, of: note) } ?? "") + "</title></rect>\n"
         }
         for syllable in report.lyrics where syllable.start <= end {

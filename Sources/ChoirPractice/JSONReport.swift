@@ -36,6 +36,14 @@ public enum JSONReport {
                 ("sang", result.evidence?.sangOther.map { other in
                     .object([("line", .string(other.line)), ("midi", .int(other.midi)), ("name", .string(result.note.name(of: other.midi)))])
                 } ?? .null),
+                ("chord", ChordIntonation.note(result).map { chord in
+                    .object([
+                        ("bass_line", .string(chord.bass.line)), ("bass_midi", .int(chord.bass.midi)),
+                        ("bass_name", .string(note.name(of: chord.bass.midi))), ("interval", .string(chord.interval.name)),
+                        ("above", .bool(chord.above)), ("equal_cents", .number(rounded(chord.equalCents))),
+                        ("pure_cents", .number(rounded(chord.pureCents))),
+                    ])
+                } ?? .null),
             ])
         })
         var fields: [(String, JSON)] = [
@@ -62,6 +70,16 @@ public enum JSONReport {
                 .object([
                     ("line", .string(figures.line)), ("notes", .int(figures.notes)), ("correct", .int(figures.correct)),
                     ("accuracy_pct", .number(rounded(figures.accuracy))),
+                ])
+            })))
+        }
+        let chord = ChordIntonation.tendencies(report.results)
+        if !chord.isEmpty {
+            fields.append(("chord", .array(chord.map { tendency in
+                .object([
+                    ("interval", .string(tendency.interval.name)), ("above", .bool(tendency.above)), ("notes", .int(tendency.notes)),
+                    ("pure_cents", .number(rounded(tendency.pureCents))), ("equal_cents", .number(rounded(tendency.equalCents))),
+                    ("off", .bool(tendency.isOff)), ("summary", .string(tendency.summary())),
                 ])
             })))
         }

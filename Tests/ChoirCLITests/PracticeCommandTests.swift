@@ -56,14 +56,16 @@ struct PracticeCommandTests {
         #expect(result.stdout == (try CLI.golden("practice-demo-take.txt", result.stdout)))
 
         let document = try Self.json(report)
-        #expect(Set(document.keys) == ["score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes"])
+        #expect(Set(document.keys) == [
+            "score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes", "chord",
+        ])
         #expect(document["kind"] as? String == "file" && document["transpose"] as? Int == 0)
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
         #expect(Set(notes[0].keys) == [
             "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "line", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
-            "voiced_pct", "frames_judged", "sang",
+            "voiced_pct", "frames_judged", "sang", "chord",
         ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
         #expect(verdicts[11] == "flat")
@@ -74,6 +76,10 @@ struct PracticeCommandTests {
         #expect(verdicts[13] == "late")
         #expect(verdicts[22] == "late")
         #expect(verdicts.values.filter { $0 != "correct" }.count == 3, "only the planted mistakes are flagged")
+        // Each note against the chord: the second, the tenor's B3 over the bass's G2, a major third (a tenth).
+        let chord = try #require(notes[1]["chord"] as? [String: Any])
+        #expect(chord["bass_line"] as? String == "Bass" && chord["bass_name"] as? String == "G2" && chord["interval"] as? String == "major third")
+        #expect(abs((chord["pure_cents"] as! Double) - ((notes[1]["median_cents"] as! Double) + 13.69)) <= 0.11)
 
         // The mix covers the piece; the HTML page holds the piano roll, the trace and the heat map.
         let audio = try WAVFile.read(contentsOf: mix)

@@ -49,4 +49,23 @@ struct CoachTests {
         }
         #expect(Coach.advice([Self.session(), last]) == ["In your last session you sang the Alto's line in mm. 13–14 (2 of 2 notes)"])
     }
+
+    @Test func thirdsSungAsThePianoPlaysThem() {
+        // Every note a tenth over the bass, 3 cents sharp of the piano's tuning: 17 cents wider than pure, and so
+        // 17 cents sharp of where a choir puts every note.
+        func session(cents: Double) -> SessionReport {
+            Self.session { result in
+                result.note.others = [ExpectedNote.Other(line: "Bass", midi: result.note.midi - 16)]
+                result.medianCents = cents
+            }
+        }
+        #expect(Coach.advice((0..<4).map { _ in session(cents: 3) }) == [
+            "You tend to go sharp on held notes from C4 up (mm. 1–16, 4 of 4 sessions; 17 cents sharp on average)",
+            "Your major thirds over the bass are 17 cents wide (64 notes over 4 sessions; +3 cents from equal temperament)",
+        ])
+        // Sung pure, 14 cents under the piano, they bring nothing (a pure third is no flat note), and neither do too
+        // few of them.
+        #expect(Coach.advice((0..<4).map { _ in session(cents: -14) }) == [])
+        #expect(Coach.advice([Self.session { if $0.note.measure == "3" { $0.note.others = [ExpectedNote.Other(line: "Bass", midi: 44)] } }]) == [])
+    }
 }
