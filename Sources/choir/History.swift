@@ -14,14 +14,28 @@ extension Choir {
         @Argument(help: "Only this score's sessions (matched by file name); a title in the library names its file.")
         var score: String?
 
+        @Option(help: "Also write the score's progress as a self-contained HTML page to this file: accuracy over time, measures by sessions and intonation.")
+        var html: String?
+
+        func validate() throws {
+            if html != nil && score == nil { throw ValidationError("--html needs a SCORE: expected `choir history SCORE --html FILE`") }
+        }
+
         func run() throws {
             let history = try openHistory()
             let sessions: [PracticeHistory.Session]
             let score = try self.score.map { try LibraryTitles.path($0) }
             do { sessions = try history.sessions(score: score) } catch { throw fail(error) }
             guard !sessions.isEmpty else {
+                if html != nil { throw fail("\(score!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput) }
                 FileOutput.write(score.map { "No sessions of \($0) yet.\n" } ?? "No sessions yet.\n")
                 return
+            }
+            if let html, let score {
+                do {
+                    let reports = try sessions.map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in (s, try history.report(session: s.id)) }
+                    try ReportFile.write(ProgressPage.render(score: score, reports), to: html)
+                } catch { throw fail(error) }
             }
             var out = ""
             for (piece, group) in Dictionary(grouping: sessions, by: { PracticeHistory.piece($0.score) })

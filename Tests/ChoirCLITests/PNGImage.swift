@@ -9,6 +9,24 @@ struct PNGImage {
 
     struct Unsupported: Error, CustomStringConvertible { var description: String }
 
+    /// What headless Chromium shows of the page at `html`, offline, in a window `width` by `height`; its profile and
+    /// the picture go in `folder`.
+    static func screenshot(of html: String, width: Int, height: Int, folder: String) throws -> PNGImage {
+        let shot = folder + "/" + URL(fileURLWithPath: html).deletingPathExtension().lastPathComponent + ".png"
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+        browser.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(width),\(height)",
+            "--user-data-dir=\(folder)/chromium", "--screenshot=\(shot)", URL(fileURLWithPath: html).absoluteString,
+        ]
+        browser.standardOutput = FileHandle.nullDevice
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        browser.waitUntilExit()
+        guard browser.terminationStatus == 0 else { throw Unsupported(description: "chromium exited with \(browser.terminationStatus)") }
+        return try PNGImage(contentsOf: URL(fileURLWithPath: shot))
+    }
+
     init(contentsOf url: URL) throws {
         let bytes = [UInt8](try Data(contentsOf: url))
         guard bytes.count > 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {

@@ -1,0 +1,89 @@
+import ChoirPractice
+import ChoirTestSupport
+import Foundation
+import Testing
+
+/// `choir history SCORE --html FILE`: a piece's progress as plots, read as text and as headless Chromium draws it.
+struct ProgressPageTests {
+    /// Four tenor sessions a day apart, each right in four more measures (25% to 100%), every note a tenth over the
+    /// bass and sung nearer pure each time (14 cents wide to 0); and one alto session.
+    static func plantedHistory() throws -> String {
+        let data = try PracticeCommandTests.dataHome()
+        let history = try PracticeHistory(path: data + "/choir/history.sqlite")
+        func store(_ report: SessionReport, day: Int) throws {
+            let id = try history.begin(report, started: Date(timeIntervalSince1970: 1_793_000_000 + Double(day) * 86_400))
+            try history.record(report.results, trace: [], session: id)
+            try history.finish(session: id)
+        }
+        for session in 0..<4 {
+            try store(PlantedSession.make { result in
+                result.note.others = [ExpectedNote.Other(line: "Bass", midi: result.note.midi - 16)]
+                result.medianCents = -14 * Double(session) / 3
+                if result.note.measureIndex >= 4 * (session + 1) { result.verdict = .wrong }
+            }, day: session)
+        }
+        var alto = PlantedSession.make()
+        alto.part = "Alto"
+        try store(alto, day: 4)
+        return data
+    }
+
+    @Test func thePageHoldsEachLinesPlots() throws {
+        let data = try Self.plantedHistory(), html = data + "/progress.html"
+        let run = try CLI.run(["history", "piece.musicxml", "--html", html], environment: ["XDG_DATA_HOME": data])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("piece.musicxml\n  Tenor\n    #1 "))
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<title>choir: piece.musicxml — progress</title>"))
+        #expect(page.contains("<section class=\"line\" id=\"line-1\">\n<h2>Tenor</h2>\n<p>4 sessions from 2026-10-26 to 2026-10-29; "
+            + "the last: 100.0% (16 of 16 notes).</p>"))
+        #expect(page.contains("<section class=\"line\" id=\"line-2\">\n<h2>Alto</h2>\n<p>1 session from 2026-10-30 to 2026-10-30;"))
+        let tenor = String(page[page.range(of: "id=\"line-1\"")!.lowerBound..<page.range(of: "id=\"line-2\"")!.lowerBound])
+        let accuracies = tenor.matches(of: /<circle class="session"[^>]*><title>([^<]*)<\/title>/).map { String($0.1) }
+        #expect(accuracies == [
+            "#1 2026-10-26: 25.0% (4 of 16 notes)", "#2 2026-10-27: 50.0% (8 of 16 notes)", "#3 2026-10-28: 75.0% (12 of 16 notes)",
+            "#4 2026-10-29: 100.0% (16 of 16 notes)",
+        ])
+        #expect(tenor.matches(of: /<rect class="cell"/).count == 64)
+        #expect(tenor.contains("<title>m. 5 in #1: 0% (0 of 1 notes)</title>") && tenor.contains("<title>m. 5 in #2: 100% (1 of 1 notes)</title>"))
+        let thirds = tenor.matches(of: /<title>(#\d: major thirds over the bass, from pure [^<]*)<\/title>/).map { String($0.1) }
+        #expect(thirds == [
+            "#1: major thirds over the bass, from pure +13.7 cents", "#2: major thirds over the bass, from pure +9.0 cents",
+            "#3: major thirds over the bass, from pure +4.4 cents", "#4: major thirds over the bass, from pure -0.3 cents",
+        ])
+        #expect(tenor.contains("<span style=\"background:#444444\"></span>from the written pitch"))
+        #expect(!page.contains("<script") && !page.contains("href="))
+
+        // As drawn: the accuracy line climbs from left to right, the heat map has 24 red measures and 56 green ones
+        // (the alto's included), and the thirds come down to pure.
+        let image = try PNGImage.screenshot(of: html, width: 1000, height: 2200, folder: data)
+        func leftAndRight(_ pixels: [(x: Int, y: Int)]) -> (left: Double, right: Double) {
+            let xs = pixels.map(\.x), span = (xs.max() ?? 0) - (xs.min() ?? 0)
+            func meanY(_ keep: (Int) -> Bool) -> Double {
+                let ys = pixels.filter { keep($0.x) }.map { Double($0.y) }
+                return ys.reduce(0, +) / Double(max(1, ys.count))
+            }
+            return (meanY { $0 < xs.min()! + span / 10 }, meanY { $0 > xs.max()! - span / 10 })
+        }
+        let accuracy = image.pixels(near: (0x1f, 0x6f, 0xb4))
+        #expect(accuracy.count > 1000, "\(accuracy.count) accuracy pixels")
+        let climb = leftAndRight(accuracy)
+        #expect(climb.left - climb.right > 100, "the accuracy line runs from y \(climb.left) to \(climb.right)")
+        let red = image.pixels(near: (184, 46, 46)).count, green = image.pixels(near: (46, 184, 46)).count
+        #expect(abs(Double(red) / 256 - 24) < 3 && abs(Double(green) / 256 - 56) < 6, "\(red) red and \(green) green cell pixels")
+        let third = image.pixels(near: (0xd6, 0x27, 0x28), tolerance: 20)
+        let descent = leftAndRight(third)
+        #expect(third.count > 200 && descent.right - descent.left > 30, "\(third.count) pixels, from y \(descent.left) to \(descent.right)")
+    }
+
+    @Test func aPageNeedsAPractisedScore() throws {
+        let data = try Self.plantedHistory()
+        let noScore = try CLI.run(["history", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        #expect(noScore.status == 64)
+        #expect(noScore.stderr.hasPrefix("Error: --html needs a SCORE: expected `choir history SCORE --html FILE`\n"))
+        let unpractised = try CLI.run(["history", "other.musicxml", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        #expect(unpractised.status == 66 && unpractised.stdout.isEmpty)
+        #expect(unpractised.stderr == "choir: other.musicxml: no sessions to draw: expected a score practised at least once\n")
+        #expect(!FileManager.default.fileExists(atPath: data + "/p.html"))
+    }
+}
