@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -58,7 +59,7 @@ let package = Package(
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",
-            dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",

@@ -189,7 +189,7 @@ public struct SessionReport: Sendable, Codable, Equatable {
     }
 
     /// The (up to) three weakest passages, as a drill takes them (`Drill.passages`: at most four measures
-    /// each), each with a command that loops it slower.
+    /// each), each with a command that loops it slower, in the session's key.
     public var weakestPassages: [Passage] {
         let numbers = measures.map(\.number)
         return Drill.passages(of: self).map { drill in
@@ -201,7 +201,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
             return Passage(
                 measures: drill, accuracy: accuracy,
                 suggestion: "loop \(words) at \(tempo)%: choir practice \(score.shellQuoted) --part \(part.shellQuoted) "
-                    + "--from \(drill.first.shellQuoted) --to \(drill.last.shellQuoted) --loop 3 --tempo \(tempo)")
+                    + "--from \(drill.first.shellQuoted) --to \(drill.last.shellQuoted) --loop 3 --tempo \(tempo)"
+                    + (transpose == 0 ? "" : " --transpose \(transpose)"))
         }
     }
 }

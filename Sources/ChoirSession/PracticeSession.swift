@@ -98,6 +98,8 @@ public final class PracticeSession: @unchecked Sendable {
     public let halfWindow: Double
     /// Why the history cannot be kept, when that is known at the start.
     public var historyFailure: String? { recorder?.failure }
+    /// The session's number in the history (as `choir history` lists it), when it is kept there.
+    public var historySession: Int64? { recorder?.stored }
 
     /// Seconds taken off the microphone's time (the round trip from loudspeaker to microphone), as judged.
     public let latency: Double

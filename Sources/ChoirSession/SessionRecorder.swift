@@ -40,6 +40,9 @@ final class SessionRecorder: Sendable {
         state = Locked(State(failure: failure))
     }
 
+    /// The session's number in the history, if the history could be opened.
+    var stored: Int64? { history == nil ? nil : session }
+
     /// Why the history is not being written, if it is not.
     var failure: String? { state.withLock { $0.failure } }
 

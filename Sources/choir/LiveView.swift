@@ -12,8 +12,8 @@ struct LiveView {
     var lyrics: [Schedule.SungSyllable]
     /// The measures played, on the score's clock: where each starts and how many beats it has.
     var bars: [Bar] = []
-    /// During a drill: the passage, the pass and the tempo.
-    var drill: String?
+    /// What the session is part of: a drill's passage, pass and tempo, or a plan's item.
+    var context: String?
     /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
     var marks: [Pencil] = []
     /// Seconds of score shown per column of the roll.
@@ -58,7 +58,7 @@ struct LiveView {
         let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
         rows.append(spread(title, "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")), width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
-        let ahead = [drill, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
+        let ahead = [context, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy = state.judged == 0 ? "accuracy –" : String(printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)

@@ -97,12 +97,12 @@ extension Choir {
         /// One session: plays, judges, keeps the history and prints the report. Returns the signal that ended it, if
         /// one did.
         private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
-            let session = try open(PracticeSession.init, plan())
+            let session = try Self.open(PracticeSession.init, plan())
             let known = session.historyFailure
             let outcome = try screen.run(session, stop: { signals.received != nil })
             let signal = signals.received
             screen.close()
-            let failed = finish(outcome, printing: signal != SIGHUP, known: known)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if let failed { throw failed }
@@ -112,14 +112,14 @@ extension Choir {
         /// `--drill`: every pass a live session, all of them one session in the history.
         private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
             guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
-            let drill = try open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
+            let drill = try Self.open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
             var standardError = StandardError()
             let known = drill.historyFailure
             if let known { print("choir: \(known); practising without history", to: &standardError) }
             if drill.needsFirstPass {
                 FileOutput.write("Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
-                let outcome = try screen.run(try open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
+                let outcome = try screen.run(try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
+                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -129,9 +129,9 @@ extension Choir {
             }
             FileOutput.write("Drill: " + drill.passages.map(\.span).joined(separator: ", ") + "\n")
             while let (passage, tempo) = drill.upcoming {
-                let session = try open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
+                let session = try Self.open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
                 let label = "drill \(passage.span), pass \(drill.passesOfPassage + 1) at \(Int(tempo))%"
-                let outcome = try screen.run(session, drill: label, stop: { signals.received != nil })
+                let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
                 if let failure = outcome.ending.failure {
                     print("choir: \(failure); the session ends here", to: &standardError)
                     throw ExitStatus.of(failure)
@@ -170,7 +170,7 @@ extension Choir {
 
         /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used; a device
         /// that cannot be opened exits with ``ExitStatus/deviceUnavailable``.
-        private func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
+        static func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
             var standardError = StandardError()
             if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
                 print("choir: \(problem)", to: &standardError)
@@ -192,7 +192,7 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        private func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }

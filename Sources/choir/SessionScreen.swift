@@ -28,15 +28,15 @@ final class SessionScreen {
         }
     }
 
-    /// Runs `session` to its end: keys become commands, snapshots are drawn (with `drill`, the drill's passage, pass
-    /// and tempo), and `stop` (a signal's arrival) cancels it. Returns its outcome.
-    func run(_ session: PracticeSession, drill: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
+    /// Runs `session` to its end: keys become commands, snapshots are drawn (with `context`, what the session is part
+    /// of: a drill's passage, pass and tempo, or a plan's item), and `stop` (a signal's arrival) cancels it. Returns its outcome.
+    func run(_ session: PracticeSession, context: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
         let resolved = session.resolved
         view = LiveView(
             title: "\(resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
             lyrics: resolved.schedule.lyrics,
             bars: resolved.schedule.measures.map { LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +)) },
-            drill: drill, marks: Self.pencils(session))
+            context: context, marks: Self.pencils(session))
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         guard case .device = session.plan.input else {
             do { try session.start() } catch { throw fail(error) }

@@ -28,16 +28,16 @@ enum CLI {
         var stderr: String
     }
 
-    /// Runs `choir` (or `executable`) with `arguments` from the package root, with colour and terminal features off. A run that
-    /// outlasts `timeout` seconds is killed, so a hang fails the test instead of stalling the suite.
+    /// Runs `choir` (or `executable`) with `arguments` from the package root (or `directory`), with colour and terminal
+    /// features off. A run that outlasts `timeout` seconds is killed, so a hang fails the test instead of stalling the suite.
     static func run(
         _ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60,
-        executable: URL = executable
+        executable: URL = executable, directory: String? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? root
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["COLUMNS"] = "100"

@@ -48,7 +48,7 @@ struct LiveViewTests {
 
     @Test func theRowsShowTheCueTheDrillAndTheTargetInItsKey() {
         var view = Self.view
-        view.drill = "drill mm. 5–6, pass 2 at 80%"
+        view.context = "drill mm. 5–6, pass 2 at 80%"
         let rows = view.render(Self.state(at: 9.2), width: 80, height: 24, colour: false)
         #expect(rows[2] == "  drill mm. 5–6, pass 2 at 80% · next: D♭5 C5 B♭4  Through ma-ny", "\(rows)")
         #expect(rows[3].hasPrefix("  target A♭4"), "\(rows[3])")

@@ -1,0 +1,302 @@
+import ArgumentParser
+import ChoirLibrary
+import ChoirPractice
+import ChoirSession
+import FoundationEssentials
+import Glibc
+
+extension Choir {
+    /// `choir plan`: rehearsal plans, named lists of what to practise, run in order as sessions.
+    struct Plan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rehearsal plans: named, ordered lists of pieces, lines, measures, tempos, keys and passes, run as sessions in turn.",
+            subcommands: [New.self, Add.self, List.self, Show.self, Remove.self, Export.self, Import.self, Run.self])
+
+        struct New: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make an empty plan.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            func run() throws {
+                guard !name.allSatisfy(\.isWhitespace) else { throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"") }
+                try save(RehearsalPlan(name: name), replacing: false)
+                FileOutput.write("Plan '\(name)': no items yet; add them with `choir plan add \(name.shellQuoted) SCORE --part LINE`.\n")
+            }
+        }
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add an item to a plan: a piece and your line, with its measures, tempo, key and passes.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            @Argument(help: "The score: a file, or a title in the library.")
+            var score: String
+
+            @Option(help: "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`.")
+            var part: String
+
+            @Option(help: "First measure (its printed number).")
+            var from: String?
+
+            @Option(help: "Last measure (its printed number).")
+            var to: String?
+
+            @Option(help: "The tempo, in percent of the score's.")
+            var tempo: Double?
+
+            @Option(parsing: .unconditional, help: "Semitones to move the piece by, -12 to 12.")
+            var transpose = 0
+
+            @Option(help: "How many times through, 1 to 20.")
+            var passes = 1
+
+            func validate() throws {
+                typealias Item = RehearsalPlan.Item
+                if let tempo, !Item.tempos.contains(tempo) { throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)") }
+                if !Item.transpositions.contains(transpose) { throw ValidationError("--transpose \(transpose): expected -12 to 12 (semitones)") }
+                if !Item.passCounts.contains(passes) { throw ValidationError("--passes \(passes): expected 1 to 20") }
+            }
+
+            func run() throws {
+                var plan = try plan(named: name, in: openPlans())
+                let path = try LibraryTitles.path(score)
+                var item = RehearsalPlan.Item(
+                    piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: part, from: from, to: to,
+                    tempo: tempo, transpose: transpose, passes: passes)
+                // The engine checks the item now as it will when it runs: the score, the line, the measures.
+                let resolved = try Self.resolve(item)
+                item.line = resolved.lines[resolved.singers[0]].name
+                plan.items.append(item)
+                try save(plan, replacing: true)
+                FileOutput.write("'\(plan.name)', item \(plan.items.count): \(item.summary)\n")
+            }
+
+            /// `item` resolved against its score, or a one-line error.
+            static func resolve(_ item: RehearsalPlan.Item) throws -> ResolvedPlayback {
+                do { return try Run.playback(item).resolve() } catch { throw fail(error) }
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the plans, with their items and last run.")
+
+            func run() throws {
+                let store = try openPlans()
+                let plans: [RehearsalPlan]
+                do { plans = try store.plans() } catch { throw fail(error) }
+                guard !plans.isEmpty else {
+                    FileOutput.write("No plans; make one with `choir plan new NAME`.\n")
+                    return
+                }
+                var out = ""
+                for plan in plans {
+                    let runs: [RehearsalPlans.Run]
+                    do { runs = try store.runs(of: plan.name) } catch { throw fail(error) }
+                    out += "\(plan.name): \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"), "
+                        + (runs.last.map { "last run \(day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" } ?? "never run") + "\n"
+                }
+                FileOutput.write(out)
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Show a plan's items and the summaries of its runs.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            func run() throws {
+                let store = try openPlans()
+                let plan = try plan(named: name, in: store)
+                var out = "\(plan.name)\n"
+                if plan.items.isEmpty { out += "  no items yet\n" }
+                for (index, item) in plan.items.enumerated() { out += "  \(index + 1). \(item.summary)\n" }
+                let runs = try summaries(of: plan.name, in: store)
+                out += runs.isEmpty ? "Never run.\n" : "\n" + runs
+                FileOutput.write(out)
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a plan, or one of its items; its runs' sessions stay in the history.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            @Option(help: "Remove only this item (its number in `choir plan show`).")
+            var item: Int?
+
+            func run() throws {
+                let store = try openPlans()
+                var plan = try plan(named: name, in: store)
+                guard let item else {
+                    do { try store.remove(named: plan.name) } catch { throw fail(error) }
+                    FileOutput.write("Removed plan '\(plan.name)'.\n")
+                    return
+                }
+                guard plan.items.indices.contains(item - 1) else {
+                    throw usage("--item \(item): '\(plan.name)' has \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"): expected 1 to \(plan.items.count)")
+                }
+                let removed = plan.items.remove(at: item - 1)
+                try save(plan, replacing: true)
+                FileOutput.write("Removed item \(item) of '\(plan.name)': \(removed.summary)\n")
+            }
+        }
+
+        struct Export: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Write a plan as a TOML file to edit or share.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            @Argument(help: "The file to write; standard output when not given.")
+            var file: String?
+
+            func run() throws {
+                let plan = try plan(named: name, in: openPlans())
+                guard let file else { return FileOutput.write(plan.toml) }
+                do { try ReportFile.write(plan.toml, to: file) } catch { throw fail(error) }
+            }
+        }
+
+        struct Import: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Read a plan from a TOML file (as `choir plan export` writes it).")
+
+            @Argument(help: "The TOML file.")
+            var file: String
+
+            @Flag(help: "Replace the plan of the same name.")
+            var replace = false
+
+            func run() throws {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw fail("\(file): cannot be read: expected a TOML file", ExitStatus.noInput)
+                }
+                guard let text = String(validating: data, as: UTF8.self) else { throw fail("\(file): is not UTF-8 text: expected a TOML file", ExitStatus.dataError) }
+                let plan: RehearsalPlan
+                do { plan = try RehearsalPlan(toml: text, file: file) } catch { throw fail("\(error)", ExitStatus.dataError) }
+                for (index, item) in plan.items.enumerated() {
+                    do { _ = try Run.playback(item).resolve() } catch { throw fail("\(file): item \(index + 1): \(error)", ExitStatus.dataError) }
+                }
+                try save(plan, replacing: replace)
+                FileOutput.write("Plan '\(plan.name)': \(plan.items.count) item\(plan.items.count == 1 ? "" : "s") from \(file)\n")
+            }
+        }
+
+        struct Run: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Run a plan's items in order, each a practice session with a count-in, then summarise the whole plan.")
+
+            @Argument(help: "The plan's name.")
+            var name: String
+
+            @Option(name: [.customLong("input"), .customLong("input-device")],
+                    help: "The microphone: an ALSA capture device, or one recording per item, in order (each from its count-in's first click).")
+            var input: [String] = []
+
+            @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none.")
+            var output = "default"
+
+            @Flag(help: "The microphone hears no loudspeakers (you wear headphones).")
+            var headphones = false
+
+            @Option(parsing: .unconditional, help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored).")
+            var latency: Double?
+
+            @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
+            var soundfont: String?
+
+            func run() throws {
+                let store = try openPlans()
+                let plan = try plan(named: name, in: store)
+                guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
+                let takes = input.filter { PracticePlan.Input($0).isTake }
+                guard input.count <= 1 || takes.count == input.count else { throw usage("--input: expected one capture device, or one recording per item") }
+                guard takes.isEmpty || takes.count == plan.items.count else {
+                    throw usage("--input: \(takes.count) recording\(takes.count == 1 ? "" : "s") for \(plan.items.count) items: expected one per item, in order")
+                }
+                let signals = SignalWatcher()
+                let screen = SessionScreen()
+                var run: RehearsalPlans.Run
+                do { run = try store.begin(plan) } catch { throw fail(error) }
+                var ended: Int32?
+                var failed: ExitCode?
+                do {
+                    defer { screen.close() }
+                    for (index, item) in plan.items.enumerated() {
+                        var practice = PracticePlan(playback: try Self.playback(item))
+                        practice.playback.soundFont = soundfont
+                        practice.input = PracticePlan.Input(takes.isEmpty ? input.first ?? "default" : takes[index])
+                        practice.output = MixDestination(Self.output(output, item: index + 1))
+                        practice.loudspeakers = !headphones
+                        practice.latency = latency.map { $0 / 1000 }
+                        let label = "\(plan.name): item \(index + 1) of \(plan.items.count)"
+                        FileOutput.write("\(label): \(item.summary)\n")
+                        let session = try Practice.open(PracticeSession.init, practice)
+                        let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
+                        ended = signals.received
+                        screen.close()
+                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure)
+                        run.sessions[index] = session.historySession
+                        run.finished = index == plan.items.count - 1 && outcome.ending == .completed
+                        do { try store.record(run) } catch { throw fail(error) }
+                        if failed != nil || outcome.ending != .completed { break }
+                    }
+                }
+                if ended != SIGHUP { FileOutput.write("\n" + (try summaries(of: plan.name, in: store, last: true))) }
+                if let failed { throw failed }
+                if let ended { throw ExitCode(128 + ended) }
+            }
+
+            /// What the engine plays for `item`: its piece and line, its range, tempo, key and passes, with a count-in.
+            static func playback(_ item: RehearsalPlan.Item) throws -> PlaybackPlan {
+                var plan = PlaybackPlan(score: try LibraryTitles.path(item.piece), parts: [item.line])
+                plan.from = item.from
+                plan.to = item.to
+                plan.tempoPercent = item.tempo
+                plan.transpose = item.transpose
+                plan.passes = item.passes
+                plan.countIn = true
+                return plan
+            }
+
+            /// The mix's destination for item `number`: a WAV file gets the item's number before its extension.
+            static func output(_ output: String, item number: Int) -> String {
+                guard output.lowercased().hasSuffix(".wav") else { return output }
+                return String(output.dropLast(4)) + "-\(number)" + String(output.suffix(4))
+            }
+        }
+    }
+}
+
+/// The plans in the history's database, or a one-line error.
+private func openPlans() throws -> RehearsalPlans {
+    do { return try RehearsalPlans(path: PracticePlan.defaultHistory) } catch { throw fail(error) }
+}
+
+private func save(_ plan: RehearsalPlan, replacing: Bool) throws {
+    do { try openPlans().save(plan, replacing: replacing) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch { throw fail(error) }
+}
+
+private func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
+
+/// The summaries of the runs of the plan named `name`: all of them, or the `last`, each against the run before.
+private func summaries(of name: String, in store: RehearsalPlans, last: Bool = false) throws -> String {
+    let runs: [RehearsalPlans.Run]
+    let sessions: [Int64: PracticeHistory.Session]
+    do {
+        runs = try store.runs(of: name)
+        sessions = Dictionary(uniqueKeysWithValues: try openHistory().sessions().map { ($0.id, $0) })
+    } catch { throw fail(error) }
+    let shown = last ? Array(runs.indices.suffix(1)) : Array(runs.indices)
+    return shown.map { index in
+        runs[index].summary(number: index + 1, sessions: sessions, previous: index > 0 ? (index, runs[index - 1]) : nil)
+    }.joined(separator: "\n")
+}
+
+/// The plan named `name` in `store`, or a one-line error.
+private func plan(named name: String, in store: RehearsalPlans) throws -> RehearsalPlan {
+    do { return try store.plan(named: name) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch { throw fail(error) }
+}

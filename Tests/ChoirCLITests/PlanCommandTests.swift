@@ -1,0 +1,169 @@
+import ChoirAudio
+import ChoirPlayback
+import ChoirPractice
+import ChoirScore
+import ChoirTestSupport
+import Foundation
+import Testing
+
+/// `choir plan`: plans made, listed, shown, exported, edited and imported, and run from takes end to end.
+struct PlanCommandTests {
+    /// A take of `part` of the example as `choir plan run` plays it (with a count-in, so its time 0 is the
+    /// count-in's first click), the synthetic singer with mistakes planted at the `seed`'s choosing.
+    static func take(part: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0,
+                     passes: Int = 1, seed: UInt64, file path: String) throws {
+        let score = try ScoreReader.read(contentsOf: CLI.example).transposed(by: transpose)
+        var options = PlaybackOptions()
+        options.singer = try LineSelector.select(part, from: score.lines)
+        options.fromMeasure = from
+        options.toMeasure = to
+        options.tempoPercent = tempo
+        options.passes = passes
+        options.countIn = true
+        let schedule = try Schedule(score: score, lines: score.lines, options: options)
+        let notes = ExpectedNote.notes(of: options.singer!, in: schedule, score: score).map { note in
+            var placed = note
+            placed.onset += schedule.preroll
+            return placed
+        }
+        var singer = SyntheticSinger(sampleRate: 16000, seed: seed)
+        singer.mistakeShare = 0.15
+        let samples = singer.sing(notes, mistakes: singer.plan(notes), length: schedule.preroll + schedule.length + 1).samples
+        let writer = try WAVWriter(path: path, channels: 1, sampleRate: 16000)
+        try samples.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
+        try writer.finish()
+    }
+
+    static func plan(_ arguments: [String], _ data: String) throws -> CLI.Result {
+        try CLI.run(["plan"] + arguments, environment: ["XDG_DATA_HOME": data])
+    }
+
+    /// Three items run from three takes: each is a session in the history, and the run's summary (kept with them)
+    /// gives each item's figures; a second run is compared with the first.
+    @Test func aPlanOfThreeItemsRunsFromTakes() throws {
+        let data = try PracticeCommandTests.dataHome()
+        #expect(try Self.plan(["new", "Advent"], data).status == 0)
+        for item in [
+            ["--part", "tenor"], ["--part", "alto", "--from", "5", "--to", "8", "--tempo", "80", "--passes", "2"],
+            ["--part", "tenor", "--from", "9", "--transpose", "-2"],
+        ] {
+            let added = try Self.plan(["add", "Advent", CLI.example] + item, data)
+            #expect(added.status == 0 && added.stderr.isEmpty, "\(added.stderr)")
+        }
+        let takes = (1...3).map { data + "/take-\($0).wav" }
+        try Self.take(part: "tenor", seed: 11, file: takes[0])
+        try Self.take(part: "alto", from: "5", to: "8", tempo: 80, passes: 2, seed: 12, file: takes[1])
+        try Self.take(part: "tenor", from: "9", transpose: -2, seed: 13, file: takes[2])
+
+        let run = try Self.plan(["run", "Advent", "--output", "none"] + takes.flatMap { ["--input", $0] }, data)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let dated = try Regex(#"\d{4}-\d{2}-\d{2}"#)
+        #expect(run.stdout.replacing(dated, with: "DATE") == (try CLI.golden("plan-run.txt", run.stdout.replacing(dated, with: "DATE"))))
+
+        // Three sessions, each what its item asked for, and the run's summary rebuilt from them.
+        let history = try PracticeHistory(path: data + "/choir/history.sqlite")
+        let sessions = try history.sessions()
+        #expect(sessions.map(\.part) == ["Tenor", "Alto", "Tenor"])
+        // The alto's mm. 5–8 (six notes) twice through.
+        #expect(sessions.map(\.transpose) == [0, 0, -2] && sessions.map(\.notes) == [28, 12, 13])
+        #expect(sessions.map { $0.range.map { "\($0.first)–\($0.last)" } } == ["0–16", "5–8", "9–16"])
+        #expect(sessions.allSatisfy { $0.finished && $0.accuracy > 70 }, "\(sessions.map(\.accuracy))")
+        let summary = String(run.stdout[run.stdout.range(of: "Plan 'Advent', run 1")!.lowerBound...])
+        for session in sessions {
+            #expect(summary.contains(String(printf: "%.1f%% (\(session.correct) of \(session.notes) notes), session #\(session.id)", session.accuracy)))
+        }
+        let shown = try Self.plan(["show", "advent"], data)
+        #expect(shown.stdout.hasSuffix(summary), "\(shown.stdout)")
+
+        // Run again: the summary compares the whole plan with the first run.
+        let again = try Self.plan(["run", "Advent", "--output", "none"] + takes.flatMap { ["--input", $0] }, data)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("Plan 'Advent', run 2 on ") && again.stdout.contains(" (+0.0 points)\n"))
+        #expect(try Self.plan(["list"], data).stdout.replacing(dated, with: "DATE") == "Advent: 3 items, last run DATE (2 runs)\n")
+    }
+
+    /// What a plan holds, through its commands and its TOML file: exported, edited by hand, imported back.
+    @Test func planCommandsAndTheirFile() throws {
+        let data = try PracticeCommandTests.dataHome()
+        #expect(try Self.plan(["list"], data).stdout == "No plans; make one with `choir plan new NAME`.\n")
+        let made = try Self.plan(["new", "Evensong"], data)
+        #expect(made.stdout == "Plan 'Evensong': no items yet; add them with `choir plan add Evensong SCORE --part LINE`.\n")
+        let add = try Self.plan(["add", "evensong", CLI.example, "--part", "b", "--from", "3", "--to", "6", "--tempo", "90", "--transpose", "1", "--passes", "3"], data)
+        #expect(add.stdout == "'Evensong', item 1: amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes\n", "\(add.stderr)")
+        #expect(try Self.plan(["add", "Evensong", CLI.example, "--part", "soprano"], data).status == 0)
+        #expect(try Self.plan(["show", "Evensong"], data).stdout == """
+            Evensong
+              1. amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes
+              2. amazing_grace.musicxml — Soprano, whole piece
+            Never run.
+
+            """)
+
+        // Exported, edited (a tempo and an item less) and imported back.
+        let file = data + "/evensong.toml"
+        #expect(try Self.plan(["export", "Evensong", file], data).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        let path = URL(fileURLWithPath: CLI.example).standardizedFileURL.path
+        #expect(exported.hasSuffix("""
+            name = "Evensong"
+
+            [[item]]
+            piece = "\(path)"
+            line = "Bass"
+            from = "3"
+            to = "6"
+            tempo = 90
+            transpose = 1
+            passes = 3
+
+            [[item]]
+            piece = "\(path)"
+            line = "Soprano"
+            passes = 1
+
+            """), "\(exported)")
+        let edited = exported.replacingOccurrences(of: "tempo = 90", with: "tempo = 75")
+            .components(separatedBy: "\n\n[[item]]").prefix(2).joined(separator: "\n\n[[item]]") + "\n"
+        try edited.write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try Self.plan(["import", file], data)
+        #expect(refused.status == 64 && refused.stderr == "choir: a plan named 'Evensong' exists: expected a new name, or --replace to replace it\n")
+        let imported = try Self.plan(["import", file, "--replace"], data)
+        #expect(imported.stdout == "Plan 'Evensong': 1 item from \(file)\n", "\(imported.stderr)")
+        #expect(try Self.plan(["show", "Evensong"], data).stdout.contains("  1. amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\nNever run.\n"))
+
+        // Removing an item, then the plan.
+        #expect(try Self.plan(["remove", "Evensong", "--item", "2"], data).stderr == "choir: --item 2: 'Evensong' has 1 item: expected 1 to 1\n")
+        #expect(try Self.plan(["remove", "Evensong", "--item", "1"], data).stdout
+            == "Removed item 1 of 'Evensong': amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\n")
+        #expect(try Self.plan(["remove", "Evensong"], data).stdout == "Removed plan 'Evensong'.\n")
+        let gone = try Self.plan(["show", "Evensong"], data)
+        #expect(gone.status == 64 && gone.stderr == "choir: no plan named 'Evensong': expected a plan made with `choir plan new NAME` or `choir plan import FILE`\n")
+    }
+
+    /// A plan file that cannot be used is named with where and what was expected, and nothing is imported.
+    @Test(arguments: [
+        ("name = \"A\"\n[[item]\n", "plan.toml:2:8: Error while parsing table header: expected ']', saw '\\n': expected a TOML file"),
+        ("title = \"A\"\n", "plan.toml: expected `name = \"…\"` at the top: the plan's name"),
+        ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `line` is missing: expected `line = \"…\"`"),
+        ("name = \"A\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\npasses = \"two\"\n",
+         "plan.toml: item 2 (line 7): `passes` is string: expected a whole number"),
+        ("name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
+         "plan.toml: item 1 (line 2): unknown key `tempi`: expected piece, line, from, to, tempo, transpose or passes"),
+        ("name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n", "plan.toml: item 1 (line 2): `tempo` 900: expected 10 to 400 (percent)"),
+        ("name = \"A\"\n[[item]]\npiece = \"amazing_grace.musicxml\"\nline = \"Tenor\"\nfrom = 40\n",
+         "plan.toml: item 1: "),
+    ])
+    func aBadPlanFileIsNamed(text: String, error: String) throws {
+        let data = try PracticeCommandTests.dataHome()
+        let file = data + "/plan.toml"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        // The example's folder, so that a relative piece is found beside the file.
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: data + "/amazing_grace.musicxml")
+        let result = try CLI.run(["plan", "import", "plan.toml"], environment: ["XDG_DATA_HOME": data], directory: data)
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("choir: " + error) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        if error.hasSuffix("item 1: ") { #expect(result.stderr.hasSuffix("/amazing_grace.musicxml: measure 40 is not in the score: expected 0–16\n")) }
+        #expect(try Self.plan(["list"], data).stdout == "No plans; make one with `choir plan new NAME`.\n")
+    }
+}
