@@ -76,33 +76,16 @@ public struct RehearsalPlan: Sendable, Equatable {
         var out = "# A choir rehearsal plan. Edit it, then: choir plan import FILE --replace\n"
             + "# Each [[item]]: piece (a path or a library title), line, and optionally from, to (measure numbers),\n"
             + "# tempo (percent), transpose (semitones) and passes.\n"
-            + "name = \(Self.quoted(name))\n"
+            + "name = \(JSON.quoted(name))\n"
         for item in items {
-            out += "\n[[item]]\npiece = \(Self.quoted(item.piece))\nline = \(Self.quoted(item.line))\n"
-            if let from = item.from { out += "from = \(Self.quoted(from))\n" }
-            if let to = item.to { out += "to = \(Self.quoted(to))\n" }
+            out += "\n[[item]]\npiece = \(JSON.quoted(item.piece))\nline = \(JSON.quoted(item.line))\n"
+            if let from = item.from { out += "from = \(JSON.quoted(from))\n" }
+            if let to = item.to { out += "to = \(JSON.quoted(to))\n" }
             if let tempo = item.tempo { out += "tempo = \(Item.number(tempo))\n" }
             if item.transpose != 0 { out += "transpose = \(item.transpose)\n" }
             out += "passes = \(item.passes)\n"
         }
         return out
-    }
-
-    /// A TOML basic string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(printf: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Reads a plan from the TOML `text` of `file`. A relative piece's path is taken from the file's folder, so that

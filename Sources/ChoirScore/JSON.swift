@@ -51,7 +51,9 @@ public enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expre
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string, which is a TOML basic string too: quotes, backslashes and control characters
+    /// (DEL included, which TOML asks for) escaped.
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -60,7 +62,7 @@ public enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expre
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)

@@ -17,7 +17,7 @@ extension Choir {
         @OptionGroup var playback: PlaybackArguments
 
         @Option(name: [.customLong("input"), .customLong("input-device")],
-                help: "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat).")
+                help: "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat, or the count-in's first click).")
         var input = "default"
 
         @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
