@@ -219,8 +219,8 @@ extension Choir {
                 }
                 let signals = SignalWatcher()
                 let screen = SessionScreen()
-                var run: RehearsalPlans.Run
-                do { run = try store.begin(plan) } catch { throw fail(error) }
+                // Kept from the first session that opens: a plan that could not start leaves no run.
+                var run: RehearsalPlans.Run?
                 var ended: Int32?
                 var failed: ExitCode?
                 do {
@@ -235,17 +235,20 @@ extension Choir {
                         let label = "\(plan.name): item \(index + 1) of \(plan.items.count)"
                         FileOutput.write("\(label): \(item.summary)\n")
                         let session = try Practice.open(PracticeSession.init, practice)
+                        if run == nil {
+                            do { run = try store.begin(plan) } catch { throw fail(error) }
+                        }
                         let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
                         ended = signals.received
                         screen.close()
                         failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure)
-                        run.sessions[index] = session.historySession
-                        run.finished = index == plan.items.count - 1 && outcome.ending == .completed
-                        do { try store.record(run) } catch { throw fail(error) }
+                        run!.sessions[index] = session.historySession
+                        run!.finished = index == plan.items.count - 1 && outcome.ending == .completed
+                        do { try store.record(run!) } catch { throw fail(error) }
                         if failed != nil || outcome.ending != .completed { break }
                     }
                 }
-                if ended != SIGHUP { FileOutput.write("\n" + (try summaries(of: plan.name, in: store, last: true))) }
+                if run != nil && ended != SIGHUP { FileOutput.write("\n" + (try summaries(of: plan.name, in: store, last: true))) }
                 if let failed { throw failed }
                 if let ended { throw ExitCode(128 + ended) }
             }

@@ -78,10 +78,18 @@ struct PlanCommandTests {
         let shown = try Self.plan(["show", "advent"], data)
         #expect(shown.stdout.hasSuffix(summary), "\(shown.stdout)")
 
-        // Run again: the summary compares the whole plan with the first run.
-        let again = try Self.plan(["run", "Advent", "--output", "none"] + takes.flatMap { ["--input", $0] }, data)
+        // Run again, the mixes to files: the summary compares the whole plan with the first run, and each item's mix
+        // has its own file.
+        let again = try Self.plan(["run", "Advent", "--output", data + "/mix.wav"] + takes.flatMap { ["--input", $0] }, data)
         #expect(again.status == 0)
         #expect(again.stdout.contains("Plan 'Advent', run 2 on ") && again.stdout.contains(" (+0.0 points)\n"))
+        let mixes = try (1...3).map { try WAVFile.read(contentsOf: data + "/mix-\($0).wav").duration }
+        #expect(mixes[0] > 30 && mixes[1] > 20 && mixes[2] > 18 && mixes[2] < mixes[1], "\(mixes)")
+
+        // Without a microphone or recordings the plan cannot start, says why, and leaves no run.
+        let live = try Self.plan(["run", "Advent", "--input", "choir-no-such-device", "--output", "none"], data)
+        #expect(live.status == 69 && live.stdout == "Advent: item 1 of 3: amazing_grace.musicxml — Tenor, whole piece\n", "\(live.stderr)")
+        #expect(try Self.plan(["show", "Advent"], data).stdout.contains("run 2") && !(try Self.plan(["show", "Advent"], data).stdout.contains("run 3")))
         #expect(try Self.plan(["list"], data).stdout.replacing(dated, with: "DATE") == "Advent: 3 items, last run DATE (2 runs)\n")
     }
 
