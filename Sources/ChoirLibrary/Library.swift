@@ -179,10 +179,6 @@ public final class Library: Sendable {
     }
 
     private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
-        do {
-            return try database.write(work)
-        } catch {
-            throw PracticeHistory.failure(error, path: path)
-        }
+        try PracticeHistory.write(database, path: path, work)
     }
 }

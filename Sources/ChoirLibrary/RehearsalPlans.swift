@@ -31,7 +31,7 @@ public final class RehearsalPlans: Sendable {
         /// (`previous`) for comparison, and the weakest item.
         public func summary(number: Int, sessions: [Int64: PracticeHistory.Session], previous: (number: Int, run: Run)?) -> String {
             let sung = self.sessions.count { $0 != nil }
-            var out = "Plan '\(plan)', run \(number) on \(Self.day(started)): \(sung) of \(items.count) item\(items.count == 1 ? "" : "s") sung"
+            var out = "Plan '\(plan)', run \(number) on \(PracticeHistory.day(started)): \(sung) of \(items.count) item\(items.count == 1 ? "" : "s") sung"
                 + (finished ? "" : " (stopped)") + "\n"
             var weakest: (index: Int, accuracy: Double)?
             for (index, item) in items.enumerated() {
@@ -47,7 +47,7 @@ public final class RehearsalPlans: Sendable {
             out += "Overall: \(Self.percent(total.correct, of: total.notes))"
             if let previous {
                 let before = previous.run.figures(sessions)
-                out += "; run \(previous.number) on \(Self.day(previous.run.started)): \(Self.percent(before.correct, of: before.notes))"
+                out += "; run \(previous.number) on \(PracticeHistory.day(previous.run.started)): \(Self.percent(before.correct, of: before.notes))"
                 if total.notes > 0 && before.notes > 0 {
                     let change = 100 * (Double(total.correct) / Double(total.notes) - Double(before.correct) / Double(before.notes))
                     out += String(printf: " (%+.1f points)", change)
@@ -61,8 +61,6 @@ public final class RehearsalPlans: Sendable {
         static func percent(_ correct: Int, of notes: Int) -> String {
             notes == 0 ? "no notes judged" : String(printf: "%.1f", 100 * Double(correct) / Double(notes)) + "% (\(correct) of \(notes) notes)"
         }
-
-        static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
     }
 
     public let path: String
@@ -103,7 +101,6 @@ public final class RehearsalPlans: Sendable {
 
     /// Keeps `plan`: a new one, or (with `replacing`) in place of the one of its name.
     public func save(_ plan: RehearsalPlan, replacing: Bool) throws {
-        let items = String(decoding: try JSONEncoder().encode(plan.items), as: UTF8.self)
         let exists = try attempt { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM plan WHERE name = ?", arguments: [plan.name]) ?? false }
         if exists && !replacing {
             throw Problem(description: "a plan named '\(plan.name)' exists: expected a new name, or --replace to replace it")
@@ -111,7 +108,7 @@ public final class RehearsalPlans: Sendable {
         try attempt { db in
             try db.execute(
                 sql: "INSERT INTO plan (name, items, created) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET name = excluded.name, items = excluded.items",
-                arguments: [plan.name, items, Date().timeIntervalSince1970])
+                arguments: [plan.name, try Self.json(plan.items), Date().timeIntervalSince1970])
         }
     }
 
@@ -123,12 +120,11 @@ public final class RehearsalPlans: Sendable {
 
     /// Starts a run of `plan`: its items as they are now, none sung yet.
     public func begin(_ plan: RehearsalPlan, started: Date = Date()) throws(PracticeHistory.Failure) -> Run {
-        let items = (try? JSONEncoder().encode(plan.items)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let sessions = [Int64?](repeating: nil, count: plan.items.count)
         let id = try attempt { db in
             try db.execute(
                 sql: "INSERT INTO plan_run (plan, started, items, sessions) VALUES (?, ?, ?, ?)",
-                arguments: [plan.name, started.timeIntervalSince1970, items, Self.json(sessions)])
+                arguments: [plan.name, started.timeIntervalSince1970, try Self.json(plan.items), try Self.json(sessions)])
             return db.lastInsertedRowID
         }
         return Run(id: id, plan: plan.name, started: started, items: plan.items, sessions: sessions, finished: false)
@@ -138,7 +134,7 @@ public final class RehearsalPlans: Sendable {
     public func record(_ run: Run) throws(PracticeHistory.Failure) {
         try attempt { db in
             try db.execute(
-                sql: "UPDATE plan_run SET sessions = ?, finished = ? WHERE id = ?", arguments: [Self.json(run.sessions), run.finished, run.id])
+                sql: "UPDATE plan_run SET sessions = ?, finished = ? WHERE id = ?", arguments: [try Self.json(run.sessions), run.finished, run.id])
         }
     }
 
@@ -159,11 +155,9 @@ public final class RehearsalPlans: Sendable {
         RehearsalPlan(name: row["name"], items: try JSONDecoder().decode([RehearsalPlan.Item].self, from: Data((row["items"] as String).utf8)))
     }
 
-    private static func json(_ sessions: [Int64?]) -> String {
-        "[" + sessions.map { $0.map(String.init) ?? "null" }.joined(separator: ",") + "]"
-    }
+    private static func json(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
 
     private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
-        do { return try database.write(work) } catch { throw PracticeHistory.failure(error, path: path) }
+        try PracticeHistory.write(database, path: path, work)
     }
 }

@@ -53,7 +53,7 @@ public enum HTMLReport {
         html += "</div>\n<h2>Piano roll</h2>\n<div class=\"roll\">" + pianoRoll(report) + "</div>\n<p class=\"key\">"
         html += Verdict.allCases.map { "<span style=\"background:\(colours[$0]!)\"></span>\($0.rawValue)" }.joined()
         html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n"
-        let chord = ChordIntonation.tendencies(report.results)
+        let chord = report.chord
         if !chord.isEmpty {
             html += "<h2>Against the chord</h2>\n<ul id=\"chord\">\n" + chord.map { "<li>\(escape($0.summary()))</li>\n" }.joined() + "</ul>\n"
         }

@@ -73,7 +73,7 @@ public enum JSONReport {
                 ])
             })))
         }
-        let chord = ChordIntonation.tendencies(report.results)
+        let chord = report.chord
         if !chord.isEmpty {
             fields.append(("chord", .array(chord.map { tendency in
                 .object([

@@ -266,10 +266,17 @@ public final class PracticeHistory: Sendable {
     /// Whether two score paths name the same piece: the same file name.
     static func sameScore(_ a: String, _ b: String) -> Bool { piece(a) == piece(b) }
 
+    /// A session's day as choir prints it: "2026-11-24".
+    public static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
+
     /// The piece a score's path names, as the history tells pieces apart and lists them: its file's name.
     public static func piece(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
-    func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T {
+    func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T { try Self.write(database, path: path, work) }
+
+    /// Runs `work` in a transaction of `database` (the history's file at `path`); any error comes out as a failure
+    /// a front end can act on.
+    public static func write<T>(_ database: DatabaseQueue, path: String, _ work: (Database) throws -> T) throws(Failure) -> T {
         do {
             return try database.write(work)
         } catch let failure as Failure {

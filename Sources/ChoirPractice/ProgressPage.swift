@@ -37,18 +37,14 @@ public enum ProgressPage {
             let entries = sessions.filter { $0.report.part == line }
             let last = entries.last!.session
             html += "<section class=\"line\" id=\"line-\(number + 1)\">\n<h2>\(HTMLReport.escape(line))</h2>\n"
-            html += "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(day(entries[0].session.started)) to "
-                + "\(day(last.started)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
+            html += "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started)) to "
+                + "\(PracticeHistory.day(last.started)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
             html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)")
             html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)")
             html += "<h3>Intonation</h3>\n" + intonation(entries, id: "intonation-\(number + 1)")
             html += "</section>\n"
         }
         return html + "</body></html>\n"
-    }
-
-    static func day(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
     }
 
     /// Where each of `count` sessions sits across a plot `width` wide with `left` and `right` margins.
@@ -61,7 +57,7 @@ public enum ProgressPage {
         let every = max(1, Int((Double(entries.count) * 70 / width).rounded(.up)))
         var svg = ""
         for (index, entry) in entries.enumerated() where index % every == 0 || index == entries.count - 1 {
-            let date = day(entry.session.started).dropFirst(5)
+            let date = PracticeHistory.day(entry.session.started).dropFirst(5)
             svg += "<text x=\"\(format(x(index)))\" y=\"\(format(y))\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">#\(entry.session.id) \(date)</text>\n"
         }
         return svg
@@ -84,7 +80,7 @@ public enum ProgressPage {
         for (index, entry) in entries.enumerated() {
             let session = entry.session
             svg += "<circle class=\"session\" cx=\"\(format(x(index)))\" cy=\"\(format(y(session.accuracy)))\" r=\"5\" fill=\"\(accuracyColour)\">"
-                + "<title>#\(session.id) \(day(session.started)): \(String(printf: "%.1f", session.accuracy))% "
+                + "<title>#\(session.id) \(PracticeHistory.day(session.started)): \(String(printf: "%.1f", session.accuracy))% "
                 + "(\(session.correct) of \(session.notes) notes)</title></circle>\n"
         }
         return svg + sessionLabels(entries, x: x, y: height - 12, width: width) + "</svg>\n"
@@ -106,7 +102,7 @@ public enum ProgressPage {
         for (row, entry) in entries.enumerated() {
             let y = top + Double(row) * cell
             svg += "<text x=\"\(format(left - 6))\" y=\"\(format(y + cell - 5))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">"
-                + "#\(entry.session.id) \(day(entry.session.started))</text>\n"
+                + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started))</text>\n"
             let sung = Dictionary(grouping: entry.report.results, by: \.note.measureIndex)
             for (column, measure) in measures.enumerated() {
                 let x = left + Double(column) * cell

@@ -143,6 +143,10 @@ public struct SessionReport: Sendable, Codable, Equatable {
     /// Mean signed deviation: below 0 the singer tends to be flat.
     public var biasCents: Double? { mean(pitched) }
 
+    /// How the singer tuned each interval over the other lines' bass (``ChordIntonation``), those sung at least
+    /// four times.
+    public var chord: [ChordIntonation.Tendency] { ChordIntonation.tendencies(results) }
+
     /// Deviations of the notes sung near the written pitch.
     private var pitched: [Double] {
         results.compactMap { result in

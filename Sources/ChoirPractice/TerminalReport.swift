@@ -30,7 +30,7 @@ public enum TerminalReport {
             let leaning = abs(bias) < 5 ? "centred" : bias < 0 ? "flat" : "sharp"
             out += "Intonation: \(String(printf: "%+.0f", bias)) cents on average (\(leaning)), \(String(printf: "%.0f", spread)) cents from the written pitch\n"
         }
-        let chord = ChordIntonation.tendencies(report.results)
+        let chord = report.chord
         if !chord.isEmpty { out += "Against the chord:\n" + chord.map { "  \($0.summary())\n" }.joined() }
         let measures = report.measures
         if !measures.isEmpty {

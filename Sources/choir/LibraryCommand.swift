@@ -148,15 +148,11 @@ private func show(_ listed: [Library.Listed], json: Bool) {
             .joined(separator: " · ") + "\n"
         out += "  \(entry.path)\n"
         if let last = item.lastPractised {
-            out += "  last practised \(day(last.date)) (\(last.part), \(String(printf: "%.1f", last.accuracy))%)\n"
+            out += "  last practised \(PracticeHistory.day(last.date)) (\(last.part), \(String(printf: "%.1f", last.accuracy))%)\n"
         }
     }
     out += listed.isEmpty ? "No scores.\n" : "\(listed.count) \(listed.count == 1 ? "score" : "scores")\n"
     FileOutput.write(out)
-}
-
-private func day(_ date: Date) -> String {
-    date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
 }
 
 extension Library.Listed {
@@ -176,7 +172,7 @@ extension Library.Listed {
             })),
             ("path", .string(entry.path)), ("hash", .string(entry.hash)),
             ("last_practised", lastPractised.map { last in
-                .object([("date", .string(day(last.date))), ("part", .string(last.part)), ("accuracy_pct", .number((last.accuracy * 10).rounded() / 10))])
+                .object([("date", .string(PracticeHistory.day(last.date))), ("part", .string(last.part)), ("accuracy_pct", .number((last.accuracy * 10).rounded() / 10))])
             } ?? .null),
         ])
     }

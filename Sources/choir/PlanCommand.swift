@@ -66,16 +66,12 @@ extension Choir {
                     piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: part, from: from, to: to,
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.
-                let resolved = try Self.resolve(item)
+                let resolved: ResolvedPlayback
+                do { resolved = try Run.playback(item).resolve() } catch { throw fail(error) }
                 item.line = resolved.lines[resolved.singers[0]].name
                 plan.items.append(item)
                 try save(plan, replacing: true)
                 FileOutput.write("'\(plan.name)', item \(plan.items.count): \(item.summary)\n")
-            }
-
-            /// `item` resolved against its score, or a one-line error.
-            static func resolve(_ item: RehearsalPlan.Item) throws -> ResolvedPlayback {
-                do { return try Run.playback(item).resolve() } catch { throw fail(error) }
             }
         }
 
@@ -95,7 +91,7 @@ extension Choir {
                     let runs: [RehearsalPlans.Run]
                     do { runs = try store.runs(of: plan.name) } catch { throw fail(error) }
                     out += "\(plan.name): \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"), "
-                        + (runs.last.map { "last run \(day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" } ?? "never run") + "\n"
+                        + (runs.last.map { "last run \(PracticeHistory.day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" } ?? "never run") + "\n"
                 }
                 FileOutput.write(out)
             }
@@ -282,8 +278,6 @@ private func openPlans() throws -> RehearsalPlans {
 private func save(_ plan: RehearsalPlan, replacing: Bool) throws {
     do { try openPlans().save(plan, replacing: replacing) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch { throw fail(error) }
 }
-
-private func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
 
 /// The summaries of the runs of the plan named `name`: all of them, or the `last`, each against the run before.
 private func summaries(of name: String, in store: RehearsalPlans, last: Bool = false) throws -> String {
