@@ -14,6 +14,8 @@ let package = Package(
         // The practice engine for front ends: plans, sessions, snapshots, transport, history, calibration.
         .library(name: "ChoirSession", targets: ["ChoirSession"]),
         .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
+        // The browser view: the engraved score (Verovio), served on loopback, in step with a session.
+        .library(name: "ChoirView", targets: ["ChoirView"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -22,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -60,11 +63,14 @@ let package = Package(
         .target(
             name: "ChoirLibrary",
             dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+        .target(
+            name: "ChoirView",
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary",
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(

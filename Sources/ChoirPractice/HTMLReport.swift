@@ -4,7 +4,8 @@ import ChoirScore
 /// written notes coloured by verdict with the sung pitch drawn over them. No scripts, fonts or links, so it
 /// opens offline in any browser.
 public enum HTMLReport {
-    static let colours: [Verdict: String] = [
+    /// Each verdict's colour, the same on every page that shows verdicts.
+    public static let colours: [Verdict: String] = [
         .correct: "#3a9d5d", .flat: "#3b7dd8", .sharp: "#e08a1e", .wrong: "#d64541", .octave: "#8e44ad",
         .late: "#c9a227", .missing: "#9aa0a6",
     ]

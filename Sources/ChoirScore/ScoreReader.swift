@@ -39,17 +39,28 @@ public enum ScoreReader {
     /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML
     /// otherwise. `file` names it in errors.
     public static func read(data: [UInt8], file: String) throws(ScoreError) -> Score {
+        let (document, name) = try document(data: data, file: file)
+        return try parse(utf8: document, file: name)
+    }
+
+    /// The MusicXML document in the bytes of a file (its rootfile, when they are a compressed archive), as UTF-8,
+    /// and the name errors give it: for another reader to engrave the same notes.
+    public static func document(data: [UInt8], file: String) throws(ScoreError) -> (utf8: [UInt8], name: String) {
         guard !data.isEmpty else {
             throw ScoreError(file: file, message: "empty file: expected a MusicXML document")
         }
+        var document = data, name = file
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            let (document, entry) = try extractRootfile(data, path: file)
-            return try read(document: document, file: "\(file)!\(entry)")
-        }
-        if file.lowercased().hasSuffix(".mxl") {
+            let (rootfile, entry) = try extractRootfile(data, path: file)
+            (document, name) = (rootfile, "\(file)!\(entry)")
+        } else if file.lowercased().hasSuffix(".mxl") {
             throw ScoreError(file: file, message: "not a zip archive: expected a compressed MusicXML (.mxl) file")
         }
-        return try read(document: data, file: file)
+        do {
+            return (try XMLTokenizer.utf8(from: document), name)
+        } catch {
+            throw ScoreError(file: name, document: document, offset: error.offset, message: error.message)
+        }
     }
 
     /// Reads a MusicXML document from its bytes; `file` names it in errors.
@@ -60,6 +71,10 @@ public enum ScoreReader {
         } catch {
             throw ScoreError(file: file, document: data, offset: error.offset, message: error.message)
         }
+        return try parse(utf8: utf8, file: file)
+    }
+
+    private static func parse(utf8: [UInt8], file: String) throws(ScoreError) -> Score {
         do {
             return try MusicXMLReader().read(utf8: utf8)
         } catch {

@@ -19,6 +19,8 @@ public final class PracticeSession: @unchecked Sendable {
         case togglePause
         /// Moves by measures: back from the middle of a measure goes to its start first.
         case step(measures: Int)
+        /// Goes to a measure as played: an index into the schedule's measures (``Schedule/measures``).
+        case seek(measure: Int)
         /// Loops the phrase being sung, or ends the loop.
         case toggleLoop
         /// Changes the tempo by percentage points (25…200%).

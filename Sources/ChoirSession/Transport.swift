@@ -40,6 +40,7 @@ struct Transport {
             renderer?.send(.pause(paused))
         case _ where locked: break
         case .step(let measures): step(measures: measures)
+        case .seek(let measure): seek(measure: measure)
         case .toggleLoop: toggleLoop()
         case .tempo(let step):
             percent = max(25, min(200, percent + step))
@@ -58,7 +59,13 @@ struct Transport {
         let current = measures.lastIndex { $0.start <= scoreTime + 0.05 } ?? 0
         // Going back from the middle of a measure first returns to its start, as a player's "previous" does.
         let started = scoreTime - measures[current].start > 0.5
-        let target = max(0, min(measures.count - 1, current + delta + (delta < 0 && started ? 1 : 0)))
+        seek(measure: current + delta + (delta < 0 && started ? 1 : 0))
+    }
+
+    private mutating func seek(measure: Int) {
+        let measures = resolved.schedule.measures
+        guard let renderer, !measures.isEmpty else { return }
+        let target = max(0, min(measures.count - 1, measure))
         // Moving away from a loop ends it; otherwise it would pull the music straight back.
         if looping != nil {
             looping = nil

@@ -66,6 +66,12 @@ extension Choir {
         @Option(help: "Which note of a chord in your line you sing: upper or lower.")
         var divisi = Divisi.upper
 
+        @Flag(help: "Show the engraved score in the browser beside the terminal, in step with the session (its address is the first line printed).")
+        var view = false
+
+        @Flag(name: .customLong("open"), help: "With --view, open the page in the desktop's browser.")
+        var openView = false
+
         func validate() throws {
             guard !playback.part.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
@@ -76,6 +82,8 @@ extension Choir {
             }
             if drill && record != nil { throw ValidationError("--drill keeps no --record: each pass is a session of its own") }
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
+            if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
+            if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
         }
 
         func run() throws {
@@ -98,13 +106,19 @@ extension Choir {
         /// one did.
         private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
             let session = try Self.open(PracticeSession.init, plan())
+            let scoreView = view ? try ScoreView(session, open: openView) : nil
+            defer { scoreView?.close() }
             let known = session.historyFailure
             let outcome = try screen.run(session, stop: { signals.received != nil })
-            let signal = signals.received
+            var signal = signals.received
             screen.close()
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
+            if signal == nil {
+                scoreView?.linger(after: outcome) { signals.received != nil }
+                signal = signals.received
+            }
             if let failed { throw failed }
             return signal
         }

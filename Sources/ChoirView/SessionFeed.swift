@@ -1,0 +1,227 @@
+import ChoirAudio
+import ChoirPractice
+import ChoirScore
+import ChoirSession
+import Foundation
+
+/// A practice session on the page: the music it draws (``setup``), then, on a thread of its own, every change in
+/// the session's snapshot sent to the tabs up to 60 times a second, each tab's commands passed to the session, and
+/// the report once it has ended. It measures how long after the microphone heard a sample the tabs painted it.
+public final class SessionFeed: @unchecked Sendable {
+    public let session: PracticeSession
+    public let score: ViewScore
+    /// The page's music and the session's fixed facts, as served at `score.json`.
+    public let setup: String
+    public private(set) var hub: ViewHub!
+    private let sent = Locked(Sent())
+    private let report = Locked<String?>(nil)
+    private let stopped = Locked(false)
+    private let thread = Locked<Thread?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+    /// When each recent message's newest sample was heard, by its number.
+    private let heardBySequence = Locked<[Int: Int]>([:])
+    private let lags = Locked([Int](repeating: 0, count: 1000))
+
+    private struct Sent {
+        var sequence = 0
+        var results = 0
+        var traceEnd = -Double.infinity
+        var snapshot: PracticeSession.Snapshot?
+    }
+
+    public init(_ session: PracticeSession, engraving: Engraving) {
+        self.session = session
+        score = ViewScore(engraving, resolved: session.resolved, notes: session.notes, transpose: session.plan.playback.transpose)
+        setup = Self.setup(session, score)
+        hub = ViewHub { [weak self] in self?.receive($0) }
+    }
+
+    /// Starts following the session.
+    public func start() {
+        let started = Thread { [self] in
+            while !stopped.withLock({ $0 }) {
+                tick()
+                usleep(4_000)
+            }
+            done.signal()
+        }
+        started.name = "view feed"
+        thread.withLock { $0 = started }
+        started.start()
+    }
+
+    /// The session has ended: the tabs get its report (heat map over the measures, "Work on") and keep it.
+    public func finish(_ outcome: PracticeSession.Outcome) {
+        report.withLock { $0 = Self.report(outcome.report, score: score, session: session) }
+    }
+
+    /// Stops following; the tabs' sockets close.
+    public func stop() {
+        guard thread.withLock({ $0 }) != nil else { return }
+        stopped.withLock { $0 = true }
+        done.wait()
+        thread.withLock { $0 = nil }
+        hub.close()
+    }
+
+    /// The time from a captured sample to a tab's painting it: median, 95th percentile and maximum in ms; nil
+    /// when no tab painted a live session's frame.
+    public var lag: (median: Int, percentile95: Int, maximum: Int)? {
+        let lags = lags.withLock { $0 }
+        let total = lags.reduce(0, +)
+        guard total > 0 else { return nil }
+        func percentile(_ share: Double) -> Int {
+            var seen = 0
+            for (ms, count) in lags.enumerated() {
+                seen += count
+                if Double(seen) >= share * Double(total) { return ms }
+            }
+            return lags.count - 1
+        }
+        return (percentile(0.5), percentile(0.95), lags.lastIndex { $0 > 0 }!)
+    }
+
+    private var lastSent = 0
+    private var reportSent = false
+
+    /// Sends what changed, at most every 16 ms (a display's frame), at once when a verdict or the note changes; a
+    /// tab that joins gets the whole state, and the report once there is one.
+    private func tick() {
+        let snapshot = session.snapshot
+        let now = PracticeSession.clock() / 1_000_000
+        let previous = sent.withLock { $0.snapshot }
+        let finalReport = report.withLock { $0 }
+        let changed = previous.map {
+            $0.results.count != snapshot.results.count || $0.current?.index != snapshot.current?.index || $0.paused != snapshot.paused
+                || $0.ended != snapshot.ended
+        } ?? true
+        let due = now - lastSent >= 16 && !(previous.map { Self.same($0, snapshot) } ?? false)
+        if changed || due || hub.hasNewTab {
+            lastSent = now
+            let message = sent.withLock { sent in
+                sent.sequence += 1
+                defer {
+                    sent.results = snapshot.results.count
+                    sent.traceEnd = snapshot.trace.last?.time ?? sent.traceEnd
+                    sent.snapshot = snapshot
+                }
+                return state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)
+            }
+            if let heard = snapshot.heard {
+                heardBySequence.withLock { heardBySequence in
+                    heardBySequence[message.sequence] = heard
+                    heardBySequence[message.sequence - 600] = nil
+                }
+            }
+            hub.publish(message.text) {
+                [state(snapshot, sequence: message.sequence, results: 0, traceAfter: -.infinity).text] + (reportSent ? finalReport.map { [$0] } ?? [] : [])
+            }
+        }
+        if let finalReport, !reportSent {
+            reportSent = true
+            hub.publish(finalReport) { [finalReport] }
+        }
+    }
+
+    /// Whether nothing the page shows differs.
+    private static func same(_ a: PracticeSession.Snapshot, _ b: PracticeSession.Snapshot) -> Bool {
+        a.time == b.time && a.tempoPercent == b.tempoPercent && a.mineMuted == b.mineMuted && a.loop?.first == b.loop?.first
+            && a.loop?.last == b.loop?.last && a.sung == b.sung && a.ended == b.ended && a.trace.last == b.trace.last
+    }
+
+    private func state(_ snapshot: PracticeSession.Snapshot, sequence: Int, results from: Int, traceAfter: Double) -> (text: String, sequence: Int) {
+        let results = snapshot.results.count >= from ? snapshot.results[from...] : snapshot.results[...]
+        let message = JSON.object([
+            ("type", "state"), ("sequence", .int(sequence)), ("time", .number(snapshot.time)), ("measure", .string(snapshot.measure)),
+            ("beat", .int(snapshot.beat)), ("tempo", .number(snapshot.tempo.rounded())), ("percent", .int(snapshot.tempoPercent)),
+            ("paused", .bool(snapshot.paused)), ("loop", snapshot.loop.map { .array([.string($0.first), .string($0.last)]) } ?? .null),
+            ("muted", .bool(snapshot.mineMuted)), ("locked", .bool(snapshot.locked)), ("pass", .int(snapshot.pass)),
+            ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
+            ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
+            ("results", .array(results.map(Self.result))), ("ended", .bool(snapshot.ended)),
+        ])
+        return (message.serialized(), sequence)
+    }
+
+    /// A verdict as the page colours it: the note, its pass, the verdict, and what was sung, for the note's tooltip.
+    private static func result(_ result: NoteResult) -> JSON {
+        let note = result.note
+        var said = "\(note.name) in m. \(note.measure): \(result.verdict.rawValue)"
+        if let cents = result.medianCents {
+            let sung = Double(note.midi) + cents / 100
+            let nearest = Int(sung.rounded())
+            said += String(format: " — sung %@ %+.0f cents", note.name(of: nearest), (sung - Double(nearest)) * 100)
+        }
+        return .array([.int(note.index), .int(result.pass), .string(result.verdict.rawValue), .string(said)])
+    }
+
+    private func receive(_ incoming: ViewHub.Incoming) {
+        if let painted = incoming.painted {
+            guard let heard = heardBySequence.withLock({ $0[painted] }) else { return }
+            let ms = (PracticeSession.clock() - heard) / 1_000_000
+            lags.withLock { $0[max(0, min($0.count - 1, ms))] += 1 }
+            return
+        }
+        let command: PracticeSession.Command? = switch incoming.command {
+        case "pause": .togglePause
+        case "step": incoming.by.map { .step(measures: $0) }
+        case "seek": incoming.measure.map { .seek(measure: $0) }
+        case "loop": .toggleLoop
+        case "tempo": incoming.by.map { .tempo(by: $0) }
+        case "mute": .toggleMute
+        case "prompt": .promptNextNote
+        case "quit": .quit
+        default: nil
+        }
+        if let command { session.send(command) }
+    }
+
+    private static func setup(_ session: PracticeSession, _ score: ViewScore) -> String {
+        let resolved = session.resolved, schedule = resolved.schedule
+        let measures = schedule.measures.indices.map { played in
+            let engraved = score.engraving.measures[score.playedMeasures[played]]
+            return JSON.object([
+                ("id", .string(engraved.id)), ("number", .string(resolved.score.measures[schedule.measures[played].index].number)),
+                ("start", .number(schedule.measures[played].start)), ("page", .int(engraved.page)),
+            ])
+        }
+        let notes = session.notes.map { note in
+            JSON.object([
+                ("index", .int(note.index)), ("id", JSON(score.noteIDs[note.index])), ("onset", .number(note.onset)),
+                ("duration", .number(note.duration)), ("midi", .int(note.midi)), ("name", .string(note.name)),
+                ("measure", .string(note.measure)),
+            ])
+        }
+        return JSON.object([
+            ("title", .string(resolved.score.title ?? session.plan.playback.score)), ("part", .string(session.header.part)),
+            ("verse", .int(session.plan.playback.verse)), ("live", .bool(!session.plan.input.isTake)),
+            ("locked", .bool(session.plan.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
+            ("colours", .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })),
+            ("pages", .array(score.engraving.pages.map(JSON.string))), ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
+            ("measures", .array(measures)), ("notes", .array(notes)),
+            ("lyrics", .array(schedule.lyrics.map { .array([.number($0.start), .string($0.text), .bool($0.continues)]) })),
+        ]).serialized()
+    }
+
+    /// The report for the page: the figures, each engraved measure's accuracy for the heat map, and "Work on".
+    private static func report(_ report: SessionReport, score: ViewScore, session: PracticeSession) -> String {
+        var byMeasure: [Int: (right: Int, all: Int)] = [:]
+        for result in report.results {
+            guard let played = session.resolved.schedule.measures.firstIndex(where: { $0.index == result.note.measureIndex }) else { continue }
+            let engraved = score.playedMeasures[played]
+            byMeasure[engraved, default: (0, 0)].all += 1
+            if result.verdict.isCorrect { byMeasure[engraved]!.right += 1 }
+        }
+        let counts = report.counts
+        return JSON.object([
+            ("type", "report"), ("notes", .int(report.results.count)), ("correct", .int(report.correct)),
+            ("accuracy", .number((report.accuracy * 10).rounded() / 10)),
+            ("verdicts", .object(Verdict.allCases.map { ($0.rawValue, .int(counts[$0] ?? 0)) })),
+            ("measures", .array(byMeasure.keys.sorted().map { index in
+                let figures = byMeasure[index]!
+                return .array([.string(score.engraving.measures[index].id), .number(100 * Double(figures.right) / Double(figures.all))])
+            })),
+            ("workOn", .array(report.weakestPassages.map { .object([("summary", .string($0.summary)), ("suggestion", .string($0.suggestion))]) })),
+        ]).serialized()
+    }
+}

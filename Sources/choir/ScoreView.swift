@@ -1,0 +1,68 @@
+import ChoirSession
+import ChoirView
+import FoundationEssentials
+import Glibc
+
+/// `--view`: the session's engraved score in the browser, beside the terminal. Its address is the first line
+/// printed; once the session has ended the page keeps the report until Enter (or the end of input).
+final class ScoreView {
+    let feed: SessionFeed
+    let server: ViewServer
+
+    /// Engraves the session's score (or reads its cached engraving), serves it, prints the address and, with
+    /// `open`, hands it to the desktop's browser.
+    init(_ session: PracticeSession, open: Bool) throws {
+        let engraving: Engraving
+        do {
+            engraving = try Engraving.of(score: session.plan.playback.score, transpose: session.plan.playback.transpose)
+            feed = SessionFeed(session, engraving: engraving)
+            server = try ViewServer(score: feed.setup, hub: feed.hub)
+        } catch {
+            throw fail(error)
+        }
+        FileOutput.write("Score view: \(server.address)\n")
+        if open { Self.browse(server.address) }
+        feed.start()
+    }
+
+    /// Gives the tabs the report, then keeps the page up until Enter, the end of input, or a signal.
+    func linger(after outcome: PracticeSession.Outcome, stop: () -> Bool) {
+        feed.finish(outcome)
+        FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
+        var line = [UInt8](repeating: 0, count: 256)
+        while !stop() {
+            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) != 0 else { continue }
+            let count = read(0, &line, line.count)
+            if count <= 0 || line[..<count].contains(UInt8(ascii: "\n")) || line[..<count].contains(UInt8(ascii: "q")) { break }
+        }
+    }
+
+    /// Stops serving, and says how long after the microphone the page showed what was sung.
+    func close() {
+        feed.stop()
+        server.stop()
+        if let lag = feed.lag {
+            var standardError = StandardError()
+            print("choir: the score view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                + "at most \(lag.maximum) ms)", to: &standardError)
+        }
+    }
+
+    /// `$BROWSER`, else `xdg-open`, detached from the terminal.
+    private static func browse(_ address: String) {
+        let browser = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let words: [String] = ["/usr/bin/env", browser, address]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        if posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ) != 0 {
+            var standardError = StandardError()
+            print("choir: cannot start \(browser) to open the score view; open \(address) yourself", to: &standardError)
+        }
+    }
+}

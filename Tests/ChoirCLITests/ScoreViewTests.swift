@@ -1,0 +1,160 @@
+import Foundation
+import FoundationNetworking
+import Testing
+
+/// `choir practice --view`: the engraved score in a real browser, served on loopback behind a token.
+@Suite struct ScoreViewTests {
+    /// A running `choir practice … --view` whose page stays up until its input closes.
+    final class Viewing {
+        let process = Process()
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let address: String
+
+        init(_ arguments: [String], data: String) throws {
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            process.currentDirectoryURL = CLI.root
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1"]) { $1 }
+            (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+            try process.run()
+            var first = Data()
+            while !first.contains(UInt8(ascii: "\n")) {
+                let more = output.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                first += more
+            }
+            let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            try #require(line.hasPrefix("Score view: http://127.0.0.1:"), "\(line)\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            address = String(line.dropFirst("Score view: ".count))
+        }
+
+        /// Closes the page's input; returns choir's exit status.
+        func finish() -> Int32 {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// The HTTP status of a GET of `url`.
+    static func status(_ url: String) throws -> Int {
+        let done = DispatchSemaphore(value: 0)
+        let status = Locked(0)
+        URLSession.shared.dataTask(with: URL(string: url)!) { _, response, _ in
+            status.value = (response as? HTTPURLResponse)?.statusCode ?? -1
+            done.signal()
+        }.resume()
+        done.wait()
+        return status.value
+    }
+
+    final class Locked<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: T
+        init(_ value: T) { stored = value }
+        var value: T {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
+    /// The demo take judged with `--view`: the page engraves all four lines with the tenor's highlighted, colours
+    /// every judged note as the JSON report counts it, marks the heat map and "Work on", works in a second tab, and
+    /// in performance mode sends nothing but the transport keys. The server answers only its token's paths, on
+    /// loopback only.
+    @Test func aFileSessionColoursTheEngravedNotes() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let viewing = try Viewing(
+            ["practice", CLI.example, "--part", "tenor", "--input", "Resources/DemoTakes/amazing_grace_tenor.wav", "--output", "none",
+             "--view", "--report", data + "/report.json"], data: data)
+        let address = viewing.address
+        let port = try #require(Int(address.split(separator: ":")[2].split(separator: "/")[0]))
+        let token = String(address.split(separator: "/")[2])
+
+        // Security: the token on every path, nothing but the assets, loopback only.
+        #expect(try Self.status("http://127.0.0.1:\(port)/") == 403)
+        #expect(try Self.status("http://127.0.0.1:\(port)/\(String(token.reversed()))/") == 403)
+        #expect(try Self.status("http://127.0.0.1:\(port)/\(String(token.reversed()))/score.json") == 403)
+        #expect(try Self.status("http://127.0.0.1:\(port)/score.json") == 403)
+        #expect(try Self.status(address + "etc/passwd") == 404)
+        #expect(try Self.status(address + "..%2F..%2Fetc%2Fpasswd") == 404)
+        #expect(try Self.status(address + "score.json") == 200)
+        #expect(try Self.status(address + "view.js") == 200)
+        let hexPort = String(format: "%04X", port)
+        let listening = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: " ") }.filter { $0[1].hasSuffix(":" + hexPort) && $0[3] == "0A" }
+        #expect(listening.map { String($0[1]) } == ["0100007F:" + hexPort], "\(listening)")
+        let listening6 = (try? String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8)) ?? ""
+        #expect(!listening6.split(separator: "\n").contains { $0.split(separator: " ")[1].hasSuffix(":" + hexPort) })
+
+        let browser = try Browser()
+        try browser.open(address)
+        #expect(try browser.wait("!document.querySelector('#report').hidden"))
+        let report = try PracticeCommandTests.json(data + "/report.json")
+        let verdicts = try #require((report["summary"] as? [String: Any])?["verdicts"] as? [String: Int]).filter { $0.value > 0 }
+        let countVerdicts = """
+            [...document.querySelectorAll('g.note.judged')].reduce((counts, note) => (counts[note.dataset.verdict] = (counts[note.dataset.verdict] || 0) + 1, counts), {})
+            """
+        #expect(try browser.eval(countVerdicts) as? [String: Int] == verdicts)
+        // Every staff has its notes; the tenor's (staff 3), and no other, are the singer's.
+        let staves = try #require(try browser.eval("""
+            [1, 2, 3, 4].map((n) => [document.querySelectorAll(`g.staff[data-n="${n}"] g.note`).length, document.querySelectorAll(`g.staff[data-n="${n}"] g.note.mine`).length])
+            """) as? [[Int]])
+        #expect(staves.count == 4 && staves.allSatisfy { $0[0] >= 28 }, "\(staves)")
+        #expect(staves.enumerated().allSatisfy { $0.offset == 2 ? $0.element[1] == $0.element[0] : $0.element[1] == 0 }, "\(staves)")
+        // The sung pitch on each judged note, the current syllable, the heat map on every measure sung, "Work on".
+        let flat = try #require(try browser.eval("document.querySelector('g.note[data-verdict=\"flat\"] > title').textContent") as? String)
+        #expect(flat.contains(": flat — sung ") && flat.contains(" cents"), "\(flat)")
+        #expect(try browser.eval("document.querySelectorAll('g.syl.now').length") as? Int == 1)
+        let measures = try #require(report["measures"] as? [[String: Any]])
+        #expect(try browser.eval("document.querySelectorAll('rect.heat').length") as? Int == measures.count)
+        #expect(try browser.eval("document.querySelectorAll('#workon li').length") as? Int ?? 0 >= 1)
+        #expect((try browser.eval("document.querySelector('#report h2').textContent") as? String)?.hasPrefix("Accuracy ") == true)
+
+        // The report's colours on screen, the tenor's notes in the staff band where the engraving puts them.
+        let shot = try browser.screenshot(data + "/view.png")
+        #expect(shot.pixels(near: (0x3a, 0x9d, 0x5d), tolerance: 10).count > 400)
+        #expect(shot.pixels(near: (0xc9, 0xa2, 0x27), tolerance: 10).count > 20)
+        #expect(shot.pixels(near: (0x3b, 0x7d, 0xd8), tolerance: 10).count > 20)
+
+        // Clicking a measure asks for it; a pane hidden stays hidden after a reload.
+        _ = try browser.sent()
+        _ = try browser.eval(#"document.querySelector('g.measure[data-n="5"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))"#)
+        let seek = try browser.sent()
+        #expect(seek == [#"{"command":"seek","measure":5}"#], "\(seek)")
+        _ = try browser.eval("document.querySelector('input[data-pane=\"roll\"]').click()")
+        #expect(try browser.eval("document.querySelector('#roll').hidden") as? Bool == true)
+        _ = try browser.eval("location.reload()")
+        #expect(try browser.wait("document.querySelectorAll('g.note.judged').length > 0"))
+        #expect(try browser.eval("document.querySelector('#roll').hidden") as? Bool == true)
+
+        // Performance mode: the music alone, only the transport keys.
+        try browser.key("f")
+        #expect(try browser.wait("document.body.classList.contains('performance')"))
+        _ = try browser.sent()
+        for key in ["m", "+", "-", "l", "p", "q", "ArrowUp"] { try browser.key(key) }
+        #expect(try browser.sent() == [])
+        for key in ["Space", "ArrowRight", "ArrowLeft"] { try browser.key(key) }
+        #expect(try browser.sent() == [#"{"command":"pause"}"#, #"{"command":"step","by":1}"#, #"{"command":"step","by":-1}"#])
+        let performing = try browser.screenshot(data + "/performance.png")
+        #expect(performing.pixels(near: (0xee, 0xf1, 0xf5), tolerance: 2).count < 100, "the toolbar shows in performance mode")
+        #expect(performing.pixels(near: (0x3a, 0x9d, 0x5d), tolerance: 10).count > 400)
+        try browser.key("Escape")
+        #expect(try browser.wait("!document.body.classList.contains('performance')"))
+        try browser.key("m")
+        #expect(try browser.sent() == [#"{"command":"mute"}"#])
+
+        // A second tab sees the same.
+        let second = try Browser()
+        try second.open(address)
+        #expect(try second.wait("document.querySelectorAll('g.note.judged').length > 0"))
+        #expect(try second.eval(countVerdicts) as? [String: Int] == verdicts)
+
+        #expect(viewing.finish() == 0)
+        let printed = String(decoding: viewing.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("Accuracy: ") && printed.contains("press Enter to close it"), "\(printed)")
+    }
+}

@@ -1,0 +1,44 @@
+"""The tests' hands on a real browser: Debian's Chromium, headless, driven through Playwright.
+
+One JSON request per line on standard input, one JSON answer per line on standard output:
+  {"open": URL, "width": W, "height": H}   load a page
+  {"eval": "JS expression"}                its value
+  {"key": "Space"}                         press a key (Playwright's names)
+  {"screenshot": PATH}                     a PNG of the viewport
+  {"sent": true}                           the WebSocket messages the page has sent since the last such request
+Errors come back as {"error": "..."}.
+"""
+import json
+import sys
+
+from playwright.sync_api import sync_playwright
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    page, sent = None, []
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            if "open" in request:
+                page = browser.new_page(viewport={"width": request.get("width", 1400), "height": request.get("height", 1000)})
+                page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
+                page.goto(request["open"])
+                answer = {"ok": True}
+            elif "eval" in request:
+                answer = {"value": page.evaluate(request["eval"])}
+            elif "key" in request:
+                page.keyboard.press(request["key"])
+                answer = {"ok": True}
+            elif "screenshot" in request:
+                page.screenshot(path=request["screenshot"])
+                answer = {"ok": True}
+            elif "sent" in request:
+                page.wait_for_timeout(300)  # Frames are reported as the browser sends them, after the key's events.
+                answer = {"value": [frame if isinstance(frame, str) else frame.decode() for frame in sent]}
+                sent.clear()
+            else:
+                answer = {"error": "unknown request"}
+        except Exception as error:  # The test reads the failure; the browser stays up for the next request.
+            answer = {"error": str(error)}
+        print(json.dumps(answer), flush=True)
+    browser.close()
