@@ -9,15 +9,28 @@ apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev libsnd
 # canceller beside choir's own.
 support_packages := "librubberband-dev libspeexdsp-dev"
 bench_packages := "libxml2-utils aubio-tools fluidsynth tmux " + support_packages
-# The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux.
+# The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux; the score view's
+# drive Chromium through Playwright.
 test_packages := "chromium tmux " + support_packages
 
 # List the tasks.
 default:
     @just --list
 
-# Install the system libraries, the GM SoundFont and PulseAudio for the real-time tests (quick when they are there).
-setup: (_apt apt_packages)
+# Install the system libraries, the GM SoundFont, PulseAudio for the real-time tests, and Verovio (the score view's
+# engraver, from PyPI) (quick when they are there).
+setup: (_apt apt_packages) (_pip "verovio==6.4.1")
+
+# Install whichever of the Python PACKAGES (name==version) pip has not installed yet.
+_pip +PACKAGES:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    missing=$(for p in {{PACKAGES}}; do python3 -m pip show -q "${p%%==*}" >/dev/null 2>&1 || echo "$p"; done)
+    if [ -n "$missing" ]; then
+        echo "Installing:" $missing
+        # Debian's own Python wants --break-system-packages for a user's packages; others take them as they are.
+        python3 -m pip install -q $missing 2>/dev/null || python3 -m pip install -q --user --break-system-packages $missing
+    fi
 
 # Install whichever of PACKAGES apt has not installed yet.
 _apt +PACKAGES:
@@ -55,14 +68,18 @@ _install-docs PREFIX CHOIR:
     echo "Installed the man pages and completions under {{PREFIX}}"
 
 # Practise the tenor line of the example on the default audio device; without one, judge the bundled demo
-# take instead, write the mix to demo-mix.wav and print the report.
+# take instead, write the mix to demo-mix.wav and print the report. With a desktop browser the engraved score follows
+# the session there (--view --open); without one the demo says nothing of it.
 demo: build
     #!/usr/bin/env bash
     set -uo pipefail
-    .build/release/choir practice {{example}} --part tenor
+    # With a desktop browser, the engraved score follows the session in it.
+    view=()
+    if [ -n "${BROWSER:-}" ] || { command -v xdg-open >/dev/null && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; }; then view=(--view --open); fi
+    .build/release/choir practice {{example}} --part tenor "${view[@]}"
     status=$?
     if [ "$status" -eq 69 ]; then
-        exec .build/release/choir practice {{example}} --part tenor --input {{demo_take}} --output demo-mix.wav
+        exec .build/release/choir practice {{example}} --part tenor --input {{demo_take}} --output demo-mix.wav "${view[@]}"
     fi
     exit "$status"
 
@@ -81,7 +98,7 @@ threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liv
 # while everything else runs at low priority beside it (more beside it, and the singer of the tests that compare
 # live with file verdicts loses its place by 110 ms); then fuzz the score reader for a minute and a half. The test bundles run
 # directly, since SwiftPM allows one test run per build folder at a time.
-test: setup (_apt test_packages)
+test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     #!/usr/bin/env bash
     set -euo pipefail
     swift build --build-tests

@@ -81,7 +81,7 @@ public struct Engraving: Codable, Sendable, Equatable {
     }
 
     /// Bumped whenever ``script`` lays pages out differently.
-    static let layoutVersion = 1
+    static let layoutVersion = 2
 
     private static func engrave(_ document: [UInt8], file: String, transpose: Int) throws(SessionError) -> Engraving {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("choir-engrave-\(getpid())-\(UUID().uuidString)")
@@ -120,7 +120,7 @@ public struct Engraving: Codable, Sendable, Equatable {
         }
     }
 
-    /// Lays the document out in landscape pages large enough to read at arm's length, and ties every note to its
+    /// Lays the document out in portrait pages (A4's proportions) with staves large enough to read at arm's length, and ties every note to its
     /// staff, layer, measure, onset and pitch through Verovio's MEI and time map.
     static let script = #"""
 import json, sys, xml.etree.ElementTree as tree
@@ -133,7 +133,7 @@ with open(sys.argv[1], encoding="utf-8") as file:
     request = json.load(file)
 toolkit = verovio.toolkit()
 options = {
-    "pageWidth": 2400, "pageHeight": 1700, "scale": 50, "adjustPageHeight": False, "xmlIdSeed": 1,
+    "pageWidth": 1500, "pageHeight": 2120, "scale": 50, "adjustPageHeight": False, "xmlIdSeed": 1,
     "footer": "none", "breaks": "auto",
     "svgAdditionalAttribute": ["note@pname", "note@oct", "measure@n", "staff@n", "layer@n", "verse@n"],
 }

@@ -238,6 +238,7 @@ function showPages(top, bottom) {
 function frame() {
   const time = now();
   if (score) {
+    $("#stage").dataset.time = time.toFixed(3);
     const [top, bottom] = pagesFor(time);
     showPages(top, bottom);
     moveBall(time);
@@ -410,7 +411,7 @@ for (const divider of document.querySelectorAll(".divider")) {
 function layout() {
   const pane = $("#notation").getBoundingClientRect();
   const svg = pages[0] && pages[0].querySelector("svg");
-  const aspect = svg ? parseFloat(svg.getAttribute("width")) / parseFloat(svg.getAttribute("height")) : 24 / 17;
+  const aspect = svg ? parseFloat(svg.getAttribute("width")) / parseFloat(svg.getAttribute("height")) : 1500 / 2120;
   const height = Math.max(100, Math.min(pane.height, pane.width / aspect));
   document.body.style.setProperty("--page-width", `${height * aspect}px`);
   document.body.style.setProperty("--page-height", `${height}px`);

@@ -295,7 +295,112 @@ extension RealTimeTests {
         try TerminalSession(
             [CLI.executable.path, "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
              "--input", "pulse", "--output", "pulse", "--headphones"] + extra,
-            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
+            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
+    }
+
+    /// `--view` beside the live view: the page's bouncing ball is over the note the session is at, whose pitch and
+    /// measure the engraving gives; the page turns half a page at its middle; performance mode obeys only the
+    /// transport keys; and the page shows what was sung within 50 ms of the terminal.
+    @Test func theScoreViewFollowsALiveSession() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try Self.liveSession(["--view", "--report", data + "/live.json"], data: data, server: server)
+        var address = ""
+        let deadline = Date().addingTimeInterval(20)
+        while address.isEmpty && Date() < deadline {
+            let normal = try terminal.tmux(["capture-pane", "-p", "-a"]) + "\n" + terminal.screen().joined(separator: "\n")
+            address = normal.split(separator: "\n").first { $0.hasPrefix("Score view: ") }.map { String($0.dropFirst("Score view: ".count)) } ?? ""
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        try #require(address.hasPrefix("http://127.0.0.1:"))
+        let browser = try Browser()
+        try browser.open(address)
+        let sample = """
+            (() => {
+              const ball = document.querySelector('#ball'), stage = document.querySelector('#stage');
+              const note = ball.dataset.id && document.getElementById(ball.dataset.id), box = note && note.getBoundingClientRect();
+              const area = stage.getBoundingClientRect();
+              return { time: Number(stage.dataset.time), hidden: ball.hidden, index: Number(ball.dataset.note ?? -1),
+                pitch: note ? note.dataset.pname + note.dataset.oct : '', measure: note ? note.closest('g.measure').dataset.n : '',
+                y: box ? (box.top + box.height / 2 - area.top) / area.height : -1, where: document.querySelector('#where').textContent,
+                pages: `${stage.dataset.top}/${stage.dataset.bottom}` };
+            })()
+            """
+        var samples: [(terminal: String, page: [String: Any])] = []
+        var performed = false
+        var screen: [String] = []
+        let end = Date().addingTimeInterval(90)
+        while Date() < end {
+            screen = try terminal.screen()
+            if screen.joined().contains("press Enter to close it") { break }
+            guard let page = try browser.eval(sample) as? [String: Any] else { continue }
+            samples.append((screen[0], page))
+            // Once into m. 5, performance mode: the other keys are ignored, space pauses and plays.
+            if !performed && screen[0].contains("m. 5:") {
+                performed = true
+                try browser.key("f")
+                #expect(try browser.wait("document.body.classList.contains('performance')"))
+                for key in ["m", "+", "l"] { try browser.key(key) }
+                Thread.sleep(forTimeInterval: 0.6)
+                let top = try terminal.screen()[0]
+                #expect(!top.contains("muted") && !top.contains("%)") && !top.contains("loop"), "\(top)")
+                let shot = try browser.screenshot(data + "/performance.png")
+                #expect(shot.pixels(near: (0xee, 0xf1, 0xf5), tolerance: 2).count < 100, "the toolbar shows in performance mode")
+                #expect(shot.pixels(near: (0x0b, 0x57, 0xd0), tolerance: 12).count > 200, "the tenor's notes are not highlighted")
+                #expect(shot.pixels(near: (0xe8, 0x59, 0x0c), tolerance: 12).count > 100, "no ball")
+                try browser.key("Space")
+                #expect(try terminal.wait { $0[0].contains("paused") }[0].contains("paused"))
+                try browser.key("Space")
+                #expect(try terminal.wait { $0[0].hasSuffix("playing") }[0].hasSuffix("playing"))
+                try browser.key("Escape")
+            }
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        try #require(performed && samples.count > 100, "\(samples.count) samples")
+        try terminal.send("Enter")
+        screen = try terminal.wait { $0.joined().contains("[exit 0]") }
+        let report = try PracticeCommandTests.json(data + "/live.json")
+        let notes = try #require(report["notes"] as? [[String: Any]]).sorted { ($0["onset_s"] as! Double) < ($1["onset_s"] as! Double) }
+
+        // The ball is over the note at the page's time, the engraving's own pitch and measure; and the page's measure
+        // is the terminal's, but for samples taken as a measure turned.
+        var wrongNote: [String] = [], sameMeasure = 0, sung = 0
+        for (top, page) in samples where (page["time"] as! Double) >= 0 && page["hidden"] as? Bool == false {
+            sung += 1
+            let time = page["time"] as! Double
+            guard let expected = notes.last(where: { ($0["onset_s"] as! Double) <= time + 1e-3 }) else { continue }
+            let name = (expected["expected_name"] as! String).lowercased().filter { $0.isLetter || $0.isNumber }
+            if page["index"] as? Int != expected["index"] as? Int || page["pitch"] as? String != name || page["measure"] as? String != expected["measure"] as? String {
+                wrongNote.append("\(time): \(page) against \(expected)")
+            }
+            let where_ = (page["where"] as! String).split(separator: ":").first.map(String.init) ?? ""
+            if top.contains(where_ + ":") { sameMeasure += 1 }
+        }
+        #expect(sung > 80 && wrongNote.count <= sung / 50, "\(wrongNote.count) of \(sung):\n\(wrongNote.prefix(5).joined(separator: "\n"))")
+        #expect(Double(sameMeasure) >= 0.85 * Double(sung), "\(sameMeasure) of \(sung) samples in the terminal's measure")
+
+        // Half-page turns: page 1 whole while the ball is in its top half, page 2's top over page 1's bottom once it
+        // is in the bottom half, then page 2.
+        let states = samples.map { $0.page["pages"] as! String }
+        let order = states.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(order == ["1/1", "2/1", "2/2"], "\(order)")
+        let misplaced = samples.filter { sample in
+            let y = sample.page["y"] as! Double
+            return y >= 0 && ((sample.page["pages"] as! String == "1/1" && y > 0.5) || (sample.page["pages"] as! String == "2/1" && y < 0.5))
+        }
+        #expect(misplaced.isEmpty, "\(misplaced.prefix(3).map(\.page))")
+
+        // The delays from microphone to screen, as the session measured them for the terminal and the page.
+        let said = screen.joined()
+        func delays(_ prefix: String) -> (median: Int, p95: Int)? {
+            guard let range = said.range(of: prefix) else { return nil }
+            let numbers = said[range.upperBound...].split { !$0.isNumber }.prefix(3).compactMap { Int($0) }
+            return numbers.count == 3 ? (numbers[0], numbers[2]) : nil
+        }
+        let view = try #require(delays("the score view showed what was sung "), "\(said)")
+        let tty = try #require(delays("choir: the view showed what was sung "), "\(said)")
+        print("delay to the screen, median and 95th percentile: terminal \(tty.median) and \(tty.p95) ms, score view \(view.median) and \(view.p95) ms")
+        #expect(view.median <= tty.median + 50 && view.p95 <= tty.p95 + 50, "terminal \(tty), score view \(view)")
     }
 
     /// The live view in an 80×24 pseudo-terminal: it fills the screen with what the singer needs, and every
