@@ -20,7 +20,7 @@ public final class SessionFeed: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// When each recent message's newest sample was heard, by its number.
     private let heardBySequence = Locked<[Int: Int]>([:])
-    private let lags = Locked([Int](repeating: 0, count: 1000))
+    private let lags = Locked(DelayTally())
 
     private struct Sent {
         var sequence = 0
@@ -66,20 +66,7 @@ public final class SessionFeed: @unchecked Sendable {
 
     /// The time from a captured sample to a tab's painting it: median, 95th percentile and maximum in ms; nil
     /// when no tab painted a live session's frame.
-    public var lag: (median: Int, percentile95: Int, maximum: Int)? {
-        let lags = lags.withLock { $0 }
-        let total = lags.reduce(0, +)
-        guard total > 0 else { return nil }
-        func percentile(_ share: Double) -> Int {
-            var seen = 0
-            for (ms, count) in lags.enumerated() {
-                seen += count
-                if Double(seen) >= share * Double(total) { return ms }
-            }
-            return lags.count - 1
-        }
-        return (percentile(0.5), percentile(0.95), lags.lastIndex { $0 > 0 }!)
-    }
+    public var lag: (median: Int, percentile95: Int, maximum: Int)? { lags.withLock { $0.summary } }
 
     private var lastSent = 0
     private var reportSent = false
@@ -158,8 +145,7 @@ public final class SessionFeed: @unchecked Sendable {
     private func receive(_ incoming: ViewHub.Incoming) {
         if let painted = incoming.painted {
             guard let heard = heardBySequence.withLock({ $0[painted] }) else { return }
-            let ms = (PracticeSession.clock() - heard) / 1_000_000
-            lags.withLock { $0[max(0, min($0.count - 1, ms))] += 1 }
+            lags.withLock { $0.add(nanoseconds: PracticeSession.clock() - heard) }
             return
         }
         let command: PracticeSession.Command? = switch incoming.command {

@@ -10,8 +10,8 @@ final class SessionScreen {
     private var view = LiveView(title: "", notes: [], lyrics: [])
     private var shownMeasure = ""
     private var lastDrawn = 0
-    /// How long after its newest sample reached the converter each drawn frame was on screen: counts per ms.
-    private var lags = [Int](repeating: 0, count: 1000)
+    /// How long after its newest sample reached the converter each drawn frame was on screen.
+    private var lags = DelayTally()
 
     /// The analysis window's newest sample to its centre, in ms, for the delay summary.
     private(set) var halfWindowMilliseconds = 0
@@ -97,7 +97,7 @@ final class SessionScreen {
         lastDrawn = now
         let (width, height) = terminal.size
         terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: FileOutput.colour))
-        if let heard = snapshot.heard { lags[max(0, min(lags.count - 1, (PracticeSession.clock() - heard) / 1_000_000))] += 1 }
+        if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
     }
 
     private static func state(_ snapshot: PracticeSession.Snapshot) -> LiveView.State {
@@ -116,19 +116,7 @@ final class SessionScreen {
 
     /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and maximum
     /// in ms; nil when nothing was drawn.
-    var lag: (median: Int, percentile95: Int, maximum: Int)? {
-        let total = lags.reduce(0, +)
-        guard total > 0 else { return nil }
-        func percentile(_ share: Double) -> Int {
-            var seen = 0
-            for (ms, count) in lags.enumerated() {
-                seen += count
-                if Double(seen) >= share * Double(total) { return ms }
-            }
-            return lags.count - 1
-        }
-        return (percentile(0.5), percentile(0.95), lags.lastIndex { $0 > 0 }!)
-    }
+    var lag: (median: Int, percentile95: Int, maximum: Int)? { lags.summary }
 
     /// Gives the terminal back: cooked mode and the normal screen.
     func close() {
