@@ -146,8 +146,8 @@ async function load() {
   }
   for (const measure of document.querySelectorAll("g.measure")) {
     measure.addEventListener("click", () => {
-      const played = score.measures.findIndex((m) => m.id === measure.id);
-      if (played >= 0) send({ command: "seek", measure: nearestPlaying(measure.id) });
+      const played = nearestPlaying(measure.id);
+      if (played !== undefined) send({ command: "seek", measure: played });
     });
   }
   restoreLayout();
