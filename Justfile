@@ -118,7 +118,7 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     # The failures again, last, where a truncated log still shows them.
     if [ "$status" -ne 0 ]; then
         echo "Failed:"
-        grep -hE "✘|WARNING: ThreadSanitizer|Fatal error" "$logs"/* || echo "(no test failed: a run crashed; see above)"
+        grep -hE -A4 "✘|WARNING: ThreadSanitizer|Fatal error" "$logs"/* || echo "(no test failed: a run crashed; see above)"
     fi
     rm -rf "$logs"
     [ "$status" -eq 0 ]
