@@ -132,7 +132,7 @@ _check-install:
     prefix=$(mktemp -d)
     just _install-docs "$prefix" .build/debug/choir
     man="$prefix/share/man/man1"
-    for command in info notes pitch render play practice calibrate history report library mark coach plan; do test -s "$man/choir.$command.1"; done
+    for command in info notes pitch render play view practice calibrate history report library mark coach plan; do test -s "$man/choir.$command.1"; done
     grep -q -- 'transpose' "$man/choir.practice.1" && grep -q -- 'divisi' "$man/choir.practice.1"
     bash -n "$prefix/share/bash-completion/completions/choir"
     bash -c "source '$prefix/share/bash-completion/completions/choir' && complete -p choir" | grep -q '_choir'

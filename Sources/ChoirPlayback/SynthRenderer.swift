@@ -38,6 +38,9 @@ public final class SynthRenderer: @unchecked Sendable {
     public let zeroSample: Int
     /// The whole render: count-in, every pass and a second for the last notes to ring out.
     public let totalFrames: Int
+    /// Whether the end of the music pauses it (published as a segment at ``totalFrames`` with speed 0) instead of
+    /// finishing, so that it can be sought and played again. Set it before rendering starts.
+    public var holdsAtEnd = false
 
     private let settings: OpaquePointer
     private let synth: OpaquePointer
@@ -238,7 +241,11 @@ public final class SynthRenderer: @unchecked Sendable {
         var done = 0
         while done < frames {
             if let loop, !paused, cursor >= loop.end { jump(to: loop.start) }
-            if atEnd { break }
+            if atEnd {
+                guard holdsAtEnd else { break }
+                paused = true
+                publishSegment()
+            }
             while nextEvent < events.count && Double(events[nextEvent].sample) <= cursor {
                 let event = events[nextEvent]
                 if event.velocity > 0 {

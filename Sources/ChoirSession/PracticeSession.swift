@@ -10,68 +10,15 @@ import Synchronization
 /// beat of the practised range, and the session kept in the history as it goes.
 ///
 /// A front end builds it from a ``PracticePlan`` (devices and files are opened there, so that their errors come
-/// first), calls ``start()``, reads ``snapshot`` as often as it draws, sends ``Command``s, may ``cancel()``, and
+/// first), calls ``start()``, reads ``snapshot`` as often as it draws, sends ``SessionCommand``s, may ``cancel()``, and
 /// gets the report from ``wait()``. The session runs on a thread of its own; every member may be used from any
 /// thread.
 public final class PracticeSession: @unchecked Sendable {
-    /// What a singer can do while a live session runs. A recorded take ignores all but ``quit``.
-    public enum Command: Sendable, Equatable {
-        case togglePause
-        /// Moves by measures: back from the middle of a measure goes to its start first.
-        case step(measures: Int)
-        /// Goes to a measure as played: an index into the schedule's measures (``Schedule/measures``).
-        case seek(measure: Int)
-        /// Loops the phrase being sung, or ends the loop.
-        case toggleLoop
-        /// Changes the tempo by percentage points (25…200%).
-        case tempo(by: Int)
-        /// Mutes the singer's own line, or brings it back.
-        case toggleMute
-        /// Sounds the singer's next note.
-        case promptNextNote
-        /// Ends the session as sung so far.
-        case quit
-    }
-
-    /// Where the session is and what it has judged, at one moment.
-    public struct Snapshot: Sendable {
-        /// Seconds from the range's first beat (negative in the count-in), and the measure and beat there.
-        public var time = 0.0
-        public var measure = "-"
-        public var beat = 0
-        /// Quarter notes per minute at the start of the range, at the session's speed, and that speed in percent.
-        public var tempo = 0.0
-        public var tempoPercent = 100
-        public var paused = false
-        /// The looped phrase's first and last measures, by printed number.
-        public var loop: (first: String, last: String)?
-        public var mineMuted = false
-        public var locked = false
-        /// The pass through the music, from 1: a loop or a step back starts another.
-        public var pass = 1
-        /// The singer's note sounding now, if any, and the next one.
-        public var current: ExpectedNote?
-        public var next: ExpectedNote?
-        /// The latest sung pitch as a fractional MIDI number, while the singer is singing.
-        public var sung: Double?
-        /// When the newest sample behind the latest decided pitch reached the microphone's converter, in monotonic
-        /// nanoseconds (live only): a front end measures its own delay from it.
-        public var heard: Int?
-        /// The sung trace of the last ten seconds, on the score's clock.
-        public var trace: [TracePoint] = []
-        /// Every verdict so far, in the order given.
-        public var results: [NoteResult] = []
-        /// How the devices are faring (live only).
-        public var audio: AudioHealth?
-        /// Whether the session has ended; ``wait()`` then returns at once.
-        public var ended = false
-    }
-
     /// How a session ended.
     public enum Ending: Sendable, Equatable {
         /// The range was sung to its end.
         case completed
-        /// The singer sent ``Command/quit``.
+        /// The singer sent ``SessionCommand/quit``.
         case quit
         /// ``cancel()`` was called (a signal, a closed window).
         case cancelled
@@ -109,8 +56,8 @@ public final class PracticeSession: @unchecked Sendable {
     private let recorder: SessionRecorder?
     /// The microphone's recording, once the session has ended.
     private let recorded = Locked<RecordedTake?>(nil)
-    private let state = Locked(Snapshot())
-    private let inbox = Locked<[Command]>([])
+    private let state = Locked(SessionSnapshot())
+    private let inbox = Locked<[SessionCommand]>([])
     private let cancelled = Atomic<Bool>(false)
     private let result = Locked<Outcome?>(nil)
     private let thread = Locked<StreamThread?>(nil)
@@ -304,13 +251,13 @@ public final class PracticeSession: @unchecked Sendable {
     }
 
     /// Where the session is now.
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    public var snapshot: SessionSnapshot { state.withLock { $0 } }
 
-    /// The monotonic clock of ``Snapshot/heard``, now, in nanoseconds.
+    /// The monotonic clock of ``SessionSnapshot/heard``, now, in nanoseconds.
     public static func clock() -> Int { AudioClock.now() }
 
     /// Queues a command for the session's thread.
-    public func send(_ command: Command) {
+    public func send(_ command: SessionCommand) {
         inbox.withLock { $0.append(command) }
     }
 

@@ -17,25 +17,37 @@ struct Transport {
     /// The looped phrase's measures, as indices into the schedule's.
     private(set) var looping: ClosedRange<Int>?
     private(set) var mineMuted: Bool
+    /// Whether the renderer holds at the end of the music (``SynthRenderer/holdsAtEnd``), paused there.
+    private var heldAtEnd = false
     /// The score time being heard, from the range's first beat.
     var scoreTime = 0.0
 
-    init(resolved: ResolvedPlayback, notes: [ExpectedNote], renderer: SynthRenderer?, sampleRate: Int, locked: Bool) {
+    /// Steers `renderer`; with `paused`, it has been told to wait for the singer.
+    init(resolved: ResolvedPlayback, notes: [ExpectedNote], renderer: SynthRenderer?, sampleRate: Int, locked: Bool, paused: Bool = false) {
         self.resolved = resolved
         self.notes = notes
         self.renderer = renderer
         self.sampleRate = sampleRate
         self.locked = locked
+        self.paused = paused
         mineMuted = !resolved.singers.isEmpty && resolved.singers.allSatisfy { resolved.mixer.gains[$0] == 0 }
+    }
+
+    /// The renderer has reached the end of the music and paused there.
+    mutating func holdAtEnd() {
+        paused = true
+        heldAtEnd = true
     }
 
     var zeroSample: Int { renderer?.zeroSample ?? Int((resolved.schedule.preroll * Double(sampleRate)).rounded()) }
 
     /// Acts on a command; returns whether the singer asked to stop.
-    mutating func apply(_ command: PracticeSession.Command) -> Bool {
+    mutating func apply(_ command: SessionCommand) -> Bool {
         switch command {
         case .quit: return true
         case .togglePause:
+            // Played again from the end, the music starts from the top, as a player's play button does.
+            if heldAtEnd { seek(measure: 0) }
             paused.toggle()
             renderer?.send(.pause(paused))
         case _ where locked: break
@@ -66,6 +78,7 @@ struct Transport {
         let measures = resolved.schedule.measures
         guard let renderer, !measures.isEmpty else { return }
         let target = max(0, min(measures.count - 1, measure))
+        heldAtEnd = false
         // Moving away from a loop ends it; otherwise it would pull the music straight back.
         if looping != nil {
             looping = nil

@@ -4,11 +4,12 @@ import ChoirScore
 import ChoirSession
 import Foundation
 
-/// A practice session on the page: the music it draws (``setup``), then, on a thread of its own, every change in
-/// the session's snapshot sent to the tabs up to 60 times a second, each tab's commands passed to the session, and
-/// the report once it has ended. It measures how long after the microphone heard a sample the tabs painted it.
+/// A session on the page, a practice session or the mix alone: the music it draws (``setup``), then, on a thread of
+/// its own, every change in the session's snapshot sent to the tabs up to 60 times a second, each tab's commands
+/// passed to the session, and a practice session's report once it has ended. It measures how long after the
+/// microphone heard a sample the tabs painted it.
 public final class SessionFeed: @unchecked Sendable {
-    public let session: PracticeSession
+    public let session: any SteeredSession
     public let score: ViewScore
     /// The page's music and the session's fixed facts, as served at `score.json`.
     public let setup: String
@@ -26,12 +27,12 @@ public final class SessionFeed: @unchecked Sendable {
         var sequence = 0
         var results = 0
         var traceEnd = -Double.infinity
-        var snapshot: PracticeSession.Snapshot?
+        var snapshot: SessionSnapshot?
     }
 
-    public init(_ session: PracticeSession, engraving: Engraving) {
+    public init(_ session: any SteeredSession, engraving: Engraving) {
         self.session = session
-        score = ViewScore(engraving, resolved: session.resolved, notes: session.notes, transpose: session.plan.playback.transpose)
+        score = ViewScore(engraving, resolved: session.resolved, notes: session.notes, transpose: session.resolved.plan.transpose)
         setup = Self.setup(session, score)
         hub = ViewHub { [weak self] in self?.receive($0) }
     }
@@ -51,8 +52,8 @@ public final class SessionFeed: @unchecked Sendable {
     }
 
     /// The session has ended: the tabs get its report (heat map over the measures, "Work on") and keep it.
-    public func finish(_ outcome: PracticeSession.Outcome) {
-        report.withLock { $0 = Self.report(outcome.report, score: score, session: session) }
+    public func finish(_ report: SessionReport) {
+        self.report.withLock { $0 = Self.report(report, score: score, resolved: session.resolved) }
     }
 
     /// Stops following; the tabs' sockets close.
@@ -111,12 +112,12 @@ public final class SessionFeed: @unchecked Sendable {
     }
 
     /// Whether nothing the page shows differs.
-    private static func same(_ a: PracticeSession.Snapshot, _ b: PracticeSession.Snapshot) -> Bool {
+    private static func same(_ a: SessionSnapshot, _ b: SessionSnapshot) -> Bool {
         a.time == b.time && a.tempoPercent == b.tempoPercent && a.mineMuted == b.mineMuted && a.loop?.first == b.loop?.first
             && a.loop?.last == b.loop?.last && a.sung == b.sung && a.ended == b.ended && a.trace.last == b.trace.last
     }
 
-    private func state(_ snapshot: PracticeSession.Snapshot, sequence: Int, results from: Int, traceAfter: Double) -> (text: String, sequence: Int) {
+    private func state(_ snapshot: SessionSnapshot, sequence: Int, results from: Int, traceAfter: Double) -> (text: String, sequence: Int) {
         let results = snapshot.results.count >= from ? snapshot.results[from...] : snapshot.results[...]
         let message = JSON.object([
             ("type", "state"), ("sequence", .int(sequence)), ("time", .number(snapshot.time)), ("measure", .string(snapshot.measure)),
@@ -148,7 +149,7 @@ public final class SessionFeed: @unchecked Sendable {
             lags.withLock { $0.add(nanoseconds: PracticeSession.clock() - heard) }
             return
         }
-        let command: PracticeSession.Command? = switch incoming.command {
+        let command: SessionCommand? = switch incoming.command {
         case "pause": .togglePause
         case "step": incoming.by.map { .step(measures: $0) }
         case "seek": incoming.measure.map { .seek(measure: $0) }
@@ -162,7 +163,7 @@ public final class SessionFeed: @unchecked Sendable {
         if let command { session.send(command) }
     }
 
-    private static func setup(_ session: PracticeSession, _ score: ViewScore) -> String {
+    private static func setup(_ session: any SteeredSession, _ score: ViewScore) -> String {
         let resolved = session.resolved, schedule = resolved.schedule
         let measures = schedule.measures.indices.map { played in
             let engraved = score.engraving.measures[score.playedMeasures[played]]
@@ -179,9 +180,9 @@ public final class SessionFeed: @unchecked Sendable {
             ])
         }
         return JSON.object([
-            ("title", .string(resolved.score.title ?? session.plan.playback.score)), ("part", .string(session.header.part)),
-            ("verse", .int(session.plan.playback.verse)), ("live", .bool(!session.plan.input.isTake)),
-            ("locked", .bool(session.plan.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
+            ("title", .string(resolved.score.title ?? resolved.plan.score)), ("part", JSON(resolved.part)), ("judged", .bool(session.judges)),
+            ("verse", .int(resolved.plan.verse)), ("live", .bool(session.isLive)),
+            ("locked", .bool(session.snapshot.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
             ("colours", .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })),
             ("pages", .array(score.engraving.pages.map(JSON.string))), ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
             ("measures", .array(measures)), ("notes", .array(notes)),
@@ -190,10 +191,10 @@ public final class SessionFeed: @unchecked Sendable {
     }
 
     /// The report for the page: the figures, each engraved measure's accuracy for the heat map, and "Work on".
-    private static func report(_ report: SessionReport, score: ViewScore, session: PracticeSession) -> String {
+    private static func report(_ report: SessionReport, score: ViewScore, resolved: ResolvedPlayback) -> String {
         var byMeasure: [Int: (right: Int, all: Int)] = [:]
         for result in report.results {
-            guard let played = session.resolved.schedule.measures.firstIndex(where: { $0.index == result.note.measureIndex }) else { continue }
+            guard let played = resolved.schedule.measures.firstIndex(where: { $0.index == result.note.measureIndex }) else { continue }
             let engraved = score.playedMeasures[played]
             byMeasure[engraved, default: (0, 0)].all += 1
             if result.verdict.isCorrect { byMeasure[engraved]!.right += 1 }

@@ -131,8 +131,11 @@ function playedMeasureAt(time) {
 
 async function load() {
   score = await (await fetch(base + "score.json", { cache: "no-store" })).json();
-  document.title = `${score.title} — ${score.part} — choir`;
-  $("#title").textContent = `${score.title} — ${score.part}`;
+  document.title = [score.title, score.part, "choir"].filter(Boolean).join(" — ");
+  $("#title").textContent = [score.title, score.part].filter(Boolean).join(" — ");
+  // Playing without a singer: nothing is judged, and there is no line of theirs to mute or sound.
+  $("#accuracy").hidden = !score.judged;
+  for (const key of ["m", "p"]) $(`#bar button[data-key="${key}"]`).hidden = !score.part;
   for (const [index, svg] of score.pages.entries()) {
     const page = document.createElement("div");
     page.className = "page";
@@ -193,6 +196,7 @@ function apply(message) {
   if (message.locked) flags.push("locked");
   if (message.ended) flags.push("ended");
   $("#flags").textContent = flags.join(", ");
+  $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
   const judged = [...verdicts.values()];
   const right = judged.filter((v) => v.verdict === "correct").length;
   $("#accuracy").textContent = judged.length ? `accuracy ${Math.round((100 * right) / judged.length)}% (${right} of ${judged.length} notes)` : "accuracy –";

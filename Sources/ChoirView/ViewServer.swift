@@ -20,7 +20,7 @@ public final class ViewServer: @unchecked Sendable {
         let routes = Routes(token: token, score: Data(score.utf8), socket: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub)))
         let server: HTTPServer
         do {
-            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, handler: routes)
+            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled, handler: routes)
         } catch {
             throw SessionError(.deviceUnavailable, "the score view cannot listen on 127.0.0.1: \(error)")
         }

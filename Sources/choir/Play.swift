@@ -36,19 +36,20 @@ extension Choir {
             defer { terminal?.restore() }
             do { try output.start() } catch { throw fail(error) }
             var lastShown = ""
-            while !output.isFinished && output.error == nil && signals.received == nil {
+            while !output.hasEnded && output.error == nil && signals.received == nil {
                 if let key = terminal?.readKey() {
                     if key == UInt8(ascii: "q") { break }
-                    if key == UInt8(ascii: " ") { output.isPaused.toggle() }
+                    if key == UInt8(ascii: " ") { output.send(.togglePause) }
                 }
-                let position = output.position
+                let now = output.snapshot
+                let started = now.measure != "-"
                 if let terminal {
-                    let shown = position.map { "\($0.measure):\($0.beat)  " + (output.isPaused ? "paused" : "playing") } ?? "starting"
+                    let shown = started ? "\(now.measure):\(now.beat)  " + (now.paused ? "paused" : "playing") : "starting"
                     terminal.show(shown + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))")
-                } else if let position, position.measure != lastShown {
-                    FileOutput.write("measure \(position.measure)\n")
+                } else if started && now.measure != lastShown {
+                    FileOutput.write("measure \(now.measure)\n")
                 }
-                lastShown = position?.measure ?? lastShown
+                if started { lastShown = now.measure }
                 // Until a key is pressed, or the position shown is due again.
                 var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 if terminal != nil { _ = poll(&descriptor, 1, 20) } else { usleep(20_000) }

@@ -3,18 +3,19 @@ import ChoirView
 import FoundationEssentials
 import Glibc
 
-/// `--view`: the session's engraved score in the browser, beside the terminal. Its address is the first line
-/// printed; once the session has ended the page keeps the report until Enter (or the end of input).
+/// The session's engraved score in the browser (`choir view`, and `choir practice --view` beside the terminal).
+/// Its address is the first line printed; once a practice session has ended the page keeps the report until
+/// Enter (or the end of input).
 final class ScoreView {
     let feed: SessionFeed
     let server: ViewServer
 
     /// Engraves the session's score (or reads its cached engraving), serves it, prints the address and, with
     /// `open`, hands it to the desktop's browser.
-    init(_ session: PracticeSession, open: Bool) throws {
+    init(_ session: any SteeredSession, open: Bool) throws {
         let engraving: Engraving
         do {
-            engraving = try Engraving.of(score: session.plan.playback.score, transpose: session.plan.playback.transpose)
+            engraving = try Engraving.of(score: session.resolved.plan.score, transpose: session.resolved.plan.transpose)
             feed = SessionFeed(session, engraving: engraving)
             server = try ViewServer(score: feed.setup, hub: feed.hub)
         } catch {
@@ -27,7 +28,7 @@ final class ScoreView {
 
     /// Gives the tabs the report, then keeps the page up until Enter, the end of input, or a signal.
     func linger(after outcome: PracticeSession.Outcome, stop: () -> Bool) {
-        feed.finish(outcome)
+        feed.finish(outcome.report)
         FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
         var line = [UInt8](repeating: 0, count: 256)
         while !stop() {

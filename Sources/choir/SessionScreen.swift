@@ -64,7 +64,7 @@ final class SessionScreen {
         return session.wait()
     }
 
-    static func command(for key: RawTerminal.KeyPress) -> PracticeSession.Command? {
+    static func command(for key: RawTerminal.KeyPress) -> SessionCommand? {
         switch key {
         case .character(UInt8(ascii: "q")): .quit
         case .character(UInt8(ascii: " ")): .togglePause
@@ -80,7 +80,7 @@ final class SessionScreen {
     }
 
     /// Draws the snapshot, at most 30 times a second on a terminal, or prints a line when a measure is done.
-    private func show(_ snapshot: PracticeSession.Snapshot) {
+    private func show(_ snapshot: SessionSnapshot) {
         let results = snapshot.results
         guard let terminal else {
             if let last = results.last, last.note.measure != shownMeasure {
@@ -100,7 +100,7 @@ final class SessionScreen {
         if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
     }
 
-    private static func state(_ snapshot: PracticeSession.Snapshot) -> LiveView.State {
+    private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
         var flags: [String] = []
         if snapshot.paused { flags.append("paused") }
         if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }

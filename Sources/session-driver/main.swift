@@ -39,7 +39,7 @@ do {
 }
 
 /// Waits (up to `seconds`) until a snapshot satisfies `condition`; returns it.
-func waitFor(_ what: String, seconds: Double = 30, _ condition: (PracticeSession.Snapshot) -> Bool) -> PracticeSession.Snapshot {
+func waitFor(_ what: String, seconds: Double = 30, _ condition: (SessionSnapshot) -> Bool) -> SessionSnapshot {
     let deadline = PracticeSession.clock() + Int(seconds * 1e9)
     while PracticeSession.clock() < deadline {
         let snapshot = session.snapshot

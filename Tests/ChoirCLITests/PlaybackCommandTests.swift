@@ -87,6 +87,10 @@ struct PlaybackCommandTests {
             (["play", CLI.example, "--device", "nonexistent"], 69,
              "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
                 + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),
+            (["view", CLI.example, "--device", "nonexistent"], 69,
+             "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
+                + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),
+            (["view", CLI.example, "--period", "8"], 64, "choir: --period 8: expected 16 to 8192 frames\n"),
         ]
         for (arguments, status, message) in cases {
             let result = try CLI.run(arguments)

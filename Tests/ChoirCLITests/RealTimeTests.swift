@@ -51,39 +51,51 @@ struct RealTimeTests {
         #expect(result.stderr.contains(", 0 overruns, 0 samples dropped"), "\(result.stderr)")
     }
 
-    /// The tenor on a clarinet, played through ALSA into a PulseAudio null sink while `choir pitch --live` listens
-    /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, each measure is shown
-    /// as it is heard, and playback had no underrun. (The tracker is for sustained, voice-like tones: a piano's hammered attack, over the string
-    /// still ringing before it, can read a twelfth low for the look-ahead's first frames.)
-    @Test func playThroughPulseAudio() throws {
-        let server = try Self.server()
-        func start(_ arguments: [String]) throws -> (Process, StampedLines, Pipe) {
-            let child = Process()
-            child.executableURL = CLI.executable
-            child.arguments = arguments
-            child.currentDirectoryURL = CLI.root
-            child.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-            let out = Pipe(), err = Pipe()
-            child.standardOutput = out
-            child.standardError = err
-            let lines = StampedLines(out)
-            try child.run()
-            return (child, lines, err)
-        }
-        let (listener, heard, _) = try start(["pitch", "--live", "--device", "pulse", "--duration", "9"])
-        Thread.sleep(forTimeInterval: 1.5)
-        let (player, shown, errors) = try start(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
-                                                 "--to", "3", "--bpm", "120"])
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        player.waitUntilExit()
-        listener.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(player.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.hasSuffix(", 0 underruns\n"), "\(stderr)")
-        #expect(shown.lines.map(\.line) == ["measure 0", "measure 1", "measure 2", "measure 3"])
+    /// A choir command running against `server`, its output read line by line as it comes.
+    struct Launched {
+        let process = Process()
+        let input = Pipe(), errors = Pipe()
+        let lines: StampedLines
 
-        // Note changes heard: (time, MIDI, when the listener said so) wherever the rounded pitch changes and holds
-        // for 12 frames (64 ms).
+        init(_ arguments: [String], server: PulseServer, environment: [String: String] = [:]) throws {
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            process.currentDirectoryURL = CLI.root
+            process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.merging(environment) { $1 }
+            let output = Pipe()
+            (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+            lines = StampedLines(output)
+            try process.run()
+        }
+
+        /// Waits for the process to end; returns its exit status and what it said on standard error.
+        func finish() -> (status: Int32, stderr: String) {
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, stderr)
+        }
+
+        /// Waits up to `seconds` for a line that `matches`; returns the first such line and when it came.
+        func line(within seconds: Double = 10, _ matches: (String) -> Bool) -> (seconds: Double, line: String)? {
+            wait(within: seconds) { $0.contains(where: matches) }
+            return lines.lines.first { matches($0.line) }
+        }
+
+        /// Waits up to `seconds` for the lines printed so far to satisfy `condition`; returns whether they did.
+        @discardableResult
+        func wait(within seconds: Double = 10, _ condition: ([String]) -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while !condition(lines.lines.map(\.line)) {
+                guard Date() < end else { return false }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return true
+        }
+    }
+
+    /// The note changes `choir pitch --live` printed: (time, MIDI, when the listener said so) wherever the rounded
+    /// pitch changes and holds for 12 frames (64 ms).
+    static func noteChanges(_ heard: StampedLines) -> [(time: Double, midi: Int, said: Double)] {
         var changes: [(time: Double, midi: Int, said: Double)] = []
         var run: (start: Double, midi: Int, count: Int, said: Double)?
         for (said, line) in heard.lines {
@@ -93,6 +105,27 @@ struct RealTimeTests {
             if run?.midi == midi { run!.count += 1 } else { run = (row[0], midi, 1, said) }
             if run!.count == 12, changes.last?.midi != midi { changes.append((run!.start, midi, run!.said)) }
         }
+        return changes
+    }
+
+    /// The tenor on a clarinet, played through ALSA into a PulseAudio null sink while `choir pitch --live` listens
+    /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, each measure is shown
+    /// as it is heard, and playback had no underrun. (The tracker is for sustained, voice-like tones: a piano's hammered attack, over the string
+    /// still ringing before it, can read a twelfth low for the look-ahead's first frames.)
+    @Test func playThroughPulseAudio() throws {
+        let server = try Self.server()
+        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "9"], server: server)
+        Thread.sleep(forTimeInterval: 1.5)
+        let player = try Launched(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                                   "--to", "3", "--bpm", "120"], server: server)
+        let (status, stderr) = player.finish()
+        _ = listener.finish()
+        Thread.sleep(forTimeInterval: 0.1)
+        let shown = player.lines, heard = listener.lines
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.hasSuffix(", 0 underruns\n"), "\(stderr)")
+        #expect(shown.lines.map(\.line) == ["measure 0", "measure 1", "measure 2", "measure 3"])
+        let changes = Self.noteChanges(heard)
         // Tenor, measures 0-3: G3 | B3 B3 | G3 F♯3 | C4 G3 (the repeated B3 merges in this view).
         #expect(changes.map(\.midi) == [55, 59, 55, 54, 60, 55], "\(changes)")
         guard changes.count == 6, shown.lines.count == 4 else { return }
@@ -305,14 +338,16 @@ extension RealTimeTests {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let terminal = try Self.liveSession(["--view", "--report", data + "/live.json"], data: data, server: server)
-        var address = ""
+        var address = "", first = ""
         let deadline = Date().addingTimeInterval(20)
         while address.isEmpty && Date() < deadline {
             let normal = try terminal.tmux(["capture-pane", "-p", "-a"]) + "\n" + terminal.screen().joined(separator: "\n")
+            first = normal.split(separator: "\n").first.map(String.init) ?? ""
             address = normal.split(separator: "\n").first { $0.hasPrefix("Score view: ") }.map { String($0.dropFirst("Score view: ".count)) } ?? ""
             Thread.sleep(forTimeInterval: 0.1)
         }
         try #require(address.hasPrefix("http://127.0.0.1:"))
+        #expect(first == "Score view: " + address, "the first line printed: \(first)")
         let browser = try Browser()
         try browser.open(address)
         let sample = """
@@ -408,6 +443,118 @@ extension RealTimeTests {
         let tty = try #require(delays("choir: the view showed what was sung "), "\(said)")
         print("delay to the screen, median and 95th percentile: terminal \(tty.median) and \(tty.p95) ms, score view \(view.median) and \(view.p95) ms")
         #expect(view.median <= tty.median + 50 && view.p95 <= tty.p95 + 50, "terminal \(tty), score view \(view)")
+    }
+
+    /// `choir view`: the example engraved in a browser and played from the page on a PulseAudio null sink, while
+    /// `choir pitch --live` listens to the sink's monitor. The music waits for the page; space plays it, and the ball
+    /// follows the tenor's notes; a click on a measure plays from there, as the listener hears; + speeds it up; at the
+    /// end it waits to be played again, from the top; the page's end button ends choir. Without --part the ball
+    /// follows the top line, nothing is highlighted, and the singer's own buttons are gone.
+    @Test func theViewCommandPlaysFromThePage() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let cache = ["XDG_CACHE_HOME": data]
+        let viewer = try Launched(["view", CLI.example, "--part", "tenor", "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                                   "--to", "6", "--bpm", "120"], server: server, environment: cache)
+        let first = try #require(viewer.line(within: 60) { $0.hasPrefix("Score view: ") }, "\(viewer.finish())")
+        #expect(viewer.lines.lines.first?.line == first.line)
+        let browser = try Browser()
+        try browser.open(String(first.line.dropFirst("Score view: ".count)))
+        try #require(try browser.wait("document.querySelectorAll('g.note.mine').length > 0 && document.querySelector('#stage').dataset.time !== undefined"))
+        let page = """
+            (() => ({ title: document.querySelector('#title').textContent, accuracy: document.querySelector('#accuracy').hidden,
+              mine: document.querySelectorAll('g.note.mine').length, play: document.querySelector('#bar button[data-key=" "]').textContent,
+              singer: ['m', 'p'].map((key) => !document.querySelector(`#bar button[data-key="${key}"]`).hidden),
+              time: Number(document.querySelector('#stage').dataset.time), tempo: document.querySelector('#tempo').textContent }))()
+            """
+        var shown = try #require(try browser.eval(page) as? [String: Any])
+        #expect(shown["title"] as? String == "Amazing Grace — Tenor" && shown["accuracy"] as? Bool == true, "\(shown)")
+        #expect(shown["singer"] as? [Bool] == [true, true] && (shown["mine"] as? Int ?? 0) > 10, "\(shown)")
+        // The music waits for the page.
+        Thread.sleep(forTimeInterval: 1)
+        shown = try #require(try browser.eval(page) as? [String: Any])
+        #expect(shown["play"] as? String == "play" && shown["time"] as? Double == 0, "\(shown)")
+        #expect(!viewer.lines.lines.contains { $0.line == "playing" })
+
+        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "7"], server: server)
+        Thread.sleep(forTimeInterval: 1)
+        try browser.key("Space")
+        #expect(viewer.line { $0 == "playing" } != nil)
+        // The ball is on the tenor's note being heard, as `choir notes` places them (in quarter notes, at ♩ = 120).
+        let listed = try CLI.run(["notes", CLI.example, "--part", "tenor", "--json"])
+        let parts = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["parts"] as? [[String: Any]]
+        let notes = try #require(parts?.first?["notes"] as? [[Any]])
+        let ball = "(() => { const ball = document.querySelector('#ball'); return [Number(document.querySelector('#stage').dataset.time), ball.hidden, Number(ball.dataset.note ?? -1)]; })()"
+        var followed: [String] = []
+        for _ in 0..<8 {
+            Thread.sleep(forTimeInterval: 0.13)
+            guard let sample = try browser.eval(ball) as? [Any], let time = sample[0] as? Double, time > 0 else { continue }
+            let index = notes.lastIndex { ($0[0] as! Double) * 0.5 <= time + 1e-3 }
+            if sample[1] as? Bool != false || sample[2] as? Int != index { followed.append("\(sample) against note \(index ?? -1)") }
+        }
+        #expect(followed.isEmpty, "\(followed)")
+
+        // Half a second into m. 2, a click on m. 5: it plays from there.
+        let second = try #require(viewer.line { $0 == "measure 2" })
+        Thread.sleep(forTimeInterval: max(0, second.seconds + 0.5 - StampedLines.now()))
+        _ = try browser.eval(#"document.querySelector('g.measure[data-n="5"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))"#)
+        let fifth = try #require(viewer.line { $0 == "measure 5" })
+        try browser.key("+")
+        #expect(try browser.wait("document.querySelector('#tempo').textContent === '♩ = 126 (105%)'"))
+        // Played to its end, it waits there; played again, it starts from the top.
+        let held = try #require(viewer.line(within: 15) { $0 == "paused" })
+        #expect(try browser.wait("document.querySelector('#bar button[data-key=\" \"]').textContent === 'play'"))
+        _ = listener.finish()
+        try browser.key("Space")
+        #expect(viewer.wait { $0.count { $0 == "measure 0" } == 2 })
+        let measures = viewer.lines.lines.map(\.line).filter { $0.hasPrefix("measure ") || $0 == "playing" || $0 == "paused" }
+        #expect(measures == ["measure 0", "playing", "measure 1", "measure 2", "measure 5", "measure 6", "paused", "playing", "measure 0"], "\(measures)")
+        #expect(held.seconds > fifth.seconds + 2.5, "m. 5 heard at \(fifth.seconds), the end at \(held.seconds)")
+
+        // What the listener heard from the click on: m. 5's B3, then m. 6's G3 a measure and a half later (at 105%).
+        let changes = Self.noteChanges(listener.lines).filter { $0.said > fifth.seconds - 0.05 }
+        #expect(changes.prefix(2).map(\.midi) == [59, 55], "\(changes)")
+        if changes.count >= 2 { #expect(abs(changes[1].time - changes[0].time - 1.5 / 1.05) < 0.08, "\(changes)") }
+
+        _ = try browser.eval(#"document.querySelector('#bar button[data-key="q"]').click()"#)
+        let ended = viewer.finish()
+        #expect(ended.status == 0 && ended.stderr.contains("choir: the view played on 'pulse' for ") && ended.stderr.hasSuffix(", 0 underruns\n"), "\(ended)")
+
+        // Without --part: the top line's notes lead the ball, and there is no line of the singer's.
+        let everyone = try Launched(["view", CLI.example, "--device", "pulse", "--to", "2"], server: server, environment: cache)
+        let address = try #require(everyone.line(within: 60) { $0.hasPrefix("Score view: ") }, "\(everyone.finish())")
+        try browser.open(String(address.line.dropFirst("Score view: ".count)))
+        try #require(try browser.wait("document.querySelector('#stage').dataset.time !== undefined"))
+        shown = try #require(try browser.eval(page) as? [String: Any])
+        #expect(shown["title"] as? String == "Amazing Grace" && shown["mine"] as? Int == 0 && shown["singer"] as? [Bool] == [false, false], "\(shown)")
+        try browser.key("Space")
+        #expect(try browser.wait("(() => { const ball = document.querySelector('#ball'), note = ball.dataset.id && document.getElementById(ball.dataset.id); return !ball.hidden && note && note.closest('g.staff').dataset.n === '1'; })()"))
+        try everyone.input.fileHandleForWriting.write(Data("\n".utf8))
+        let closed = everyone.finish()
+        #expect(closed.status == 0, "\(closed)")
+    }
+
+    /// `choir view` on a terminal: a line says where the music is, and the terminal's keys steer it as the page's do.
+    @Test func theViewCommandTakesTheTerminalsKeys() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try TerminalSession(
+            [CLI.executable.path, "view", CLI.example, "--part", "tenor", "--device", "pulse"],
+            environment: server.environment.merging(["XDG_CACHE_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
+        var screen = try terminal.wait(60) { $0.count > 1 && $0[1].hasPrefix("m. 0:3  ♩ = 80  paused") }
+        #expect(screen[0].hasPrefix("Score view: http://127.0.0.1:") && screen[1].hasPrefix("m. 0:3  ♩ = 80  paused"), "\(screen)")
+        try terminal.send("Space")
+        screen = try terminal.wait { $0[1].contains("m. 1:") && $0[1].hasSuffix("playing") }
+        #expect(screen[1].contains("m. 1:") && screen[1].hasSuffix("playing"), "\(screen)")
+        try terminal.send("Right", "Right")
+        screen = try terminal.wait { $0[1].contains("m. 3:") }
+        #expect(screen[1].contains("m. 3:"), "\(screen)")
+        try terminal.send("+", "l")
+        screen = try terminal.wait { $0[1].contains("♩ = 84 (105%)  playing, loop mm. ") }
+        #expect(screen[1].contains("♩ = 84 (105%)  playing, loop mm. "), "\(screen)")
+        try terminal.send("q")
+        screen = try terminal.wait { $0.joined().contains("[exit 0]") }
+        #expect(screen.joined(separator: "\n").contains("choir: the view played on 'pulse' for "), "\(screen)")
     }
 
     /// The live view in an 80×24 pseudo-terminal: it fills the screen with what the singer needs, and every

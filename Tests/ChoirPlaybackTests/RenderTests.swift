@@ -211,8 +211,8 @@ struct RenderTests {
     }
 
     /// Renders the staccato score in blocks of 256, sending `commands` before the block that starts at each frame.
-    static func steer(_ commands: [Int: [TransportCommand]], frames: Int, prompt: Int? = nil) throws
-        -> (left: [Float], segments: [TransportSegment])
+    static func steer(_ commands: [Int: [TransportCommand]], frames: Int, prompt: Int? = nil, holdsAtEnd: Bool = false) throws
+        -> (left: [Float], segments: [TransportSegment], renderer: SynthRenderer)
     {
         let lines = staccato.lines
         let schedule = try Schedule(score: staccato, lines: lines, options: PlaybackOptions())
@@ -220,6 +220,7 @@ struct RenderTests {
             soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
             sampleRate: rate, schedule: schedule, programs: Instruments.programs(for: lines, in: staccato),
             mixer: Mixer(lineCount: lines.count), blockSize: 256, promptProgram: prompt)
+        renderer.holdsAtEnd = holdsAtEnd
         var left = [Float](repeating: 0, count: frames), right = left
         #expect(commands.keys.allSatisfy { $0 % 256 == 0 }, "commands go in at block starts")
         var segments: [TransportSegment] = []
@@ -232,12 +233,12 @@ struct RenderTests {
             }
             segments += renderer.segments()
         }
-        return (left, segments)
+        return (left, segments, renderer)
     }
 
     @Test func seekingLandsOnTheExactFrameOfTheNextNote() throws {
         // At frame 12800 jump to schedule sample 40000: E4 (sample 48000) must start 8000 frames later.
-        let (left, segments) = try Self.steer([12800: [.seek(sample: 40000)]], frames: 96000)
+        let (left, segments, _) = try Self.steer([12800: [.seek(sample: 40000)]], frames: 96000)
         #expect(segments == [TransportSegment(frame: 12800, cursor: 40000, speed: 1)])
         let found = Self.onsets(left)
         #expect(found.count == 3)
@@ -247,7 +248,7 @@ struct RenderTests {
     }
 
     @Test func speedScalesTheTimeBetweenNotesAndPauseHoldsIt() throws {
-        let (left, segments) = try Self.steer([0: [.speed(0.5)], 25600: [.pause(true)], 51200: [.pause(false)]], frames: 240000)
+        let (left, segments, _) = try Self.steer([0: [.speed(0.5)], 25600: [.pause(true)], 51200: [.pause(false)]], frames: 240000)
         #expect(segments.map(\.speed) == [0.5, 0, 0.5])
         // E4 is at schedule sample 48000: 96000 frames at half speed, plus the 25600 frames paused.
         let found = Self.onsets(left)
@@ -259,7 +260,7 @@ struct RenderTests {
 
     @Test func aLoopJumpsBackAndGainsAndPromptsApply() throws {
         // Loop schedule samples 48000..96000 (E4 and its rest), from the start: E4 every 48000 frames after C4.
-        let (looped, segments) = try Self.steer([0: [.loop(from: 48000, to: 96000)]], frames: 150000)
+        let (looped, segments, _) = try Self.steer([0: [.loop(from: 48000, to: 96000)]], frames: 150000)
         #expect(segments.map(\.frame) == [96000, 144000])
         let found = Self.onsets(looped)
         #expect(found.count == 4)
@@ -267,7 +268,7 @@ struct RenderTests {
             #expect(onset >= expected && onset < expected + 64 + 48, "\(found)")
         }
         // The line's gain set to 0 silences it from that block on; a prompt note sounds over the silence.
-        let (muted, _) = try Self.steer([256: [.gain(line: 0, gain: 0)], 48128: [.sound(key: 67, frames: 24000)]],
+        let (muted, _, _) = try Self.steer([256: [.gain(line: 0, gain: 0)], 48128: [.sound(key: 67, frames: 24000)]],
                                        frames: 96000, prompt: 0)
         #expect(rms(Array(muted[1024..<40000])) < 1e-4)
         let prompt = Array(muted[50000..<70000])
@@ -275,6 +276,24 @@ struct RenderTests {
         let track = try PitchTracker.track(signal: prompt, configuration: .init(sampleRate: Double(Self.rate)))
         let voiced = track.filter(\.isVoiced).map { 69 + 12 * log2($0.frequency / 440) }
         #expect(!voiced.isEmpty && abs(voiced.sorted()[voiced.count / 2] - 67) < 0.3)
+    }
+
+    /// Held at its end, the music pauses there (a segment at the end, speed 0) and renders silence instead of
+    /// finishing; played on, it holds again at once; sought back and played, it sounds again.
+    @Test func heldAtTheEndItWaitsToBePlayedAgain() throws {
+        let total = try Self.steer([:], frames: 256).renderer.totalFrames
+        let end = (total / 256 + 4) * 256, again = end + 25600
+        let (left, segments, renderer) = try Self.steer(
+            [end: [.pause(false)], again: [.seek(sample: 0), .pause(false)]], frames: again + 24000, holdsAtEnd: true)
+        #expect(!renderer.isFinished)
+        #expect(segments == [
+            TransportSegment(frame: total, cursor: Double(total), speed: 0), TransportSegment(frame: end, cursor: Double(total), speed: 1),
+            TransportSegment(frame: end, cursor: Double(total), speed: 0), TransportSegment(frame: again, cursor: 0, speed: 0),
+            TransportSegment(frame: again, cursor: 0, speed: 1),
+        ])
+        #expect(rms(Array(left[total..<again])) < 1e-3, "held is silent")
+        let found = Self.onsets(left)
+        #expect(found.last.map { $0 >= again && $0 < again + 64 + 48 } == true, "\(found)")
     }
 
     @Test func badOptionsSayWhatWasExpected() {

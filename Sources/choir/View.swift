@@ -1,0 +1,86 @@
+import ArgumentParser
+import ChoirSession
+import Glibc
+
+extension Choir {
+    /// `choir view`: the engraved score in the browser, played from the page.
+    struct View: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the engraved score in the browser and play it from the page (its address is the first line printed).",
+            discussion: """
+                The music waits for the page (or the terminal): space plays and pauses, ←/→ move by a measure, l loops \
+                the phrase, +/− change the tempo, m mutes your line and p sounds your next note (with --part), q ends; \
+                a click on a measure plays from there. Played to its end, the music waits there to be played again. \
+                Without a terminal, a line on standard input ends it.
+                """)
+
+        @OptionGroup var playback: PlaybackArguments
+
+        @Option(help: "ALSA playback device.")
+        var device = "default"
+
+        @Option(help: "Frames the playback thread renders and writes at a time.")
+        var period = 256
+
+        @Option(help: "Sample rate, in Hz.")
+        var sampleRate = 48000
+
+        @Flag(name: .customLong("open"), help: "Open the page in the desktop's browser.")
+        var openView = false
+
+        func run() throws {
+            guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
+            let signals = SignalWatcher()
+            let resolved = try playback.resolve()
+            let session: PlaybackSession
+            do {
+                session = try PlaybackSession(resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: true, holdsAtEnd: true)
+            } catch where error.kind == .deviceUnavailable {
+                throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
+            } catch {
+                throw fail(error)
+            }
+            let view = try ScoreView(session, open: openView)
+            defer { view.close() }
+            do { try session.start() } catch { throw fail(error) }
+            let terminal = RawTerminal()
+            defer { terminal?.restore() }
+            if terminal == nil { FileOutput.write("Play it from the page; a line here ends it.\n") }
+            var reading = true, shown = (measure: "-", paused: true)
+            var line = [UInt8](repeating: 0, count: 256)
+            while !session.hasEnded && session.error == nil && signals.received == nil {
+                let now = session.snapshot
+                if let terminal {
+                    while let key = terminal.readPress() {
+                        if let command = SessionScreen.command(for: key) { session.send(command) }
+                    }
+                    var flags = [now.paused ? "paused" : "playing"]
+                    if let loop = now.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
+                    if now.mineMuted { flags.append("my part muted") }
+                    let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
+                    let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"
+                    terminal.show("\(place)  ♩ = \(Int(now.tempo.rounded()))\(percent)  " + flags.joined(separator: ", "))
+                } else if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
+                    if now.paused != shown.paused { FileOutput.write(now.paused ? "paused\n" : "playing\n") }
+                    if now.measure != shown.measure { FileOutput.write("measure \(now.measure)\n") }
+                    shown = (now.measure, now.paused)
+                }
+                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard reading, poll(&descriptor, 1, 20) > 0 else {
+                    if !reading { usleep(20_000) }
+                    continue
+                }
+                guard terminal == nil else { continue }
+                // The end of input leaves the page in charge (a launcher gives no terminal); a line ends playback.
+                let count = read(0, &line, line.count)
+                if count <= 0 { reading = false } else if line[..<count].contains(UInt8(ascii: "\n")) { break }
+            }
+            session.stop()
+            terminal?.restore()
+            var standardError = StandardError()
+            print("choir: the view played on '\(device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns", to: &standardError)
+            if let error = session.error { throw fail(error) }
+            if let signal = signals.received { throw ExitCode(128 + signal) }
+        }
+    }
+}
