@@ -11,37 +11,22 @@ extension Choir {
 
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(help: "ALSA playback device.")
-        var device = "default"
-
-        @Option(help: "Frames the playback thread renders and writes at a time.")
-        var period = 256
-
-        @Option(help: "Sample rate, in Hz.")
-        var sampleRate = 48000
+        @OptionGroup var output: PlaybackDevice
 
         func run() throws {
-            guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
-            let output: PlaybackSession
-            do {
-                output = try PlaybackSession(resolved, device: device, sampleRate: sampleRate, period: period)
-            } catch where error.kind == .deviceUnavailable {
-                throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
-            } catch {
-                throw fail(error)
-            }
+            let player = try output.open(resolved, playback)
             let terminal = RawTerminal()
             defer { terminal?.restore() }
-            do { try output.start() } catch { throw fail(error) }
+            do { try player.start() } catch { throw fail(error) }
             var lastShown = ""
-            while !output.hasEnded && output.error == nil && signals.received == nil {
+            while !player.hasEnded && player.error == nil && signals.received == nil {
                 if let key = terminal?.readKey() {
                     if key == UInt8(ascii: "q") { break }
-                    if key == UInt8(ascii: " ") { output.send(.togglePause) }
+                    if key == UInt8(ascii: " ") { player.send(.togglePause) }
                 }
-                let now = output.snapshot
+                let now = player.snapshot
                 let started = now.measure != "-"
                 if let terminal {
                     let shown = started ? "\(now.measure):\(now.beat)  " + (now.paused ? "paused" : "playing") : "starting"
@@ -54,12 +39,12 @@ extension Choir {
                 var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 if terminal != nil { _ = poll(&descriptor, 1, 20) } else { usleep(20_000) }
             }
-            output.stop()
+            player.stop()
             terminal?.restore()
             var standardError = StandardError()
-            print("choir: played \(String(printf: "%.1f", output.seconds)) s on '\(device)', \(output.underruns) underruns",
+            print("choir: played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns",
                   to: &standardError)
-            if let error = output.error { throw fail(error) }
+            if let error = player.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
     }

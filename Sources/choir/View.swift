@@ -16,30 +16,15 @@ extension Choir {
 
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(help: "ALSA playback device.")
-        var device = "default"
-
-        @Option(help: "Frames the playback thread renders and writes at a time.")
-        var period = 256
-
-        @Option(help: "Sample rate, in Hz.")
-        var sampleRate = 48000
+        @OptionGroup var output: PlaybackDevice
 
         @Flag(name: .customLong("open"), help: "Open the page in the desktop's browser.")
         var openView = false
 
         func run() throws {
-            guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
-            let session: PlaybackSession
-            do {
-                session = try PlaybackSession(resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: true, holdsAtEnd: true)
-            } catch where error.kind == .deviceUnavailable {
-                throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
-            } catch {
-                throw fail(error)
-            }
+            let session = try output.open(resolved, playback, startsPaused: true, holdsAtEnd: true)
             let view = try ScoreView(session, open: openView)
             defer { view.close() }
             do { try session.start() } catch { throw fail(error) }
@@ -78,7 +63,7 @@ extension Choir {
             session.stop()
             terminal?.restore()
             var standardError = StandardError()
-            print("choir: the view played on '\(device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns", to: &standardError)
+            print("choir: the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns", to: &standardError)
             if let error = session.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }

@@ -543,15 +543,16 @@ extension RealTimeTests {
             environment: server.environment.merging(["XDG_CACHE_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
         var screen = try terminal.wait(60) { $0.count > 1 && $0[1].hasPrefix("m. 0:3  ♩ = 80  paused") }
         #expect(screen[0].hasPrefix("Score view: http://127.0.0.1:") && screen[1].hasPrefix("m. 0:3  ♩ = 80  paused"), "\(screen)")
-        try terminal.send("Space")
-        screen = try terminal.wait { $0[1].contains("m. 1:") && $0[1].hasSuffix("playing") }
-        #expect(screen[1].contains("m. 1:") && screen[1].hasSuffix("playing"), "\(screen)")
-        try terminal.send("Right", "Right")
-        screen = try terminal.wait { $0[1].contains("m. 3:") }
-        #expect(screen[1].contains("m. 3:"), "\(screen)")
-        try terminal.send("+", "l")
-        screen = try terminal.wait { $0[1].contains("♩ = 84 (105%)  playing, loop mm. ") }
-        #expect(screen[1].contains("♩ = 84 (105%)  playing, loop mm. "), "\(screen)")
+        let steps: [(keys: [String], shows: (String) -> Bool)] = [
+            (["Space"], { $0.contains("m. 1:") && $0.hasSuffix("playing") }),
+            (["Right", "Right"], { $0.contains("m. 3:") }),
+            (["+", "l"], { $0.contains("♩ = 84 (105%)  playing, loop mm. ") }),
+        ]
+        for (keys, shows) in steps {
+            try terminal.tmux(["send-keys"] + keys)
+            screen = try terminal.wait { shows($0[1]) }
+            #expect(shows(screen[1]), "after \(keys): \(screen[1])")
+        }
         try terminal.send("q")
         screen = try terminal.wait { $0.joined().contains("[exit 0]") }
         #expect(screen.joined(separator: "\n").contains("choir: the view played on 'pulse' for "), "\(screen)")

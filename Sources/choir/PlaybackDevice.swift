@@ -1,0 +1,30 @@
+import ArgumentParser
+import ChoirSession
+
+/// The options of the commands that play the mix on a device (`play`, `view`), and opening it.
+struct PlaybackDevice: ParsableArguments {
+    @Option(help: "ALSA playback device.")
+    var device = "default"
+
+    @Option(help: "Frames the playback thread renders and writes at a time.")
+    var period = 256
+
+    @Option(help: "Sample rate, in Hz.")
+    var sampleRate = 48000
+
+    /// Opens the device for `resolved` (from `playback`'s score); one that cannot be opened exits with
+    /// ``ExitStatus/deviceUnavailable``, naming `choir render` instead.
+    func open(_ resolved: ResolvedPlayback, _ playback: PlaybackArguments, startsPaused: Bool = false, holdsAtEnd: Bool = false)
+        throws -> PlaybackSession
+    {
+        guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
+        do {
+            return try PlaybackSession(
+                resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
+        } catch where error.kind == .deviceUnavailable {
+            throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
+        } catch {
+            throw fail(error)
+        }
+    }
+}
