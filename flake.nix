@@ -19,6 +19,13 @@
             fftwFloat
             libsndfile
             zlib
+            rubberband
+            speexdsp
+            python3
+            # The real-time and browser tests: a PulseAudio null sink, a terminal, a browser.
+            pulseaudio
+            tmux
+            chromium
             soundfont-fluid
             just
           ];

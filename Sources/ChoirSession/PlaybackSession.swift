@@ -84,8 +84,9 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
             snapshot.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
             snapshot.tempoPercent = transport.percent
             snapshot.paused = transport.paused
-            let marks = resolved.schedule.measures.map { resolved.score.measures[$0.index].number }
-            snapshot.loop = transport.looping.map { (marks[$0.lowerBound], marks[$0.upperBound]) }
+            let score = resolved.score, measures = resolved.schedule.measures
+            let number = { (played: Int) in score.measures[measures[played].index].number }
+            snapshot.loop = transport.looping.map { (number($0.lowerBound), number($0.upperBound)) }
             snapshot.mineMuted = transport.mineMuted
             snapshot.current = notes.last { $0.onset <= time && $0.end > time }
             snapshot.next = notes.first { $0.onset > time }
