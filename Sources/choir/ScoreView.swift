@@ -30,12 +30,13 @@ final class ScoreView {
     func linger(after outcome: PracticeSession.Outcome, stop: () -> Bool) {
         feed.finish(outcome.report)
         FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
-        var line = [UInt8](repeating: 0, count: 256)
+        var input = LineInput()
         while !stop() {
-            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) != 0 else { continue }
-            let count = read(0, &line, line.count)
-            if count <= 0 || line[..<count].contains(UInt8(ascii: "\n")) || line[..<count].contains(UInt8(ascii: "q")) { break }
+            switch input.next(waiting: 100) {
+            case .quiet: continue
+            case .typed(let text) where !text.contains("\n") && !text.contains("q"): continue
+            case .typed, .closed: return
+            }
         }
     }
 

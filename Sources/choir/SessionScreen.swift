@@ -100,12 +100,18 @@ final class SessionScreen {
         if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
     }
 
-    private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
+    /// What differs from playing on: paused, a loop, the singer's line muted, the performance lock.
+    static func flags(_ snapshot: SessionSnapshot) -> [String] {
         var flags: [String] = []
         if snapshot.paused { flags.append("paused") }
         if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
         if snapshot.mineMuted { flags.append("my part muted") }
         if snapshot.locked { flags.append("locked") }
+        return flags
+    }
+
+    private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
+        let flags = flags(snapshot)
         var verdicts: [Int: Verdict] = [:]
         for result in snapshot.results { verdicts[result.note.index] = result.verdict }
         return LiveView.State(

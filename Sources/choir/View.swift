@@ -31,34 +31,34 @@ extension Choir {
             let terminal = RawTerminal()
             defer { terminal?.restore() }
             if terminal == nil { FileOutput.write("Play it from the page; a line here ends it.\n") }
-            var reading = true, shown = (measure: "-", paused: true)
-            var line = [UInt8](repeating: 0, count: 256)
-            while !session.hasEnded && session.error == nil && signals.received == nil {
+            var input = LineInput(), shown = (measure: "-", paused: true)
+            watching: while !session.hasEnded && session.error == nil && signals.received == nil {
                 let now = session.snapshot
                 if let terminal {
                     while let key = terminal.readPress() {
                         if let command = SessionScreen.command(for: key) { session.send(command) }
                     }
-                    var flags = [now.paused ? "paused" : "playing"]
-                    if let loop = now.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
-                    if now.mineMuted { flags.append("my part muted") }
+                    var flags = SessionScreen.flags(now)
+                    if !now.paused { flags.insert("playing", at: 0) }
                     let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
                     let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"
                     terminal.show("\(place)  ♩ = \(Int(now.tempo.rounded()))\(percent)  " + flags.joined(separator: ", "))
-                } else if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
+                    // Until a key is pressed, or the line is due again.
+                    var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&descriptor, 1, 20)
+                    continue
+                }
+                if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
                     if now.paused != shown.paused { FileOutput.write(now.paused ? "paused\n" : "playing\n") }
                     if now.measure != shown.measure { FileOutput.write("measure \(now.measure)\n") }
                     shown = (now.measure, now.paused)
                 }
-                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                guard reading, poll(&descriptor, 1, 20) > 0 else {
-                    if !reading { usleep(20_000) }
+                // A line ends playback; the end of input leaves the page in charge (a launcher gives no terminal).
+                guard input.isOpen else {
+                    usleep(20_000)
                     continue
                 }
-                guard terminal == nil else { continue }
-                // The end of input leaves the page in charge (a launcher gives no terminal); a line ends playback.
-                let count = read(0, &line, line.count)
-                if count <= 0 { reading = false } else if line[..<count].contains(UInt8(ascii: "\n")) { break }
+                if case .typed(let text) = input.next(waiting: 20), text.contains("\n") { break watching }
             }
             session.stop()
             terminal?.restore()
