@@ -43,7 +43,7 @@ let package = Package(
             ],
             path: "Benchmarks/ScoreReading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-            .executableTarget(
+        .executableTarget(
             name: "Library",
             dependencies: [
                 .product(name: "ChoirLibrary", package: "main"),

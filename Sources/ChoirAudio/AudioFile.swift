@@ -62,7 +62,8 @@ public enum AudioFile {
             ]
             self.path = path
             guard let format = formats[AudioFile.suffix(path)] else {
-                throw WAVFile.Failure(file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
+                throw WAVFile.Failure(
+                    file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
             }
             var info = SF_INFO()
             info.samplerate = Int32(sampleRate)
@@ -88,7 +89,9 @@ public enum AudioFile {
             var left = count
             while left > 0 {
                 let n = min(left, silence.count)
-                try silence.withUnsafeBufferPointer { (buffer) throws(WAVFile.Failure) in try append(UnsafeBufferPointer(rebasing: buffer[..<n])) }
+                try silence.withUnsafeBufferPointer { (buffer) throws(WAVFile.Failure) in
+                    try append(UnsafeBufferPointer(rebasing: buffer[..<n]))
+                }
                 left -= n
             }
         }

@@ -13,14 +13,18 @@ public final class StreamThread: @unchecked Sendable {
             let body: () -> Void
             init(_ body: @escaping () -> Void) { self.body = body }
         }
-        let context = Unmanaged.passRetained(Box { [self] in
-            body()
-            done.store(true, ordering: .releasing)
-        }).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let context = Unmanaged.passRetained(
+            Box { [self] in
+                body()
+                done.store(true, ordering: .releasing)
+            }
+        ).toOpaque()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             throw AudioDeviceError(description: "cannot start the \(role) thread: \(String(cString: strerror(status)))")
@@ -47,7 +51,13 @@ public final class StreamThread: @unchecked Sendable {
 enum RealTime {
     /// Starts a thread that runs `body`, asking for real-time priority if `realTime`.
     static func spawn(_ role: String, realTime: Bool, _ body: @escaping () -> Void) throws(AudioDeviceError) -> StreamThread {
-        try StreamThread(role, body: realTime ? { promoteCurrentThread(); body() } : body)
+        try StreamThread(
+            role,
+            body: realTime
+                ? {
+                    promoteCurrentThread()
+                    body()
+                } : body)
     }
 
     /// Asks for SCHED_FIFO; without the privilege the thread keeps normal scheduling, which is not an error.

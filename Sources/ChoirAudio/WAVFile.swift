@@ -148,12 +148,24 @@ public enum WAVFile {
     static func header(channels: Int, sampleRate: Int, format: SampleFormat, dataSize: Int) -> [UInt8] {
         var out: [UInt8] = []
         func u16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func u32(_ v: Int) { u16(v & 0xFFFF); u16((v >> 16) & 0xFFFF) }
+        func u32(_ v: Int) {
+            u16(v & 0xFFFF)
+            u16((v >> 16) & 0xFFFF)
+        }
         let width = format.width
-        out += Array("RIFF".utf8); u32(36 + dataSize); out += Array("WAVE".utf8)
-        out += Array("fmt ".utf8); u32(16); u16(format.floatingPoint ? 3 : 1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * width); u16(channels * width); u16(width * 8)
-        out += Array("data".utf8); u32(dataSize)
+        out += Array("RIFF".utf8)
+        u32(36 + dataSize)
+        out += Array("WAVE".utf8)
+        out += Array("fmt ".utf8)
+        u32(16)
+        u16(format.floatingPoint ? 3 : 1)
+        u16(channels)
+        u32(sampleRate)
+        u32(sampleRate * channels * width)
+        u16(channels * width)
+        u16(width * 8)
+        out += Array("data".utf8)
+        u32(dataSize)
         return out
     }
 

@@ -21,7 +21,8 @@ public final class WAVWriter {
 
     /// Starts writing `path` (in a file beside it until ``finish()``) with a header.
     public convenience init(path: String, channels: Int, sampleRate: Int, floatingPoint: Bool = false) throws(WAVFile.Failure) {
-        try self.init(path: path, channels: channels, sampleRate: sampleRate, floatingPoint: floatingPoint, maximumDataSize: Self.maximumDataSize)
+        try self.init(
+            path: path, channels: channels, sampleRate: sampleRate, floatingPoint: floatingPoint, maximumDataSize: Self.maximumDataSize)
     }
 
     init(path: String, channels: Int, sampleRate: Int, floatingPoint: Bool, maximumDataSize: Int) throws(WAVFile.Failure) {
@@ -71,7 +72,8 @@ public final class WAVWriter {
     private func write(_ data: [UInt8], frames count: Int = 0) throws(WAVFile.Failure) {
         guard (frames + count) * channels * format.width <= maximumDataSize else {
             let seconds = maximumDataSize / (channels * format.width * sampleRate)
-            throw WAVFile.Failure(file: path, message: "would pass 4 GiB, the most a WAV file holds: expected at most \(seconds) s at \(sampleRate) Hz")
+            throw WAVFile.Failure(
+                file: path, message: "would pass 4 GiB, the most a WAV file holds: expected at most \(seconds) s at \(sampleRate) Hz")
         }
         do { try file.write(data) } catch { throw WAVFile.Failure(file: path, message: error.message) }
         frames += count

@@ -32,12 +32,13 @@ public final class Library: Sendable {
         self.path = path
         var migrator = DatabaseMigrator()
         migrator.registerMigration("library") { db in
-            try db.execute(sql: """
-                CREATE TABLE library (
-                    path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
-                    title TEXT NOT NULL, entry TEXT NOT NULL, added REAL NOT NULL);
-                CREATE INDEX library_hash ON library(hash);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE library (
+                        path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
+                        title TEXT NOT NULL, entry TEXT NOT NULL, added REAL NOT NULL);
+                    CREATE INDEX library_hash ON library(hash);
+                    """)
         }
         database = try PracticeHistory.open(path, migrator: migrator)
     }
@@ -87,8 +88,10 @@ public final class Library: Sendable {
                     var change = Change.added
                     if byPath[path] != nil {
                         change = .updated
-                    } else if let moved = known.first(where: { $0.hash == read.entry.hash && !claimed.contains($0.path)
-                                                            && !FileManager.default.fileExists(atPath: $0.path) }) {
+                    } else if let moved = known.first(where: {
+                        $0.hash == read.entry.hash && !claimed.contains($0.path)
+                            && !FileManager.default.fileExists(atPath: $0.path)
+                    }) {
                         change = .moved(from: moved.path)
                         claimed.insert(moved.path)
                         try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [moved.path])
@@ -132,7 +135,10 @@ public final class Library: Sendable {
         var parts: [Substring] = []
         for part in full.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
-            if part == ".." { _ = parts.popLast(); continue }
+            if part == ".." {
+                _ = parts.popLast()
+                continue
+            }
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
@@ -161,7 +167,6 @@ public final class Library: Sendable {
             Listed(entry: entry, lastPractised: latest[PracticeHistory.piece(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
         }
     }
-
 
     /// The entries a SCORE argument names when it is not a file: the title in any case, else the titles it is the
     /// start of.

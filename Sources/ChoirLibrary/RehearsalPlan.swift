@@ -26,7 +26,9 @@ public struct RehearsalPlan: Sendable, Equatable {
         /// How many times through the range, one session.
         public var passes: Int
 
-        public init(piece: String, line: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0, passes: Int = 1) {
+        public init(
+            piece: String, line: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0, passes: Int = 1
+        ) {
             self.piece = piece
             self.line = line
             self.from = from
@@ -73,7 +75,8 @@ public struct RehearsalPlan: Sendable, Equatable {
 
     /// The plan as a TOML file: its name, then an `[[item]]` table per item, optional fields only when set.
     public var toml: String {
-        var out = "# A choir rehearsal plan. Edit it, then: choir plan import FILE --replace\n"
+        var out =
+            "# A choir rehearsal plan. Edit it, then: choir plan import FILE --replace\n"
             + "# Each [[item]]: piece (a path or a library title), line, and optionally from, to (measure numbers),\n"
             + "# tempo (percent), transpose (semitones) and passes.\n"
             + "name = \(JSON.quoted(name))\n"
@@ -96,7 +99,8 @@ public struct RehearsalPlan: Sendable, Equatable {
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw FileError(description: "\(file):\(error.source.begin.line):\(error.source.begin.column): \(error.description): expected a TOML file")
+            throw FileError(
+                description: "\(file):\(error.source.begin.line):\(error.source.begin.column): \(error.description): expected a TOML file")
         } catch {
             throw fail("\(error): expected a TOML file")
         }

@@ -31,7 +31,8 @@ public final class RehearsalPlans: Sendable {
         /// (`previous`) for comparison, and the weakest item.
         public func summary(number: Int, sessions: [Int64: PracticeHistory.Session], previous: (number: Int, run: Run)?) -> String {
             let sung = self.sessions.count { $0 != nil }
-            var out = "Plan '\(plan)', run \(number) on \(PracticeHistory.day(started)): \(sung) of \(items.count) item\(items.count == 1 ? "" : "s") sung"
+            var out =
+                "Plan '\(plan)', run \(number) on \(PracticeHistory.day(started)): \(sung) of \(items.count) item\(items.count == 1 ? "" : "s") sung"
                 + (finished ? "" : " (stopped)") + "\n"
             var weakest: (index: Int, accuracy: Double)?
             for (index, item) in items.enumerated() {
@@ -47,7 +48,8 @@ public final class RehearsalPlans: Sendable {
             out += "Overall: \(Self.percent(total.correct, of: total.notes))"
             if let previous {
                 let before = previous.run.figures(sessions)
-                out += "; run \(previous.number) on \(PracticeHistory.day(previous.run.started)): \(Self.percent(before.correct, of: before.notes))"
+                out +=
+                    "; run \(previous.number) on \(PracticeHistory.day(previous.run.started)): \(Self.percent(before.correct, of: before.notes))"
                 if total.notes > 0 && before.notes > 0 {
                     let change = 100 * (Double(total.correct) / Double(total.notes) - Double(before.correct) / Double(before.notes))
                     out += String(printf: " (%+.1f points)", change)
@@ -59,7 +61,8 @@ public final class RehearsalPlans: Sendable {
         }
 
         static func percent(_ correct: Int, of notes: Int) -> String {
-            notes == 0 ? "no notes judged" : String(printf: "%.1f", 100 * Double(correct) / Double(notes)) + "% (\(correct) of \(notes) notes)"
+            notes == 0
+                ? "no notes judged" : String(printf: "%.1f", 100 * Double(correct) / Double(notes)) + "% (\(correct) of \(notes) notes)"
         }
     }
 
@@ -71,12 +74,13 @@ public final class RehearsalPlans: Sendable {
         self.path = path
         var migrator = DatabaseMigrator()
         migrator.registerMigration("rehearsal plans") { db in
-            try db.execute(sql: """
-                CREATE TABLE plan (name TEXT PRIMARY KEY COLLATE NOCASE, items TEXT NOT NULL, created REAL NOT NULL);
-                CREATE TABLE plan_run (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, plan TEXT NOT NULL COLLATE NOCASE, started REAL NOT NULL,
-                    items TEXT NOT NULL, sessions TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE plan (name TEXT PRIMARY KEY COLLATE NOCASE, items TEXT NOT NULL, created REAL NOT NULL);
+                    CREATE TABLE plan_run (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, plan TEXT NOT NULL COLLATE NOCASE, started REAL NOT NULL,
+                        items TEXT NOT NULL, sessions TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+                    """)
         }
         database = try PracticeHistory.open(path, migrator: migrator)
     }
@@ -95,8 +99,10 @@ public final class RehearsalPlans: Sendable {
         }
         if let found { return found }
         let names = try plans().map { "'\($0.name)'" }
-        throw Problem(description: "no plan named '\(name)': expected "
-            + (names.isEmpty ? "a plan made with `choir plan new NAME` or `choir plan import FILE`" : "one of " + names.joined(separator: ", ")))
+        throw Problem(
+            description: "no plan named '\(name)': expected "
+                + (names.isEmpty
+                    ? "a plan made with `choir plan new NAME` or `choir plan import FILE`" : "one of " + names.joined(separator: ", ")))
     }
 
     /// Keeps `plan`: a new one, or (with `replacing`) in place of the one of its name.
@@ -107,7 +113,8 @@ public final class RehearsalPlans: Sendable {
         }
         try attempt { db in
             try db.execute(
-                sql: "INSERT INTO plan (name, items, created) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET name = excluded.name, items = excluded.items",
+                sql:
+                    "INSERT INTO plan (name, items, created) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET name = excluded.name, items = excluded.items",
                 arguments: [plan.name, try Self.json(plan.items), Date().timeIntervalSince1970])
         }
     }
@@ -134,7 +141,8 @@ public final class RehearsalPlans: Sendable {
     public func record(_ run: Run) throws(PracticeHistory.Failure) {
         try attempt { db in
             try db.execute(
-                sql: "UPDATE plan_run SET sessions = ?, finished = ? WHERE id = ?", arguments: [try Self.json(run.sessions), run.finished, run.id])
+                sql: "UPDATE plan_run SET sessions = ?, finished = ? WHERE id = ?",
+                arguments: [try Self.json(run.sessions), run.finished, run.id])
         }
     }
 
@@ -152,7 +160,8 @@ public final class RehearsalPlans: Sendable {
     }
 
     private static func plan(_ row: Row) throws -> RehearsalPlan {
-        RehearsalPlan(name: row["name"], items: try JSONDecoder().decode([RehearsalPlan.Item].self, from: Data((row["items"] as String).utf8)))
+        RehearsalPlan(
+            name: row["name"], items: try JSONDecoder().decode([RehearsalPlan.Item].self, from: Data((row["items"] as String).utf8)))
     }
 
     private static func json(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }

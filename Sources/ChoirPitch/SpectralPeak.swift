@@ -7,8 +7,10 @@ public enum SpectralPeak {
     /// The frequency in Hz of the strongest peak of the spectrum of `channels` (their powers added: a stereo
     /// sound as two ears hear it) within `cents` of `near` (Hann window, zero-padded to at least `resolution` Hz a
     /// bin): the centre of the spectrum's power within `spread` cents of it. Nil when the signal is silent there.
-    public static func frequency(of channels: [[Float]], sampleRate: Double, near: Double, within cents: Double = 50,
-                                 spread: Double = 20, resolution: Double = 0.1) -> Double? {
+    public static func frequency(
+        of channels: [[Float]], sampleRate: Double, near: Double, within cents: Double = 50,
+        spread: Double = 20, resolution: Double = 0.1
+    ) -> Double? {
         let count = channels.map(\.count).max() ?? 0
         guard count > 2 else { return nil }
         var length = 1
@@ -32,7 +34,8 @@ public enum SpectralPeak {
         }
         func magnitude(_ bin: Int) -> Double { log(power[bin].squareRoot() + 1e-20) }
         let binWidth = sampleRate / Double(length)
-        let low = max(1, Int(near * pow(2, -cents / 1200) / binWidth)), high = min(length / 2 - 1, Int(near * pow(2, cents / 1200) / binWidth) + 1)
+        let low = max(1, Int(near * pow(2, -cents / 1200) / binWidth)),
+            high = min(length / 2 - 1, Int(near * pow(2, cents / 1200) / binWidth) + 1)
         guard low < high else { return nil }
         var best = low
         for bin in low...high where magnitude(bin) > magnitude(best) { best = bin }
@@ -40,7 +43,8 @@ public enum SpectralPeak {
         // A sound of several voices (an ensemble sample) has several peaks close together, whose strongest changes
         // with small differences: its pitch is their centre, the power-weighted mean over `spread` cents around the
         // strongest.
-        let from = max(1, Int(Double(best) * pow(2, -spread / 1200))), to = min(length / 2 - 1, Int(Double(best) * pow(2, spread / 1200)) + 1)
+        let from = max(1, Int(Double(best) * pow(2, -spread / 1200))),
+            to = min(length / 2 - 1, Int(Double(best) * pow(2, spread / 1200)) + 1)
         var sum = 0.0, weights = 0.0
         for bin in from...to {
             sum += power[bin] * Double(bin)

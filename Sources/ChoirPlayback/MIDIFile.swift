@@ -12,10 +12,11 @@ public enum MIDIFile {
 
         var tracks: [[UInt8]] = []
         let microseconds = Int((60_000_000 / schedule.initialTempo).rounded())
-        tracks.append(track([
-            (0, [0xFF, 0x03] + text("choir")),
-            (0, [0xFF, 0x51, 0x03, UInt8(microseconds >> 16 & 0xFF), UInt8(microseconds >> 8 & 0xFF), UInt8(microseconds & 0xFF)]),
-        ]))
+        tracks.append(
+            track([
+                (0, [0xFF, 0x03] + text("choir")),
+                (0, [0xFF, 0x51, 0x03, UInt8(microseconds >> 16 & 0xFF), UInt8(microseconds >> 8 & 0xFF), UInt8(microseconds & 0xFF)]),
+            ]))
         for (line, name) in lineNames.enumerated() {
             let channel = UInt8(line < 9 ? line : line + 1) & 0x0F
             let pan = Int(((mixer.pans[line] + 1) * 63.5).rounded())

@@ -122,8 +122,9 @@ public struct Schedule: Sendable {
         if let singer = options.singer {
             for lyric in rangeEntries.lyrics(of: lines[singer], verse: options.verse, in: score) {
                 lyrics.append(
-                    SungSyllable(start: tempo.seconds(at: lyric.onset - offset), text: lyric.text,
-                                 continues: lyric.syllabic == .begin || lyric.syllabic == .middle))
+                    SungSyllable(
+                        start: tempo.seconds(at: lyric.onset - offset), text: lyric.text,
+                        continues: lyric.syllabic == .begin || lyric.syllabic == .middle))
             }
         }
         if options.click {
@@ -204,7 +205,8 @@ public struct Schedule: Sendable {
             return found
         }
         let start = try options.fromMeasure.map { (m: String) throws(PlaybackError) in try occurrence(m, from: 0) } ?? 0
-        let end = try options.toMeasure.map { (m: String) throws(PlaybackError) in try occurrence(m, from: start) }
+        let end =
+            try options.toMeasure.map { (m: String) throws(PlaybackError) in try occurrence(m, from: start) }
             ?? entries.count - 1
         guard start <= end else { throw PlaybackError("the range ends before it starts") }
         return Array(entries[start...end])

@@ -117,11 +117,15 @@ public enum ChordIntonation {
         /// "Your major thirds over the bass are 14 cents wide (9 notes; +0 cents from equal temperament)"; "9 notes
         /// over 5 sessions" when they come from `sessions` sessions.
         public func summary(sessions: Int? = nil) -> String {
-            let equal = "\(notes) notes" + (sessions.map { " over \($0) session\($0 == 1 ? "" : "s")" } ?? "")
+            let equal =
+                "\(notes) notes" + (sessions.map { " over \($0) session\($0 == 1 ? "" : "s")" } ?? "")
                 + "; \(String(printf: "%+.0f", equalCents)) cents from equal temperament"
             if isOff { return "Your \(kind) are \(Self.cents(pureCents)) (\(equal))" }
-            if abs(pureCents) < Self.pure && Double(nearPure) >= Self.consistency * Double(notes) { return "Your \(kind) are pure, \(Self.cents(pureCents)) on average (\(equal))" }
-            return "Your \(kind) vary: \(Self.cents(pureCents)) on average, from \(Self.cents(narrowest)) to \(Self.cents(widest)) (\(equal))"
+            if abs(pureCents) < Self.pure && Double(nearPure) >= Self.consistency * Double(notes) {
+                return "Your \(kind) are pure, \(Self.cents(pureCents)) on average (\(equal))"
+            }
+            return
+                "Your \(kind) vary: \(Self.cents(pureCents)) on average, from \(Self.cents(narrowest)) to \(Self.cents(widest)) (\(equal))"
         }
 
         /// "14 cents wide", "3 cents narrow".

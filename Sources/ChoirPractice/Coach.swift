@@ -30,7 +30,9 @@ public enum Coach {
     /// a pure third is no flat note.
     static func lean(_ sessions: [SessionReport], sign: Double) -> String? {
         let heldNotes = sessions.map { report in
-            report.results.filter { $0.note.duration >= held && $0.medianCents != nil && ![.missing, .octave, .wrong].contains($0.verdict) }
+            report.results.filter {
+                $0.note.duration >= held && $0.medianCents != nil && ![.missing, .octave, .wrong].contains($0.verdict)
+            }
         }
         func off(_ result: NoteResult) -> Double { result.medianCents! - (ChordIntonation.note(result)?.target ?? 0) }
         func leans(_ results: [NoteResult]) -> Bool? {
@@ -47,7 +49,8 @@ public enum Coach {
             let cents = abs(notes.map(off).reduce(0, +) / Double(notes.count))
             let word = sign < 0 ? "flat" : "sharp"
             let name = notes.first { $0.note.midi == pitch }!.note.name
-            return "You tend to go \(word) on held notes from \(name) up (\(measures(notes.map(\.note))), \(showing) of \(singing.count) sessions; "
+            return
+                "You tend to go \(word) on held notes from \(name) up (\(measures(notes.map(\.note))), \(showing) of \(singing.count) sessions; "
                 + "\(Int(cents.rounded())) cents \(word) on average)"
         }
         return nil
@@ -83,7 +86,8 @@ public enum Coach {
             let values = accuracies[measure]!
             guard values.count >= 3, abs(values.last! - values.first!) >= 40 else { return nil }
             let verb = values.last! > values.first! ? "has improved" : "has slipped"
-            return "m. \(measure) \(verb) from \(Int(values.first!.rounded()))% to \(Int(values.last!.rounded()))% over \(values.count) sessions"
+            return
+                "m. \(measure) \(verb) from \(Int(values.first!.rounded()))% to \(Int(values.last!.rounded()))% over \(values.count) sessions"
         }
     }
 
@@ -95,8 +99,9 @@ public enum Coach {
         var run: (line: String, notes: [ExpectedNote], borrowed: Int)?
         func close() {
             if let done = run, done.borrowed >= 2 {
-                sentences.append("In your last session you sang the \(done.line)'s line in \(measures(done.notes)) "
-                    + "(\(done.borrowed) of \(done.notes.count) notes)")
+                sentences.append(
+                    "In your last session you sang the \(done.line)'s line in \(measures(done.notes)) "
+                        + "(\(done.borrowed) of \(done.notes.count) notes)")
             }
             run = nil
         }
@@ -116,7 +121,11 @@ public enum Coach {
     private static func groupedByMeasure(_ results: [NoteResult]) -> [(String, [NoteResult])] {
         var groups: [(String, [NoteResult])] = []
         for result in results {
-            if groups.last?.0 == result.note.measure { groups[groups.count - 1].1.append(result) } else { groups.append((result.note.measure, [result])) }
+            if groups.last?.0 == result.note.measure {
+                groups[groups.count - 1].1.append(result)
+            } else {
+                groups.append((result.note.measure, [result]))
+            }
         }
         return groups
     }

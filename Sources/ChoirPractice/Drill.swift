@@ -64,7 +64,10 @@ public struct Drill: Sendable, Equatable {
         var passages: [Passage] = []
         var index = 0
         while index < measures.count {
-            guard mistakes[index] > 0 else { index += 1; continue }
+            guard mistakes[index] > 0 else {
+                index += 1
+                continue
+            }
             var end = index
             while end + 1 < measures.count && mistakes[end + 1] > 0 { end += 1 }
             // The window of `longest` measures with the most mistakes.
@@ -74,10 +77,14 @@ public struct Drill: Sendable, Equatable {
                 if window > mistakes[best...min(end, best + longest - 1)].reduce(0, +) { best = start }
             }
             let last = min(end, best + longest - 1)
-            passages.append(Passage(first: measures[best].number, last: measures[last].number, mistakes: mistakes[best...last].reduce(0, +)))
+            passages.append(
+                Passage(first: measures[best].number, last: measures[last].number, mistakes: mistakes[best...last].reduce(0, +)))
             index = end + 1
         }
-        return Array(passages.enumerated().sorted { $0.element.mistakes != $1.element.mistakes ? $0.element.mistakes > $1.element.mistakes : $0.offset < $1.offset }
+        return Array(
+            passages.enumerated().sorted {
+                $0.element.mistakes != $1.element.mistakes ? $0.element.mistakes > $1.element.mistakes : $0.offset < $1.offset
+            }
             .map(\.element).prefix(count))
     }
 }

@@ -36,7 +36,8 @@ public enum HTMLReport {
 
             """
         for line in report.lineFigures {
-            html += "<tr class=\"line\"><th>\(escape(line.line))</th><td>\(String(printf: "%.0f", line.accuracy))% (\(line.correct) of \(line.notes) notes)</td></tr>\n"
+            html +=
+                "<tr class=\"line\"><th>\(escape(line.line))</th><td>\(String(printf: "%.0f", line.accuracy))% (\(line.correct) of \(line.notes) notes)</td></tr>\n"
         }
         if let transposition = report.transposition { html += "<tr><th>Key</th><td>\(transposition)</td></tr>\n" }
         if report.verse != 1 { html += "<tr><th>Verse</th><td>\(report.verse)</td></tr>\n" }
@@ -44,11 +45,13 @@ public enum HTMLReport {
         if let bias = report.biasCents {
             html += "<tr><th>Bias</th><td>\(String(printf: "%+.0f", bias)) cents</td></tr>\n"
         }
-        html += "<tr><th>Verdicts</th><td>" + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
+        html +=
+            "<tr><th>Verdicts</th><td>" + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
             + "</td></tr>\n</table>\n<h2>Measures</h2>\n<div class=\"heat\" id=\"heatmap\">"
         for measure in report.measures {
             let hue = Int(measure.accuracy * 1.2)  // 0 red … 120 green
-            html += "<div style=\"background:hsl(\(hue),60%,45%)\" title=\"measure \(escape(measure.number)): \(Int(measure.accuracy))%\">\(escape(measure.number))</div>"
+            html +=
+                "<div style=\"background:hsl(\(hue),60%,45%)\" title=\"measure \(escape(measure.number)): \(Int(measure.accuracy))%\">\(escape(measure.number))</div>"
         }
         // A long piece scrolls inside its own box, so the page fits any window.
         html += "</div>\n<h2>Piano roll</h2>\n<div class=\"roll\">" + pianoRoll(report) + "</div>\n<p class=\"key\">"
@@ -56,10 +59,12 @@ public enum HTMLReport {
         html += "<span style=\"background:#111;height:3px\"></span>sung pitch</p>\n"
         let chord = report.chord
         if !chord.isEmpty {
-            html += "<h2>Against the chord</h2>\n<ul id=\"chord\">\n" + chord.map { "<li>\(escape($0.summary()))</li>\n" }.joined() + "</ul>\n"
+            html +=
+                "<h2>Against the chord</h2>\n<ul id=\"chord\">\n" + chord.map { "<li>\(escape($0.summary()))</li>\n" }.joined() + "</ul>\n"
         }
         if !report.marks.isEmpty {
-            html += "<h2>Your marks</h2>\n<ul id=\"marks\">\n"
+            html +=
+                "<h2>Your marks</h2>\n<ul id=\"marks\">\n"
                 + report.marks.map { "<li>m. \(escape($0.measure)): \(escape($0.text))</li>\n" }.joined() + "</ul>\n"
         }
         let passages = report.weakestPassages
@@ -97,12 +102,14 @@ public enum HTMLReport {
         let width = Int(left + end * pxPerSecond) + 20, height = Int(rollBottom + 10 + lyricLane)
         func x(_ time: Double) -> String { String(printf: "%.1f", left + time * pxPerSecond) }
         func y(_ midi: Double) -> String { String(printf: "%.1f", top + (Double(high) - midi) * rowHeight) }
-        var svg = "<svg id=\"pianoroll\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
+        var svg =
+            "<svg id=\"pianoroll\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
         for midi in low...high where [0, 2, 4, 5, 7, 9, 11].contains(((midi % 12) + 12) % 12) == false {
             svg += "<rect x=\"0\" y=\"\(y(Double(midi) + 0.5))\" width=\"\(width)\" height=\"\(rowHeight)\" fill=\"#eee\"/>\n"
         }
         for midi in low...high where [0, 4, 7].contains(((midi % 12) + 12) % 12) {
-            svg += "<text class=\"pitch\" x=\"2\" y=\"\(y(Double(midi) - 0.4))\" font-size=\"9\" fill=\"#666\">"
+            svg +=
+                "<text class=\"pitch\" x=\"2\" y=\"\(y(Double(midi) - 0.4))\" font-size=\"9\" fill=\"#666\">"
                 + "\(PitchName.name(midi: midi))</text>\n"
         }
         for mark in report.measureStarts where mark.time <= end {
@@ -110,7 +117,8 @@ public enum HTMLReport {
             svg += "<text x=\"\(x(mark.time))\" y=\"11\" font-size=\"10\" fill=\"#666\">\(escape(mark.number))</text>\n"
             // The singer's pencil marks at their measure: a flag that says them on hover, and their words.
             for pencil in report.marks where pencil.measure == mark.number {
-                svg += "<g class=\"mark\"><title>m. \(escape(pencil.measure)): \(escape(pencil.text))</title>"
+                svg +=
+                    "<g class=\"mark\"><title>m. \(escape(pencil.measure)): \(escape(pencil.text))</title>"
                     + "<rect x=\"\(x(mark.time))\" y=\"13\" width=\"6\" height=\"8\" fill=\"#c60\"/>"
                     + "<text x=\"\(String(printf: "%.1f", left + mark.time * pxPerSecond + 8))\" y=\"20\" font-size=\"9\" fill=\"#c60\">"
                     + "\(escape(pencil.text))</text></g>\n"
@@ -118,16 +126,20 @@ public enum HTMLReport {
         }
         for result in report.results {
             let note = result.note
-            svg += "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
+            svg +=
+                "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
                 + "width=\"\(String(printf: "%.1f", max(1, note.duration * pxPerSecond - 1)))\" height=\"\(rowHeight - 1)\" rx=\"2\" "
                 + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
                 + "\(note.name) \(result.verdict.rawValue)"
                 + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
-                + (ChordIntonation.note(result).map { "; \(escape($0.description)): \(ChordIntonation.Tendency.cents($0.pureCents)) of pure" } ?? "")
+                + (ChordIntonation.note(result).map {
+                    "; \(escape($0.description)): \(ChordIntonation.Tendency.cents($0.pureCents)) of pure"
+                } ?? "")
                 + (result.evidence.map { evidence($0, of: note) } ?? "") + "</title></rect>\n"
         }
         for syllable in report.lyrics where syllable.start <= end {
-            svg += "<text class=\"lyric\" x=\"\(x(syllable.start))\" y=\"\(String(printf: "%.1f", rollBottom + 20))\" font-size=\"10\" "
+            svg +=
+                "<text class=\"lyric\" x=\"\(x(syllable.start))\" y=\"\(String(printf: "%.1f", rollBottom + 20))\" font-size=\"10\" "
                 + "fill=\"#333\">\(escape(syllable.text + (syllable.continues ? "-" : "")))</text>\n"
         }
         // The trace, broken wherever the singer stopped.
@@ -135,7 +147,8 @@ public enum HTMLReport {
         var previous: TracePoint?
         func flush() {
             if segment.count > 1 {
-                svg += "<polyline class=\"trace\" fill=\"none\" stroke=\"#111\" stroke-width=\"1.5\" points=\"\(segment.joined(separator: " "))\"/>\n"
+                svg +=
+                    "<polyline class=\"trace\" fill=\"none\" stroke=\"#111\" stroke-width=\"1.5\" points=\"\(segment.joined(separator: " "))\"/>\n"
             }
             segment.removeAll()
         }

@@ -13,39 +13,50 @@ public enum JSONReport {
             ("bias_cents", JSON(report.biasCents.map(rounded))),
             ("verdicts", .object(Verdict.allCases.map { ($0.rawValue, .int(counts[$0] ?? 0)) })),
         ])
-        let measures: JSON = .array(report.measures.map {
-            .object([("number", .string($0.number)), ("accuracy_pct", .number(rounded($0.accuracy)))])
-        })
-        let notes: JSON = .array(report.results.map { result in
-            let note = result.note
-            return .object([
-                ("index", .int(note.index)),
-                ("pass", .int(result.pass)),
-                ("measure", .string(note.measure)),
-                ("onset_s", .number(rounded(note.onset, 3))),
-                ("duration_s", .number(rounded(note.duration, 3))),
-                ("expected_midi", .int(note.midi)),
-                ("expected_name", .string(note.name)),
-                ("line", JSON(note.line)),
-                ("verdict", .string(result.verdict.rawValue)),
-                ("median_cents", JSON(result.medianCents.map { rounded($0) })),
-                ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
-                ("in_tune_pct", .number(rounded(result.inTunePercent))),
-                ("voiced_pct", JSON(result.evidence.map { rounded(100 * $0.voicedShare) })),
-                ("frames_judged", result.evidence.map { JSON.int($0.framesJudged) } ?? .null),
-                ("sang", result.evidence?.sangOther.map { other in
-                    .object([("line", .string(other.line)), ("midi", .int(other.midi)), ("name", .string(result.note.name(of: other.midi)))])
-                } ?? .null),
-                ("chord", ChordIntonation.note(result).map { chord in
-                    .object([
-                        ("bass_line", .string(chord.bass.line)), ("bass_midi", .int(chord.bass.midi)),
-                        ("bass_name", .string(note.name(of: chord.bass.midi))), ("interval", .string(chord.interval.name)),
-                        ("above", .bool(chord.above)), ("equal_cents", .number(rounded(chord.equalCents))),
-                        ("pure_cents", .number(rounded(chord.pureCents))),
-                    ])
-                } ?? .null),
-            ])
-        })
+        let measures: JSON = .array(
+            report.measures.map {
+                .object([("number", .string($0.number)), ("accuracy_pct", .number(rounded($0.accuracy)))])
+            })
+        let notes: JSON = .array(
+            report.results.map { result in
+                let note = result.note
+                return .object([
+                    ("index", .int(note.index)),
+                    ("pass", .int(result.pass)),
+                    ("measure", .string(note.measure)),
+                    ("onset_s", .number(rounded(note.onset, 3))),
+                    ("duration_s", .number(rounded(note.duration, 3))),
+                    ("expected_midi", .int(note.midi)),
+                    ("expected_name", .string(note.name)),
+                    ("line", JSON(note.line)),
+                    ("verdict", .string(result.verdict.rawValue)),
+                    ("median_cents", JSON(result.medianCents.map { rounded($0) })),
+                    ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
+                    ("in_tune_pct", .number(rounded(result.inTunePercent))),
+                    ("voiced_pct", JSON(result.evidence.map { rounded(100 * $0.voicedShare) })),
+                    ("frames_judged", result.evidence.map { JSON.int($0.framesJudged) } ?? .null),
+                    (
+                        "sang",
+                        result.evidence?.sangOther.map { other in
+                            .object([
+                                ("line", .string(other.line)), ("midi", .int(other.midi)),
+                                ("name", .string(result.note.name(of: other.midi))),
+                            ])
+                        } ?? .null
+                    ),
+                    (
+                        "chord",
+                        ChordIntonation.note(result).map { chord in
+                            .object([
+                                ("bass_line", .string(chord.bass.line)), ("bass_midi", .int(chord.bass.midi)),
+                                ("bass_name", .string(note.name(of: chord.bass.midi))), ("interval", .string(chord.interval.name)),
+                                ("above", .bool(chord.above)), ("equal_cents", .number(rounded(chord.equalCents))),
+                                ("pure_cents", .number(rounded(chord.pureCents))),
+                            ])
+                        } ?? .null
+                    ),
+                ])
+            })
         var fields: [(String, JSON)] = [
             ("score", .string(report.score)),
             ("part", .string(report.part)),
@@ -59,34 +70,58 @@ public enum JSONReport {
             ("notes", notes),
         ]
         if let audio = report.audio {
-            fields.append(("audio", .object([
-                ("underruns", .int(audio.underruns)), ("overruns", .int(audio.overruns)),
-                ("dropped_samples", .int(audio.droppedSamples)), ("error", JSON(audio.error)),
-                ("loudspeakers_db", JSON(audio.loudspeakersDecibels)),
-            ])))
+            fields.append(
+                (
+                    "audio",
+                    .object([
+                        ("underruns", .int(audio.underruns)), ("overruns", .int(audio.overruns)),
+                        ("dropped_samples", .int(audio.droppedSamples)), ("error", JSON(audio.error)),
+                        ("loudspeakers_db", JSON(audio.loudspeakersDecibels)),
+                    ])
+                ))
         }
         if !report.lineFigures.isEmpty {
-            fields.append(("lines", .array(report.lineFigures.map { figures in
-                .object([
-                    ("line", .string(figures.line)), ("notes", .int(figures.notes)), ("correct", .int(figures.correct)),
-                    ("accuracy_pct", .number(rounded(figures.accuracy))),
-                ])
-            })))
+            fields.append(
+                (
+                    "lines",
+                    .array(
+                        report.lineFigures.map { figures in
+                            .object([
+                                ("line", .string(figures.line)), ("notes", .int(figures.notes)), ("correct", .int(figures.correct)),
+                                ("accuracy_pct", .number(rounded(figures.accuracy))),
+                            ])
+                        })
+                ))
         }
         let chord = report.chord
         if !chord.isEmpty {
-            fields.append(("chord", .array(chord.map { tendency in
-                .object([
-                    ("interval", .string(tendency.interval.name)), ("above", .bool(tendency.above)), ("notes", .int(tendency.notes)),
-                    ("pure_cents", .number(rounded(tendency.pureCents))), ("equal_cents", .number(rounded(tendency.equalCents))),
-                    ("off", .bool(tendency.isOff)), ("summary", .string(tendency.summary())),
-                ])
-            })))
+            fields.append(
+                (
+                    "chord",
+                    .array(
+                        chord.map { tendency in
+                            .object([
+                                ("interval", .string(tendency.interval.name)), ("above", .bool(tendency.above)),
+                                ("notes", .int(tendency.notes)),
+                                ("pure_cents", .number(rounded(tendency.pureCents))),
+                                ("equal_cents", .number(rounded(tendency.equalCents))),
+                                ("off", .bool(tendency.isOff)), ("summary", .string(tendency.summary())),
+                            ])
+                        })
+                ))
         }
         if !report.marks.isEmpty {
-            fields.append(("marks", .array(report.marks.map { mark in
-                .object([("id", .int(Int(mark.id))), ("measure", .string(mark.measure)), ("line", JSON(mark.line)), ("text", .string(mark.text))])
-            })))
+            fields.append(
+                (
+                    "marks",
+                    .array(
+                        report.marks.map { mark in
+                            .object([
+                                ("id", .int(Int(mark.id))), ("measure", .string(mark.measure)), ("line", JSON(mark.line)),
+                                ("text", .string(mark.text)),
+                            ])
+                        })
+                ))
         }
         if let divisi = report.divisi {
             fields.append(("divisi", .object([("note", .string(divisi.note.rawValue)), ("chords", .int(divisi.chords))])))

@@ -162,8 +162,13 @@ public struct NoteComparator: Sendable {
         // Whose note it was, when another line's written note lies nearer the pitch sung than the singer's own (one
         // at the singer's own pitch never does).
         let sung = Double(note.midi) * 100 + median
-        let other = verdict == .correct ? nil : note.others.filter { $0.midi != note.midi }.min { abs(Double($0.midi) * 100 - sung) < abs(Double($1.midi) * 100 - sung) }
-        let sangOther = other.flatMap { abs(Double($0.midi) * 100 - sung) <= 50 && abs(Double($0.midi) * 100 - sung) < abs(median) ? $0 : nil }
+        let other =
+            verdict == .correct
+            ? nil
+            : note.others.filter { $0.midi != note.midi }.min { abs(Double($0.midi) * 100 - sung) < abs(Double($1.midi) * 100 - sung) }
+        let sangOther = other.flatMap {
+            abs(Double($0.midi) * 100 - sung) <= 50 && abs(Double($0.midi) * 100 - sung) < abs(median) ? $0 : nil
+        }
         return NoteResult(
             note: note, verdict: verdict, medianCents: median, onsetError: onsetError, inTunePercent: inTunePercent,
             evidence: NoteResult.Evidence(voicedShare: voicedShare, framesJudged: held.count, sangOther: sangOther))
@@ -325,7 +330,8 @@ public struct NoteComparator: Sendable {
     /// plausible vibrato (wider than ±100 cents).
     static func fittedCentre(_ frames: [(time: Double, cents: Double)], vibratoRate: Double?) -> Centre? {
         guard frames.count >= 8, let start = frames.first?.time else { return nil }
-        let rates = vibratoRate.map { rate in [0.9, 0.95, 1, 1.05, 1.1].map { $0 * rate } }
+        let rates =
+            vibratoRate.map { rate in [0.9, 0.95, 1, 1.05, 1.1].map { $0 * rate } }
             ?? Array(stride(from: 4.5, through: 7.0, by: 0.25))
         var fits: [(residual: Double, centre: Double)] = []
         for rate in rates {

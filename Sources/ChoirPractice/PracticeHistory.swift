@@ -51,7 +51,8 @@ public final class PracticeHistory: Sendable {
 
     /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.
     public static func defaultPath(environment: [String: String]) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? "/tmp") + "/.local/share"
         return base + "/choir/history.sqlite"
     }
@@ -88,20 +89,21 @@ public final class PracticeHistory: Sendable {
         var migrator = DatabaseMigrator()
         // Histories from before the migrator have these tables already, some without the later columns.
         migrator.registerMigration("sessions, results and traces") { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS session (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
-                    started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
-                    options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
-                CREATE TABLE IF NOT EXISTS result (
-                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
-                    idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
-                    onset_error REAL, in_tune_pct REAL NOT NULL, PRIMARY KEY (session, idx));
-                CREATE TABLE IF NOT EXISTS trace (
-                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL NOT NULL,
-                    midi REAL NOT NULL);
-                CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS session (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                        started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
+                    CREATE TABLE IF NOT EXISTS result (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
+                        idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
+                        onset_error REAL, in_tune_pct REAL NOT NULL, PRIMARY KEY (session, idx));
+                    CREATE TABLE IF NOT EXISTS trace (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, time REAL NOT NULL,
+                        midi REAL NOT NULL);
+                    CREATE INDEX IF NOT EXISTS trace_session ON trace(session, time);
+                    """)
             if try !db.columns(in: "session").contains(where: { $0.name == "audio" }) {
                 try db.execute(sql: "ALTER TABLE session ADD COLUMN audio TEXT")
             }
@@ -111,18 +113,19 @@ public final class PracticeHistory: Sendable {
         }
         // A note sung again (a loop, a step back, a drill's next pass) is a result of its own, in its pass.
         migrator.registerMigration("every pass kept") { db in
-            try db.execute(sql: """
-                CREATE TABLE result_by_pass (
-                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, pass INTEGER NOT NULL,
-                    note TEXT NOT NULL, idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL,
-                    median_cents REAL, onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT,
-                    PRIMARY KEY (session, pass, idx));
-                INSERT INTO result_by_pass
-                    SELECT session, 1, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence
-                    FROM result ORDER BY session, idx;
-                DROP TABLE result;
-                ALTER TABLE result_by_pass RENAME TO result;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE result_by_pass (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, pass INTEGER NOT NULL,
+                        note TEXT NOT NULL, idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL,
+                        median_cents REAL, onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT,
+                        PRIMARY KEY (session, pass, idx));
+                    INSERT INTO result_by_pass
+                        SELECT session, 1, note, idx, measure, verdict, median_cents, onset_error, in_tune_pct, evidence
+                        FROM result ORDER BY session, idx;
+                    DROP TABLE result;
+                    ALTER TABLE result_by_pass RENAME TO result;
+                    """)
         }
         // What was practised: the piece's title, how (a take, a microphone, a drill), in which key, to which words
         // and which note of the line's chords. Each column is added only if missing, as a development build may
@@ -139,11 +142,12 @@ public final class PracticeHistory: Sendable {
         }
         // The singer's pencil marks (``PracticeMark``).
         migrator.registerMigration("practice marks") { db in
-            try db.execute(sql: """
-                CREATE TABLE mark (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, line TEXT, measure TEXT NOT NULL,
-                    text TEXT NOT NULL, created REAL NOT NULL)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE mark (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, line TEXT, measure TEXT NOT NULL,
+                        text TEXT NOT NULL, created REAL NOT NULL)
+                    """)
         }
         return migrator
     }
@@ -199,12 +203,14 @@ public final class PracticeHistory: Sendable {
     /// Sessions, oldest first; of one score (matched by file name) when given.
     public func sessions(score: String? = nil) throws(Failure) -> [Session] {
         try attempt { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, s.kind, s.transpose, s.measures,
-                       COALESCE(MAX(r.pass), 0) AS passes, COUNT(r.idx) AS notes,
-                       COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
-                FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, s.kind, s.transpose, s.measures,
+                           COALESCE(MAX(r.pass), 0) AS passes, COUNT(r.idx) AS notes,
+                           COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
+                    FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
+                    """)
             return try rows.map { row in
                 let measures = try JSONDecoder().decode([MeasureMark].self, from: Data((row["measures"] as String).utf8))
                 return Session(
@@ -236,7 +242,9 @@ public final class PracticeHistory: Sendable {
                         note: try decoder.decode(ExpectedNote.self, from: Data((row["note"] as String).utf8)),
                         verdict: Verdict(rawValue: row["verdict"]) ?? .missing, medianCents: row["median_cents"],
                         onsetError: row["onset_error"], inTunePercent: row["in_tune_pct"],
-                        evidence: try (row["evidence"] as String?).map { try decoder.decode(NoteResult.Evidence.self, from: Data($0.utf8)) },
+                        evidence: try (row["evidence"] as String?).map {
+                            try decoder.decode(NoteResult.Evidence.self, from: Data($0.utf8))
+                        },
                         pass: row["pass"])
                 }
             let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
@@ -252,7 +260,8 @@ public final class PracticeHistory: Sendable {
             report.transpose = row["transpose"]
             report.verse = row["verse"]
             report.divisi = try (row["divisi"] as String?).map { try decoder.decode(SessionReport.DivisiChoice.self, from: Data($0.utf8)) }
-            report.lyrics = try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
+            report.lyrics =
+                try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
             return report
         }
     }
@@ -295,7 +304,8 @@ public final class PracticeHistory: Sendable {
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 return Failure(path: path, kind: .corrupt, reason: "the history database is corrupt (not an SQLite database)")
             default:
-                return Failure(path: path, kind: .unusable, reason: "the history database cannot be used (\(error.message ?? "\(error.resultCode)"))")
+                return Failure(
+                    path: path, kind: .unusable, reason: "the history database cannot be used (\(error.message ?? "\(error.resultCode)"))")
             }
         }
         return Failure(path: path, kind: .unusable, reason: "the history database cannot be used (\(error))")

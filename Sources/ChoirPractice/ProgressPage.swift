@@ -37,7 +37,8 @@ public enum ProgressPage {
             let entries = sessions.filter { $0.report.part == line }
             let last = entries.last!.session
             html += "<section class=\"line\" id=\"line-\(number + 1)\">\n<h2>\(HTMLReport.escape(line))</h2>\n"
-            html += "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started)) to "
+            html +=
+                "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started)) to "
                 + "\(PracticeHistory.day(last.started)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
             html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)")
             html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)")
@@ -53,12 +54,15 @@ public enum ProgressPage {
     }
 
     /// Session labels under a plot: each session's number and day, thinned to fit.
-    static func sessionLabels(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], x: (Int) -> Double, y: Double, width: Double) -> String {
+    static func sessionLabels(
+        _ entries: [(session: PracticeHistory.Session, report: SessionReport)], x: (Int) -> Double, y: Double, width: Double
+    ) -> String {
         let every = max(1, Int((Double(entries.count) * 70 / width).rounded(.up)))
         var svg = ""
         for (index, entry) in entries.enumerated() where index % every == 0 || index == entries.count - 1 {
             let date = PracticeHistory.day(entry.session.started).dropFirst(5)
-            svg += "<text x=\"\(format(x(index)))\" y=\"\(format(y))\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">#\(entry.session.id) \(date)</text>\n"
+            svg +=
+                "<text x=\"\(format(x(index)))\" y=\"\(format(y))\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">#\(entry.session.id) \(date)</text>\n"
         }
         return svg
     }
@@ -68,9 +72,11 @@ public enum ProgressPage {
         let width = 760.0, height = 220.0, left = 44.0, right = 30.0, top = 14.0, bottom = 36.0
         func x(_ index: Int) -> Double { column(index, of: entries.count, width: width, left: left, right: right) }
         func y(_ accuracy: Double) -> Double { top + (100 - accuracy) / 100 * (height - top - bottom) }
-        var svg = "<svg id=\"\(id)\" class=\"accuracy\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
+        var svg =
+            "<svg id=\"\(id)\" class=\"accuracy\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
         for level in [0.0, 50, 100] {
-            svg += "<line x1=\"\(format(left))\" y1=\"\(format(y(level)))\" x2=\"\(format(width - right / 2))\" y2=\"\(format(y(level)))\" stroke=\"#ddd\"/>"
+            svg +=
+                "<line x1=\"\(format(left))\" y1=\"\(format(y(level)))\" x2=\"\(format(width - right / 2))\" y2=\"\(format(y(level)))\" stroke=\"#ddd\"/>"
                 + "<text x=\"\(format(left - 6))\" y=\"\(format(y(level) + 4))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">\(Int(level))%</text>\n"
         }
         let points = entries.indices.map { "\(format(x($0))),\(format(y(entries[$0].session.accuracy)))" }
@@ -79,7 +85,8 @@ public enum ProgressPage {
         }
         for (index, entry) in entries.enumerated() {
             let session = entry.session
-            svg += "<circle class=\"session\" cx=\"\(format(x(index)))\" cy=\"\(format(y(session.accuracy)))\" r=\"5\" fill=\"\(accuracyColour)\">"
+            svg +=
+                "<circle class=\"session\" cx=\"\(format(x(index)))\" cy=\"\(format(y(session.accuracy)))\" r=\"5\" fill=\"\(accuracyColour)\">"
                 + "<title>#\(session.id) \(PracticeHistory.day(session.started)): \(String(printf: "%.1f", session.accuracy))% "
                 + "(\(session.correct) of \(session.notes) notes)</title></circle>\n"
         }
@@ -96,23 +103,27 @@ public enum ProgressPage {
         let width = Int(left + Double(measures.count) * cell + 10), height = Int(top + Double(entries.count) * cell + 8)
         var svg = "<svg id=\"\(id)\" class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\">\n"
         for (column, measure) in measures.enumerated() where column % 5 == 0 || column == measures.count - 1 {
-            svg += "<text x=\"\(format(left + Double(column) * cell + cell / 2))\" y=\"\(format(top - 8))\" font-size=\"10\" fill=\"#555\" "
+            svg +=
+                "<text x=\"\(format(left + Double(column) * cell + cell / 2))\" y=\"\(format(top - 8))\" font-size=\"10\" fill=\"#555\" "
                 + "text-anchor=\"middle\">\(HTMLReport.escape(numbers[measure]!))</text>\n"
         }
         for (row, entry) in entries.enumerated() {
             let y = top + Double(row) * cell
-            svg += "<text x=\"\(format(left - 6))\" y=\"\(format(y + cell - 5))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">"
+            svg +=
+                "<text x=\"\(format(left - 6))\" y=\"\(format(y + cell - 5))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">"
                 + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started))</text>\n"
             let sung = Dictionary(grouping: entry.report.results, by: \.note.measureIndex)
             for (column, measure) in measures.enumerated() {
                 let x = left + Double(column) * cell
                 guard let results = sung[measure] else {
-                    svg += "<rect x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(cell - 2))\" height=\"\(format(cell - 2))\" fill=\"#eee\"/>\n"
+                    svg +=
+                        "<rect x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(cell - 2))\" height=\"\(format(cell - 2))\" fill=\"#eee\"/>\n"
                     continue
                 }
                 let correct = results.count { $0.verdict.isCorrect }
                 let accuracy = 100 * Double(correct) / Double(results.count)
-                svg += "<rect class=\"cell\" x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(cell - 2))\" height=\"\(format(cell - 2))\" "
+                svg +=
+                    "<rect class=\"cell\" x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(cell - 2))\" height=\"\(format(cell - 2))\" "
                     + "rx=\"2\" fill=\"hsl(\(Int(accuracy * 1.2)),60%,45%)\"><title>m. \(HTMLReport.escape(numbers[measure]!)) in "
                     + "#\(entry.session.id): \(Int(accuracy.rounded()))% (\(correct) of \(results.count) notes)</title></rect>\n"
             }
@@ -130,7 +141,7 @@ public enum ProgressPage {
         }
         // Each series: its name, colour and value per session (nil where the session gives none).
         var series: [(name: String, colour: String, dashed: Bool, values: [Double?])] = [
-            ("from the written pitch", biasColour, true, entries.map(\.report.biasCents)),
+            ("from the written pitch", biasColour, true, entries.map(\.report.biasCents))
         ]
         let tendencies = entries.map { ChordIntonation.tendencies($0.report.results, minimum: 2) }
         var kinds: [(ChordIntonation.Interval, Bool, String)] = []
@@ -141,9 +152,11 @@ public enum ProgressPage {
             let values = tendencies.map { $0.first { $0.interval == interval && $0.above == above }?.pureCents }
             series.append(("\(kind), from pure", intervalColours[interval]!, !above, values))
         }
-        var svg = "<svg id=\"\(id)\" class=\"intonation\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
+        var svg =
+            "<svg id=\"\(id)\" class=\"intonation\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
         for level in [-centsRange, -15, 0, 15, centsRange] {
-            svg += "<line x1=\"\(format(left))\" y1=\"\(format(y(level)))\" x2=\"\(format(width - right / 2))\" y2=\"\(format(y(level)))\" "
+            svg +=
+                "<line x1=\"\(format(left))\" y1=\"\(format(y(level)))\" x2=\"\(format(width - right / 2))\" y2=\"\(format(y(level)))\" "
                 + "stroke=\"\(level == 0 ? "#999" : "#e4e4e4")\"/><text x=\"\(format(left - 6))\" y=\"\(format(y(level) + 4))\" font-size=\"10\" "
                 + "fill=\"#555\" text-anchor=\"end\">\(String(printf: "%+.0f", level))</text>\n"
         }
@@ -152,7 +165,8 @@ public enum ProgressPage {
             var run: [String] = []
             func flush() {
                 if run.count > 1 {
-                    svg += "<polyline fill=\"none\" stroke=\"\(item.colour)\" stroke-width=\"2.5\"\(item.dashed ? " stroke-dasharray=\"6 4\"" : "") "
+                    svg +=
+                        "<polyline fill=\"none\" stroke=\"\(item.colour)\" stroke-width=\"2.5\"\(item.dashed ? " stroke-dasharray=\"6 4\"" : "") "
                         + "points=\"\(run.joined(separator: " "))\"/>\n"
                 }
                 run.removeAll()
@@ -163,13 +177,15 @@ public enum ProgressPage {
                     continue
                 }
                 run.append("\(format(x(index))),\(format(y(value)))")
-                svg += "<circle cx=\"\(format(x(index)))\" cy=\"\(format(y(value)))\" r=\"4\" fill=\"\(item.colour)\"><title>"
+                svg +=
+                    "<circle cx=\"\(format(x(index)))\" cy=\"\(format(y(value)))\" r=\"4\" fill=\"\(item.colour)\"><title>"
                     + "#\(entries[index].session.id): \(HTMLReport.escape(item.name)) \(String(printf: "%+.1f", value)) cents</title></circle>\n"
             }
             flush()
         }
         svg += sessionLabels(entries, x: x, y: height - 12, width: width) + "</svg>\n"
-        return svg + "<p class=\"key\">" + series.map { "<span style=\"background:\($0.colour)\"></span>\(HTMLReport.escape($0.name))" }.joined()
+        return svg + "<p class=\"key\">"
+            + series.map { "<span style=\"background:\($0.colour)\"></span>\(HTMLReport.escape($0.name))" }.joined()
             + "</p>\n<p>Above 0: sharp of the written pitch, or wider than the pure interval over the other lines' bass.</p>\n"
     }
 

@@ -71,8 +71,9 @@ public struct SteeredJudge: Sendable {
     public func sungPitch(_ frame: PitchFrame) -> Double? {
         guard let segment = segment(at: frame.time) else { return nil }
         let scoreTime = segment.scoreTime(at: frame.time)
-        guard let note = notes.last(where: { $0.onset <= scoreTime && scoreTime < $0.end })
-            ?? notes.first(where: { $0.onset > scoreTime }) ?? notes.last
+        guard
+            let note = notes.last(where: { $0.onset <= scoreTime && scoreTime < $0.end })
+                ?? notes.first(where: { $0.onset > scoreTime }) ?? notes.last
         else { return nil }
         let read = NoteComparator.reading(frame, for: note)
         guard read.frequency > 0, isSung(read) else { return nil }

@@ -5,7 +5,8 @@ import ChoirScore
 public enum TerminalReport {
     /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files).
     public static func render(_ report: SessionReport, colour: Bool) -> String {
-        var out = "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
+        var out =
+            "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
             + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
         guard !report.results.isEmpty else {
@@ -15,20 +16,25 @@ public enum TerminalReport {
         if let unsung = report.unsung { out += "Not sung: \(unsung.summary)\n" }
         let lines = report.lineFigures
         if !lines.isEmpty {
-            out += "Lines: " + lines.map { "\($0.line) \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
+            out +=
+                "Lines: "
+                + lines.map { "\($0.line) \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
                 .joined(separator: ", ") + "\n"
         }
         if let divisi = report.divisi { out += "Divisi: \(divisi.summary)\n" }
         let passes = report.passes
         if passes.count > 1 {
-            out += "Passes: " + passes.map { "\($0.number): \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
+            out +=
+                "Passes: "
+                + passes.map { "\($0.number): \(String(printf: "%.0f", $0.accuracy))% (\($0.correct) of \($0.notes))" }
                 .joined(separator: ", ") + "\n"
         }
         let counts = report.counts
         out += "Verdicts: " + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") + "\n"
         if let bias = report.biasCents, let spread = report.meanAbsoluteCents {
             let leaning = abs(bias) < 5 ? "centred" : bias < 0 ? "flat" : "sharp"
-            out += "Intonation: \(String(printf: "%+.0f", bias)) cents on average (\(leaning)), \(String(printf: "%.0f", spread)) cents from the written pitch\n"
+            out +=
+                "Intonation: \(String(printf: "%+.0f", bias)) cents on average (\(leaning)), \(String(printf: "%.0f", spread)) cents from the written pitch\n"
         }
         let chord = report.chord
         if !chord.isEmpty { out += "Against the chord:\n" + chord.map { "  \($0.summary())\n" }.joined() }
@@ -36,7 +42,10 @@ public enum TerminalReport {
         if !measures.isEmpty {
             out += "Measures: " + measures.map { cell($0.accuracy, colour: colour) }.joined() + (colour ? "\u{1B}[0m" : "") + "\n"
             out += "          " + axis(measures.map(\.number)) + "\n"
-            out += "          " + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%") + "\n"
+            out +=
+                "          "
+                + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%")
+                + "\n"
         }
         out += audio(report)
         // Notes sung from another line: what a choir director would name first.

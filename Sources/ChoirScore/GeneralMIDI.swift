@@ -22,7 +22,7 @@ public enum GeneralMIDI {
         "FX 6 (goblins)", "FX 7 (echoes)", "FX 8 (sci-fi)", "Sitar", "Banjo", "Shamisen", "Koto", "Kalimba",
         "Bagpipe", "Fiddle", "Shanai", "Tinkle Bell", "Agogo", "Steel Drums", "Woodblock", "Taiko Drum",
         "Melodic Tom", "Synth Drum", "Reverse Cymbal", "Guitar Fret Noise", "Breath Noise", "Seashore", "Bird Tweet",
-        "Telephone Ring", "Helicopter", "Applause", "Gunshot"
+        "Telephone Ring", "Helicopter", "Applause", "Gunshot",
     ]
 
     /// The program `text` names: a 1-based GM number ("53"), or a name or unique prefix of one, ignoring case

@@ -136,7 +136,8 @@ enum VoiceNames {
         guard let number = Int(tokens[1]) ?? romans[tokens[1]] else { return nil }
         let voices = ["soprano", "mezzo", "alto", "tenor", "baritone", "bass", "treble", "descant"]
         let abbreviation = tokens[0]
-        let voice = abbreviation.count == 1
+        let voice =
+            abbreviation.count == 1
             ? ["s": "soprano", "a": "alto", "t": "tenor", "b": "bass"][abbreviation]
             : voices.first { $0.hasPrefix(abbreviation) } ?? fullNames[abbreviation].flatMap { $0.count == 1 ? $0[0].lowercased() : nil }
         return voice.map { ($0, number) }
@@ -145,7 +146,10 @@ enum VoiceNames {
 
 /// The four voices of a choir, which a score's voicing ("SATB", "SSAA", "TTBB") lists.
 public enum SungVoice: String, CaseIterable, Comparable, Sendable {
-    case soprano = "S", alto = "A", tenor = "T", bass = "B"
+    case soprano = "S"
+    case alto = "A"
+    case tenor = "T"
+    case bass = "B"
 
     public static func < (a: SungVoice, b: SungVoice) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
 

@@ -31,8 +31,10 @@ public struct Measure: Sendable {
     /// Whether repeats are taken again after a D.C. or D.S. jump (`<sound after-jump="yes">`).
     public var repeatsAfterJump = false
 
-    public init(number: String, start: Rational, duration: Rational, time: TimeSignature, key: KeySignature,
-                isImplicit: Bool = false) {
+    public init(
+        number: String, start: Rational, duration: Rational, time: TimeSignature, key: KeySignature,
+        isImplicit: Bool = false
+    ) {
         self.number = number
         self.start = start
         self.duration = duration
@@ -76,8 +78,10 @@ public struct KeySignature: Hashable, Sendable, CustomStringConvertible {
     /// The tonic and mode, e.g. "E♭ major", "C♯ minor" or "D dorian".
     public var description: String {
         let mode = self.mode?.lowercased() ?? "major"
-        let offsets = ["major": 0, "ionian": 0, "none": 0, "": 0, "minor": 3, "aeolian": 3, "dorian": 2,
-                       "phrygian": 4, "lydian": -1, "mixolydian": 1, "locrian": 5]
+        let offsets = [
+            "major": 0, "ionian": 0, "none": 0, "": 0, "minor": 3, "aeolian": 3, "dorian": 2,
+            "phrygian": 4, "lydian": -1, "mixolydian": 1, "locrian": 5,
+        ]
         let tonic = Self.noteName(fifthsFromC: fifths + (offsets[mode] ?? 0))
         return "\(tonic) \(mode == "none" || mode.isEmpty ? "major" : mode)"
     }

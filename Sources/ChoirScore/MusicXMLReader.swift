@@ -73,7 +73,7 @@ final class MusicXMLReader {
                     guard name == "creator" else { return }
                     let type = xml.attribute("type")
                     let text = try xml.readText().oneLine
-                    if (type == "composer" || type == nil), self.composer == nil, !text.isEmpty { self.composer = text }
+                    if type == "composer" || type == nil, self.composer == nil, !text.isEmpty { self.composer = text }
                 }
             case "credit":
                 var isTitle = false
@@ -470,9 +470,11 @@ final class MusicXMLReader {
         var repairs: [Repair] = []
         let parts = declaredParts.enumerated().map { number, declaration -> Part in
             let builder = builders[declaration.id]
-            let name = [declaration.name, declaration.instrumentName ?? "",
-                        declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", "Part \(number + 1)"]
-                .first { !$0.isEmpty }!
+            let name = [
+                declaration.name, declaration.instrumentName ?? "",
+                declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", "Part \(number + 1)",
+            ]
+            .first { !$0.isEmpty }!
             let (notes, unendedTies) = builder?.notes(layout: layout) ?? ([], [])
             var part = Part(
                 id: declaration.id, name: name, abbreviation: declaration.abbreviation,

@@ -132,8 +132,9 @@ final class PartBuilder {
                     case "alter":
                         let text = try xml.readText().trimmed
                         guard let value = Double(text), value.isFinite, abs(value) <= 4 else {
-                            throw ReadError("expected an <alter> between -4 and 4 semitones but found '\(text)'",
-                                            offset: xml.tokenOffset)
+                            throw ReadError(
+                                "expected an <alter> between -4 and 4 semitones but found '\(text)'",
+                                offset: xml.tokenOffset)
                         }
                         alter = value
                     case "octave":

@@ -14,7 +14,9 @@ public enum PitchName {
     /// anything else.
     public static func midi(named name: String) -> Int? {
         var rest = Substring(name.trimmed)
-        guard let letter = rest.first?.uppercased(), let index = ["C", "D", "E", "F", "G", "A", "B"].firstIndex(of: letter) else { return nil }
+        guard let letter = rest.first?.uppercased(), let index = ["C", "D", "E", "F", "G", "A", "B"].firstIndex(of: letter) else {
+            return nil
+        }
         rest = rest.dropFirst()
         var alter = 0
         while let sign = rest.first, "#♯b♭".contains(sign) {

@@ -210,7 +210,8 @@ final class XMLTokenizer {
 
     private static func isNameByte(_ b: UInt8) -> Bool {
         if b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") || b == UInt8(ascii: "-") { return true }
-        return !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
+        return
+            !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
             || b == UInt8(ascii: "<") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'"))
     }
 

@@ -50,7 +50,8 @@ public enum InstrumentTuning {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
-              let data = try? encoder.encode(stored().merging(offsets) { $1 }) else { return }
+            let data = try? encoder.encode(stored().merging(offsets) { $1 })
+        else { return }
         try? ReplacingFile.write(String(decoding: data, as: UTF8.self), to: cachePath)
     }
 
@@ -68,7 +69,8 @@ public enum InstrumentTuning {
                 var offsets = [Double](repeating: 0, count: 128)
                 for _ in 0..<2 {
                     let sounds = try SynthRenderer.soundKeys(
-                        unmeasured, program: program, soundFont: soundFont, sampleRate: sampleRate, seconds: held, tuning: offsets.map { -$0 })
+                        unmeasured, program: program, soundFont: soundFont, sampleRate: sampleRate, seconds: held,
+                        tuning: offsets.map { -$0 })
                     let part = Int(measured.lowerBound * Double(sampleRate))..<Int(measured.upperBound * Double(sampleRate))
                     for (key, sound) in zip(unmeasured, sounds) {
                         offsets[key] += offset(of: sound.map { Array($0[part]) }, sampleRate: Double(sampleRate), key: key) ?? 0

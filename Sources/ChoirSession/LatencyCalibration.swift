@@ -23,7 +23,9 @@ public enum LatencyCalibration {
 
     /// Plays the sweeps on `output`, listens on `input` and returns the round trip.
     public static func measure(output: String, input: String, sampleRate: Int) throws(SessionError) -> Measurement {
-        guard (8000...192_000).contains(sampleRate) else { throw SessionError(.usage, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz") }
+        guard (8000...192_000).contains(sampleRate) else {
+            throw SessionError(.usage, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz")
+        }
         let rate = Double(sampleRate)
         let starts = (0..<sweeps).map { Int((0.3 + Double($0) * spacingSeconds) * rate) }
         let signal = Self.signal(sampleRate: rate, starts: starts)
@@ -69,15 +71,19 @@ public enum LatencyCalibration {
         let heard = lags.filter { $0.strength >= 0.3 }.map(\.lag).sorted()
         guard heard.count >= sweeps - 2 else {
             let best = lags.map(\.strength).max() ?? 0
-            throw SessionError(.calibration, "did not hear the sweeps (\(heard.count) of \(sweeps), best match "
-                + String(printf: "%.2f", best) + "): expected '\(output)' to reach the microphone '\(input)'")
+            throw SessionError(
+                .calibration,
+                "did not hear the sweeps (\(heard.count) of \(sweeps), best match "
+                    + String(printf: "%.2f", best) + "): expected '\(output)' to reach the microphone '\(input)'")
         }
         // A sweep heard while the sound server was still settling its latency is an outlier; the rest agree.
         let agreeing = Self.agreeing(heard)
         guard agreeing.count >= sweeps - 2 else {
-            throw SessionError(.calibration, "the sweeps came back " + String(printf: "%.1f", (heard.last! - heard.first!) * 1000)
-                + " ms apart, and no \(sweeps - 2) of them within \(String(printf: "%.0f", agreement * 1000)) ms: expected a steady "
-                + "round trip; is something else playing, or the room very echoic?")
+            throw SessionError(
+                .calibration,
+                "the sweeps came back " + String(printf: "%.1f", (heard.last! - heard.first!) * 1000)
+                    + " ms apart, and no \(sweeps - 2) of them within \(String(printf: "%.0f", agreement * 1000)) ms: expected a steady "
+                    + "round trip; is something else playing, or the room very echoic?")
         }
         return Measurement(latency: agreeing[agreeing.count / 2], agreeing: agreeing.count, spread: agreeing.last! - agreeing.first!)
     }
@@ -119,9 +125,10 @@ public enum LatencyCalibration {
 
     /// Each sweep's lag, in seconds after where the clocks put it (negative when earlier), and how clearly
     /// it was heard. `offsets` take capture frames to the playback frames heard at those moments.
-    static func lags(of captured: [Float], offsets: [(captured: Int, offset: Double)], signal: [Float], starts: [Int],
-        sampleRate: Double) -> [(lag: Double, strength: Double)]
-    {
+    static func lags(
+        of captured: [Float], offsets: [(captured: Int, offset: Double)], signal: [Float], starts: [Int],
+        sampleRate: Double
+    ) -> [(lag: Double, strength: Double)] {
         let length = Int(sweepSeconds * sampleRate)
         let earliest = Int(earliestSeconds * sampleRate), latest = Int(latestSeconds * sampleRate)
         return starts.map { start in

@@ -43,7 +43,9 @@ final class MixOutput {
         }
         switch destination {
         case .none:
-            renderer = nil; writer = nil; playback = nil
+            renderer = nil
+            writer = nil
+            playback = nil
         case .file(let path):
             renderer = try synthesizer(blockSize: 4096)
             do { writer = try WAVWriter(path: path, channels: 2, sampleRate: sampleRate) } catch { throw SessionError(.output, "\(error)") }
@@ -83,7 +85,9 @@ final class MixOutput {
             left.withUnsafeMutableBufferPointer { l in
                 right.withUnsafeMutableBufferPointer { r in
                     let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: wanted)
-                    do throws(WAVFile.Failure) { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch { failure = error }
+                    do throws(WAVFile.Failure) { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch {
+                        failure = error
+                    }
                 }
             }
             if let failure { throw SessionError(.output, "\(failure)") }

@@ -28,9 +28,10 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// Loads the mix and opens `device`, rendering `period` frames at a time. With `startsPaused` the music waits
     /// for ``SessionCommand/togglePause``; with `holdsAtEnd` it pauses at its end instead of finishing, to be
     /// played again.
-    public init(_ resolved: ResolvedPlayback, device: String, sampleRate: Int, period: Int, startsPaused: Bool = false,
-                holdsAtEnd: Bool = false) throws(SessionError)
-    {
+    public init(
+        _ resolved: ResolvedPlayback, device: String, sampleRate: Int, period: Int, startsPaused: Bool = false,
+        holdsAtEnd: Bool = false
+    ) throws(SessionError) {
         guard (16...8192).contains(period) else { throw SessionError(.usage, "period \(period): expected 16 to 8192 frames") }
         self.resolved = resolved
         self.device = device
@@ -44,8 +45,10 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         }
         renderer.holdsAtEnd = holdsAtEnd
         if startsPaused { renderer.send(.pause(true)) }
-        control = Locked(Control(transport: Transport(
-            resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)))
+        control = Locked(
+            Control(
+                transport: Transport(
+                    resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)))
         do {
             output = try ALSAPlayback(device: device, sampleRate: sampleRate, periodFrames: period, source: renderer)
         } catch {

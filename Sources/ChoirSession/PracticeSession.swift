@@ -114,9 +114,11 @@ public final class PracticeSession: @unchecked Sendable {
             let end = take.audio.duration - resolved.schedule.preroll - latency
             let covered = notes.prefix { $0.onset + $0.duration <= end }
             guard !covered.isEmpty else {
-                throw SessionError(.input, "\(path): the take is \(String(printf: "%.1f", take.audio.duration)) s long: expected at "
-                    + "least \(String(printf: "%.1f", notes[0].onset + notes[0].duration + resolved.schedule.preroll + latency)) s, "
-                    + "to the end of the first note of the practised range")
+                throw SessionError(
+                    .input,
+                    "\(path): the take is \(String(printf: "%.1f", take.audio.duration)) s long: expected at "
+                        + "least \(String(printf: "%.1f", notes[0].onset + notes[0].duration + resolved.schedule.preroll + latency)) s, "
+                        + "to the end of the first note of the practised range")
             }
             if covered.count < notes.count {
                 header.unsung = SessionReport.Unsung(notes: notes.count - covered.count, measure: notes[covered.count].measure)
@@ -163,7 +165,9 @@ public final class PracticeSession: @unchecked Sendable {
         if chords > 0 { report.divisi = SessionReport.DivisiChoice(note: plan.divisi, chords: chords) }
         report.kind = plan.input.isTake ? .file : .live
         // The singer's marks on these measures (a history that cannot be read has none to give).
-        if let history = plan.history, let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines) {
+        if let history = plan.history,
+            let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines)
+        {
             report.keep(marks)
         }
         return report
@@ -177,7 +181,8 @@ public final class PracticeSession: @unchecked Sendable {
         guard (8000...192_000).contains(take.sampleRate) else {
             throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
         }
-        let heard = plan.loudspeakers ? try played(resolved, sampleRate: take.sampleRate, latency: latency, length: take.samples.count) : nil
+        let heard =
+            plan.loudspeakers ? try played(resolved, sampleRate: take.sampleRate, latency: latency, length: take.samples.count) : nil
         let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: plan.sampleRate)
         return TakeSetup(path: path, audio: take, heard: heard, mix: mix)
     }
@@ -284,7 +289,9 @@ public final class PracticeSession: @unchecked Sendable {
         report.audio = run.audio
         recorder?.finish(audio: run.audio)
         state.withLock { $0.ended = true }
-        result.withLock { $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 }) }
+        result.withLock {
+            $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
+        }
     }
 
     private func run() -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
@@ -330,7 +337,12 @@ public final class PracticeSession: @unchecked Sendable {
                 publish(time: frame.time, results: judge.results, trace: judge.trace)
                 lastSave = frame.time
                 if isCancelled { ending = .cancelled }
-                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains(.quit) }) { ending = .quit }
+                if inbox.withLock({ commands in
+                    defer { commands.removeAll() }
+                    return commands.contains(.quit)
+                }) {
+                    ending = .quit
+                }
                 if ending != .completed { break }
             }
             if ending == .completed {
@@ -376,24 +388,32 @@ public final class PracticeSession: @unchecked Sendable {
                     ending = .cancelled
                     break
                 }
-                if inbox.withLock({ commands in defer { commands.removeAll() }; return commands.contains { transport.apply($0) } }) {
+                if inbox.withLock({ commands in
+                    defer { commands.removeAll() }
+                    return commands.contains { transport.apply($0) }
+                }) {
                     ending = .quit
                     break
                 }
                 for segment in mix.renderer?.segments() ?? [] {
-                    judge.follow(SteeredJudge.Segment(
-                        time: Double(segment.frame) / rate, scoreTime: (segment.cursor - Double(transport.zeroSample)) / rate,
-                        speed: segment.speed))
+                    judge.follow(
+                        SteeredJudge.Segment(
+                            time: Double(segment.frame) / rate, scoreTime: (segment.cursor - Double(transport.zeroSample)) / rate,
+                            speed: segment.speed))
                 }
                 // The next hop's first sample on the mix's time line (by the streams' offset so far), so that the
                 // mix's echo can be taken out of it before the tracker hears it.
-                let heardAt = alignment == nil ? Double(frames.consumed + ring.dropped) : alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 }
+                let heardAt =
+                    alignment == nil
+                    ? Double(frames.consumed + ring.dropped) : alignment?.offset.map { Double(frames.consumed + ring.dropped) + $0 }
                 let advanced = frames.advance(from: ring) { hop in
                     if let recording = live.recording, let heardAt { recording.add(UnsafeBufferPointer(hop), at: Int(heardAt.rounded())) }
                     if let echo, let heardAt, alignment != nil { echo.cancel(hop, heardFrame: heardAt - latency * rate) }
                 }
                 guard advanced else {
-                    if let segment = judge.segment(at: position - latency) { transport.scoreTime = segment.scoreTime(at: position - latency) }
+                    if let segment = judge.segment(at: position - latency) {
+                        transport.scoreTime = segment.scoreTime(at: position - latency)
+                    }
                     publish(transport, judge: judge, sung: lastSung, at: position - latency, heard: heard, live: live)
                     // Wait about as long as the rest of the hop takes to arrive.
                     let missing = max(1, frames.hop - ring.available)
@@ -470,9 +490,10 @@ public final class PracticeSession: @unchecked Sendable {
 
     /// A live session's state, for the snapshot: where playback is, what the transport has changed, what the
     /// judge has heard and decided.
-    private func publish(_ transport: Transport, judge: SteeredJudge, sung: (time: Double, midi: Double)?, at time: Double, heard: Int?,
-                         live: LiveSetup)
-    {
+    private func publish(
+        _ transport: Transport, judge: SteeredJudge, sung: (time: Double, midi: Double)?, at time: Double, heard: Int?,
+        live: LiveSetup
+    ) {
         let scoreTime = transport.scoreTime
         let (measure, beat) = resolved.position(at: scoreTime)
         let marks = header.measureStarts

@@ -63,12 +63,23 @@ public struct Loudspeakers: Sendable {
         let block = length - response.count + 1
         let buffer = fftwf_alloc_real(length)!, spectrum = fftwf_alloc_complex(length / 2 + 1)!
         let filter = fftwf_alloc_complex(length / 2 + 1)!
-        defer { fftwf_free(buffer); fftwf_free(spectrum); fftwf_free(filter) }
-        let (forward, inverse) = FFTWPlanner.withLock {
-            (fftwf_plan_dft_r2c_1d(Int32(length), buffer, spectrum, UInt32(FFTW_ESTIMATE))!,
-             fftwf_plan_dft_c2r_1d(Int32(length), spectrum, buffer, UInt32(FFTW_ESTIMATE))!)
+        defer {
+            fftwf_free(buffer)
+            fftwf_free(spectrum)
+            fftwf_free(filter)
         }
-        defer { FFTWPlanner.withLock { fftwf_destroy_plan(forward); fftwf_destroy_plan(inverse) } }
+        let (forward, inverse) = FFTWPlanner.withLock {
+            (
+                fftwf_plan_dft_r2c_1d(Int32(length), buffer, spectrum, UInt32(FFTW_ESTIMATE))!,
+                fftwf_plan_dft_c2r_1d(Int32(length), spectrum, buffer, UInt32(FFTW_ESTIMATE))!
+            )
+        }
+        defer {
+            FFTWPlanner.withLock {
+                fftwf_destroy_plan(forward)
+                fftwf_destroy_plan(inverse)
+            }
+        }
         buffer.initialize(repeating: 0, count: length)
         for (i, h) in response.enumerated() { buffer[i] = h / Float(length) }
         fftwf_execute(forward)

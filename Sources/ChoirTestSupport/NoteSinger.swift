@@ -39,9 +39,10 @@ public struct NoteSinger: PlantingSinger, Sendable {
             rate = audio.sampleRate
             let sung = RealVoices.sungCents(audio.samples, rate: audio.sampleRate)
             guard let first = sung.first, let last = sung.last, last.time - first.time >= 0.4 else { continue }
-            recordings.append(Recording(
-                name: name, samples: audio.samples, start: first.time, end: last.time, sung: sung,
-                cents: RealVoices.median(sung.map(\.cents))))
+            recordings.append(
+                Recording(
+                    name: name, samples: audio.samples, start: first.time, end: last.time, sung: sung,
+                    cents: RealVoices.median(sung.map(\.cents))))
         }
         self.recordings = recordings
         sampleRate = Double(rate)
@@ -59,7 +60,8 @@ public struct NoteSinger: PlantingSinger, Sendable {
         for (i, note) in notes.enumerated() {
             let mistake = mistakes[note.index]
             let offset = mistake?.offset(random: &random, octaveUp: note.midi < 57) ?? 0
-            let jitter = (random.unit() * 2 - 1) * 0.02, breath = 0.04 + random.unit() * 0.06, level = 0.12 * pow(10, (random.unit() * 4 - 2) / 20)
+            let jitter = (random.unit() * 2 - 1) * 0.02, breath = 0.04 + random.unit() * 0.06,
+                level = 0.12 * pow(10, (random.unit() * 4 - 2) / 20)
             guard mistake != .missing else { continue }
             let target = Double(note.midi - 69) * 100 + offset + (displacedByOctave ? (note.midi < 57 ? 1200 : -1200) : 0)
             // The nearest two recordings in pitch, one of them by chance.
@@ -75,7 +77,8 @@ public struct NoteSinger: PlantingSinger, Sendable {
             let skip = min(0.15, max(0, available - sung))
             let from = max(0, Int((recording.start + skip - 0.02) * sampleRate))
             let ratio = max(1, sung / (available - skip))
-            let source = Array(recording.samples[from..<min(recording.samples.count, from + Int(min(sung, available - skip + 0.02) * sampleRate))])
+            let source = Array(
+                recording.samples[from..<min(recording.samples.count, from + Int(min(sung, available - skip + 0.02) * sampleRate))])
             // On the target once the voice has arrived, its slow drift taken out; the attack as the singer sang it.
             let course = RealVoices.slowCourse(recording.sung.filter { $0.time >= recording.start + 0.08 })
             let excerptStart = Double(from) / sampleRate

@@ -89,9 +89,10 @@ public struct PhraseSinger: PlantingSinger, Sendable {
                 let count = piece.to - piece.from
                 let middle = Array(smooth[(piece.from + count / 5)..<(piece.to - count / 5)])
                 let cents = RealVoices.median(middle.isEmpty ? Array(smooth[piece.from..<piece.to]) : middle)
-                result.append(Held(
-                    start: start, end: end, steadyStart: steadyStart, steadyEnd: steadyEnd, cents: cents,
-                    midi: 69 + Int((cents / 100).rounded())))
+                result.append(
+                    Held(
+                        start: start, end: end, steadyStart: steadyStart, steadyEnd: steadyEnd, cents: cents,
+                        midi: 69 + Int((cents / 100).rounded())))
             }
             runStart = runEnd
         }
@@ -111,10 +112,13 @@ public struct PhraseSinger: PlantingSinger, Sendable {
         while start < last.onset + last.duration + 1 {
             let sung = voice.filter { $0.onset < start + 2 && $0.onset + $0.duration > start }.map(\.midi)
             if let lowest = sung.min() { root = lowest - 21 }
-            for (k, interval) in [0, 7, 16].enumerated() { chords[k].append(ScoreWriter.Note(onset: start, duration: 2, midi: root + interval)) }
+            for (k, interval) in [0, 7, 16].enumerated() {
+                chords[k].append(ScoreWriter.Note(onset: start, duration: 2, midi: root + interval))
+            }
             start += 2
         }
-        return [ScoreWriter.Part(name: "Voice", notes: voice)] + zip(["Chord 1", "Chord 2", "Chord 3"], chords).map { ScoreWriter.Part(name: $0, notes: $1) }
+        return [ScoreWriter.Part(name: "Voice", notes: voice)]
+            + zip(["Chord 1", "Chord 2", "Chord 3"], chords).map { ScoreWriter.Part(name: $0, notes: $1) }
     }
 
     /// The phrase as a MusicXML score.

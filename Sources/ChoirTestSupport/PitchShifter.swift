@@ -9,7 +9,8 @@ public enum PitchShifter {
     /// `timeRatio`; Rubber Band's delay taken out, so that the result lines up with the input (stretched) sample
     /// for sample.
     public static func shift(_ samples: [Float], sampleRate: Int, timeRatio: Double = 1, cents: (Double) -> Double) -> [Float] {
-        let options = RubberBandOptionProcessRealTime.rawValue | RubberBandOptionEngineFiner.rawValue
+        let options =
+            RubberBandOptionProcessRealTime.rawValue | RubberBandOptionEngineFiner.rawValue
             | RubberBandOptionFormantPreserved.rawValue | RubberBandOptionPitchHighConsistency.rawValue
             | RubberBandOptionThreadingNever.rawValue
         guard let state = rubberband_new(UInt32(sampleRate), 1, Int32(bitPattern: UInt32(options)), timeRatio, 1) else { return samples }

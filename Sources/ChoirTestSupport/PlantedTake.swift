@@ -67,7 +67,9 @@ public struct PlantedTake {
     }
 
     /// Performs the take, with `bleed`, and judges it as a file session does.
-    public func judge(bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options()) throws -> Outcome {
+    public func judge(bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options()) throws
+        -> Outcome
+    {
         let lines = score.lines
         let singerLine = try LineSelector.select(part, from: lines)
         var playback = PlaybackOptions()
@@ -130,7 +132,11 @@ public struct Tally: CustomStringConvertible, Sendable {
             let mistake = outcome.planted[result.note.index]
             if let mistake {
                 planted += 1
-                if result.verdict == mistake.verdict { caught += 1 } else { confusions["\(mistake.rawValue)→\(result.verdict.rawValue)", default: 0] += 1 }
+                if result.verdict == mistake.verdict {
+                    caught += 1
+                } else {
+                    confusions["\(mistake.rawValue)→\(result.verdict.rawValue)", default: 0] += 1
+                }
             }
             if result.verdict == .octave && mistake != .octave { falseOctaves += 1 }
             if result.verdict != .correct {
@@ -157,39 +163,56 @@ extension PlantedTake {
     public static func catalogue(_ set: Set) throws -> [PlantedTake] {
         let tuning = set == .tuning
         var takes: [PlantedTake] = []
-        let ownLines = tuning
-            ? [("Resources/ExamplePieces/amazing_grace.musicxml", "tenor"), ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "alto"),
-               ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "bass"), ("Tests/Fixtures/corpus/bach_bwv267.mxl", "soprano")]
-            : [("Tests/Fixtures/corpus/bach_bwv158.4.mxl", "tenor"), ("Tests/Fixtures/corpus/bach_bwv331.mxl", "alto"),
-               ("Tests/Fixtures/corpus/bach_bwv411.mxl", "soprano")]
+        let ownLines =
+            tuning
+            ? [
+                ("Resources/ExamplePieces/amazing_grace.musicxml", "tenor"), ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "alto"),
+                ("Tests/Fixtures/corpus/bach_bwv1.6.mxl", "bass"), ("Tests/Fixtures/corpus/bach_bwv267.mxl", "soprano"),
+            ]
+            : [
+                ("Tests/Fixtures/corpus/bach_bwv158.4.mxl", "tenor"), ("Tests/Fixtures/corpus/bach_bwv331.mxl", "alto"),
+                ("Tests/Fixtures/corpus/bach_bwv411.mxl", "soprano"),
+            ]
         for (file, part) in ownLines {
             for seed: UInt64 in tuning ? [1, 2, 3] : [4, 5, 6] {
-                takes.append(PlantedTake(
-                    name: "synthetic \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
-                    part: part, singer: SyntheticSinger(sampleRate: 16000, seed: seed)))
+                takes.append(
+                    PlantedTake(
+                        name: "synthetic \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                        part: part, singer: SyntheticSinger(sampleRate: 16000, seed: seed)))
             }
         }
-        let choristerLines = tuning
+        let choristerLines =
+            tuning
             ? [("Resources/ExamplePieces/amazing_grace.musicxml", "soprano"), ("Tests/Fixtures/corpus/bach_bwv250.mxl", "bass")]
-            : [("Tests/Fixtures/corpus/bach_bwv86.6.mxl", "alto"), ("Tests/Fixtures/corpus/bach_bwv315.mxl", "tenor"),
-               ("Tests/Fixtures/corpus/bach_bwv381.mxl", "soprano"), ("Tests/Fixtures/corpus/bach_bwv428.mxl", "bass")]
+            : [
+                ("Tests/Fixtures/corpus/bach_bwv86.6.mxl", "alto"), ("Tests/Fixtures/corpus/bach_bwv315.mxl", "tenor"),
+                ("Tests/Fixtures/corpus/bach_bwv381.mxl", "soprano"), ("Tests/Fixtures/corpus/bach_bwv428.mxl", "bass"),
+            ]
         for (index, (file, part)) in choristerLines.enumerated() {
             let seed = UInt64(index) + (tuning ? 1 : 11)
-            takes.append(PlantedTake(
-                name: "chorister \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
-                part: part, singer: SyntheticChorister(sampleRate: 16000, seed: seed)))
+            takes.append(
+                PlantedTake(
+                    name: "chorister \(part) \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                    part: part, singer: SyntheticChorister(sampleRate: 16000, seed: seed)))
         }
         // The real voice's notes, every other recording to each set; the bent, unstable and broken ones left out.
-        let recordings = RealVoices.takes(startingWith: "vocobox_").filter { !$0.contains("instable") && !$0.contains("bended") && !$0.contains("ko") }
+        let recordings = RealVoices.takes(startingWith: "vocobox_").filter {
+            !$0.contains("instable") && !$0.contains("bended") && !$0.contains("ko")
+        }
         let half = recordings.enumerated().filter { ($0.offset % 2 == 0) == tuning }.map(\.element)
-        let noteLines = tuning
+        let noteLines =
+            tuning
             ? ["Tests/Fixtures/corpus/bach_bwv12.7.mxl", "Tests/Fixtures/corpus/bach_bwv178.7.mxl"]
-            : ["Tests/Fixtures/corpus/bach_bwv14.5.mxl", "Tests/Fixtures/corpus/bach_bwv349.mxl", "Tests/Fixtures/corpus/bach_bwv158.4.mxl"]
+            : [
+                "Tests/Fixtures/corpus/bach_bwv14.5.mxl", "Tests/Fixtures/corpus/bach_bwv349.mxl",
+                "Tests/Fixtures/corpus/bach_bwv158.4.mxl",
+            ]
         for (index, file) in noteLines.enumerated() {
             let seed = UInt64(index) + (tuning ? 1 : 21)
-            takes.append(PlantedTake(
-                name: "real notes bass \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
-                part: "bass", singer: try NoteSinger(takes: half, seed: seed)))
+            takes.append(
+                PlantedTake(
+                    name: "real notes bass \(file.split(separator: "/").last!) #\(seed)", set: set, score: try score(file),
+                    part: "bass", singer: try NoteSinger(takes: half, seed: seed)))
         }
         // The real phrases and parts (vocadito's, sms-tools', the Dagstuhl quartet's), every other one to each set.
         let phrases = ["vocadito_", "sms_", "dcs_"].flatMap { prefix in

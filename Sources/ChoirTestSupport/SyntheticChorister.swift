@@ -77,11 +77,12 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
             if !legato || random.unit() < 0.1 { end -= (end - start) * (0.1 + random.unit() * 0.15) }
             let cents = Double(note.midi - 69) * 100 + offset + (offset == 0 ? tuning : 0)
             let joined = start - previousEnd < 0.04 ? previousCents : nil
-            sung.append(Sung(
-                start: start, end: max(start + 0.08, end), cents: cents,
-                from: joined.map { $0 - cents } ?? -(50 + random.unit() * 100),
-                glide: joined != nil ? 0.04 + random.unit() * 0.05 : 0.03 + random.unit() * 0.05,
-                vowel: Int(random.next() % 5), legato: joined != nil))
+            sung.append(
+                Sung(
+                    start: start, end: max(start + 0.08, end), cents: cents,
+                    from: joined.map { $0 - cents } ?? -(50 + random.unit() * 100),
+                    glide: joined != nil ? 0.04 + random.unit() * 0.05 : 0.03 + random.unit() * 0.05,
+                    vowel: Int(random.next() % 5), legato: joined != nil))
             previousEnd = sung.last!.end
             previousCents = cents
         }
@@ -109,7 +110,8 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
                 // Pitch: a prepared or sliding approach, then (legato) an overshoot of a tenth of the step, at most
                 // 15 cents, that dies away; a vibrato that grows in after 0.2 s; and a slow random wander.
                 let overshoot = -(note.from < 0 ? -1.0 : 1.0) * min(15, 0.1 * abs(note.from))
-                let approach = note.from * exp(-3 * t / note.glide)
+                let approach =
+                    note.from * exp(-3 * t / note.glide)
                     + overshoot * (t / note.glide) * exp(1 - t / note.glide) * (note.legato ? 1 : 0)
                 wander += (noise.unit() * 2 - 1) * 5 * (6 * leak).squareRoot() - wander * leak
                 rateWander += (noise.unit() * 2 - 1) * 0.3 * (6 * leak).squareRoot() - rateWander * leak

@@ -79,10 +79,11 @@ public final class SessionFeed: @unchecked Sendable {
         let now = PracticeSession.clock() / 1_000_000
         let previous = sent.withLock { $0.snapshot }
         let finalReport = report.withLock { $0 }
-        let changed = previous.map {
-            $0.results.count != snapshot.results.count || $0.current?.index != snapshot.current?.index || $0.paused != snapshot.paused
-                || $0.ended != snapshot.ended
-        } ?? true
+        let changed =
+            previous.map {
+                $0.results.count != snapshot.results.count || $0.current?.index != snapshot.current?.index || $0.paused != snapshot.paused
+                    || $0.ended != snapshot.ended
+            } ?? true
         let due = now - lastSent >= 16 && !(previous.map { Self.same($0, snapshot) } ?? false)
         if changed || due || hub.hasNewTab {
             lastSent = now
@@ -102,7 +103,8 @@ public final class SessionFeed: @unchecked Sendable {
                 }
             }
             hub.publish(message.text) {
-                [state(snapshot, sequence: message.sequence, results: 0, traceAfter: -.infinity).text] + (reportSent ? finalReport.map { [$0] } ?? [] : [])
+                [state(snapshot, sequence: message.sequence, results: 0, traceAfter: -.infinity).text]
+                    + (reportSent ? finalReport.map { [$0] } ?? [] : [])
             }
         }
         if let finalReport, !reportSent {
@@ -149,17 +151,18 @@ public final class SessionFeed: @unchecked Sendable {
             lags.withLock { $0.add(nanoseconds: PracticeSession.clock() - heard) }
             return
         }
-        let command: SessionCommand? = switch incoming.command {
-        case "pause": .togglePause
-        case "step": incoming.by.map { .step(measures: $0) }
-        case "seek": incoming.measure.map { .seek(measure: $0) }
-        case "loop": .toggleLoop
-        case "tempo": incoming.by.map { .tempo(by: $0) }
-        case "mute": .toggleMute
-        case "prompt": .promptNextNote
-        case "quit": .quit
-        default: nil
-        }
+        let command: SessionCommand? =
+            switch incoming.command {
+            case "pause": .togglePause
+            case "step": incoming.by.map { .step(measures: $0) }
+            case "seek": incoming.measure.map { .seek(measure: $0) }
+            case "loop": .toggleLoop
+            case "tempo": incoming.by.map { .tempo(by: $0) }
+            case "mute": .toggleMute
+            case "prompt": .promptNextNote
+            case "quit": .quit
+            default: nil
+            }
         if let command { session.send(command) }
     }
 
@@ -180,11 +183,16 @@ public final class SessionFeed: @unchecked Sendable {
             ])
         }
         return JSON.object([
-            ("title", .string(resolved.score.title ?? resolved.plan.score)), ("part", JSON(resolved.part)), ("judged", .bool(session.judges)),
+            ("title", .string(resolved.score.title ?? resolved.plan.score)), ("part", JSON(resolved.part)),
+            ("judged", .bool(session.judges)),
             ("verse", .int(resolved.plan.verse)), ("live", .bool(session.isLive)),
             ("locked", .bool(session.snapshot.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
-            ("colours", .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })),
-            ("pages", .array(score.engraving.pages.map(JSON.string))), ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
+            (
+                "colours",
+                .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })
+            ),
+            ("pages", .array(score.engraving.pages.map(JSON.string))),
+            ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
             ("measures", .array(measures)), ("notes", .array(notes)),
             ("lyrics", .array(schedule.lyrics.map { .array([.number($0.start), .string($0.text), .bool($0.continues)]) })),
         ]).serialized()
@@ -204,11 +212,20 @@ public final class SessionFeed: @unchecked Sendable {
             ("type", "report"), ("notes", .int(report.results.count)), ("correct", .int(report.correct)),
             ("accuracy", .number((report.accuracy * 10).rounded() / 10)),
             ("verdicts", .object(Verdict.allCases.map { ($0.rawValue, .int(counts[$0] ?? 0)) })),
-            ("measures", .array(byMeasure.keys.sorted().map { index in
-                let figures = byMeasure[index]!
-                return .array([.string(score.engraving.measures[index].id), .number(100 * Double(figures.right) / Double(figures.all))])
-            })),
-            ("workOn", .array(report.weakestPassages.map { .object([("summary", .string($0.summary)), ("suggestion", .string($0.suggestion))]) })),
+            (
+                "measures",
+                .array(
+                    byMeasure.keys.sorted().map { index in
+                        let figures = byMeasure[index]!
+                        return .array([
+                            .string(score.engraving.measures[index].id), .number(100 * Double(figures.right) / Double(figures.all)),
+                        ])
+                    })
+            ),
+            (
+                "workOn",
+                .array(report.weakestPassages.map { .object([("summary", .string($0.summary)), ("suggestion", .string($0.suggestion))]) })
+            ),
         ]).serialized()
     }
 }

@@ -52,13 +52,18 @@ public final class ViewHub: WSMessageHandler, @unchecked Sendable {
 
     public func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = nextTab.withLock { next in defer { next += 1 }; return next }
+        let id = nextTab.withLock { next in
+            defer { next += 1 }
+            return next
+        }
         tabs.withLock { $0[id] = Tab(continuation: continuation) }
         let receive = self.receive
         Task { [tabs] in
             let decoder = JSONDecoder()
             for await message in client {
-                guard case .text(let text) = message, let incoming = try? decoder.decode(Incoming.self, from: Data(text.utf8)) else { continue }
+                guard case .text(let text) = message, let incoming = try? decoder.decode(Incoming.self, from: Data(text.utf8)) else {
+                    continue
+                }
                 receive(incoming)
             }
             _ = tabs.withLock { $0.removeValue(forKey: id) }

@@ -27,9 +27,12 @@ public struct ViewScore: Sendable {
         struct Key: Hashable {
             var measure: Int, quarter: Int, midi: Int
         }
-        func key(_ measure: Int, _ quarter: Double, _ midi: Int) -> Key { Key(measure: measure, quarter: Int((quarter * 960).rounded()), midi: midi) }
+        func key(_ measure: Int, _ quarter: Double, _ midi: Int) -> Key {
+            Key(measure: measure, quarter: Int((quarter * 960).rounded()), midi: midi)
+        }
         // Each engraved layer belongs to the line most of its notes match, by measure, onset and pitch.
-        let lineKeys = resolved.lines.map { line in Set(line.notes.map { key($0.measureIndex, $0.onset.doubleValue, $0.midi + transpose) }) }
+        let lineKeys = resolved.lines.map { line in Set(line.notes.map { key($0.measureIndex, $0.onset.doubleValue, $0.midi + transpose) })
+        }
         var layers: [Layer: [Engraving.Note]] = [:]
         for note in engraving.notes { layers[Layer(staff: note.staff, layer: note.layer), default: []].append(note) }
         var layerLines: [Layer: Int] = [:]
@@ -55,10 +58,13 @@ public struct ViewScore: Sendable {
         let names = resolved.lines.map(\.name)
         noteIDs = notes.map { note in
             guard let line = note.line.flatMap({ names.firstIndex(of: $0) }),
-                  let event = schedule.notes.first(where: { $0.line == line && $0.start == note.onset && $0.midi == note.midi })
+                let event = schedule.notes.first(where: { $0.line == line && $0.start == note.onset && $0.midi == note.midi })
             else { return nil }
             let quarter = total > 0 ? event.quarter.truncatingRemainder(dividingBy: total) : event.quarter
-            guard let played = schedule.measures.indices.last(where: { schedule.measures[$0].index == event.measureIndex && starts[$0] <= quarter + 1e-6 })
+            guard
+                let played = schedule.measures.indices.last(where: {
+                    schedule.measures[$0].index == event.measureIndex && starts[$0] <= quarter + 1e-6
+                })
             else { return nil }
             let written = score.measures[event.measureIndex].start.doubleValue + quarter - starts[played]
             return byLine[line]?[key(event.measureIndex, written, note.midi)]

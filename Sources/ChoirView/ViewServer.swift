@@ -17,7 +17,8 @@ public final class ViewServer: @unchecked Sendable {
     /// Starts serving `score` (the page's music, as JSON) and `hub`'s WebSocket.
     public init(score: String, hub: ViewHub) throws(SessionError) {
         let token = (0..<2).map { _ in String(format: "%016llx", UInt64.random(in: .min ... .max)) }.joined()
-        let routes = Routes(token: token, score: Data(score.utf8), socket: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub)))
+        let routes = Routes(
+            token: token, score: Data(score.utf8), socket: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub)))
         let server: HTTPServer
         do {
             server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled, handler: routes)
@@ -68,7 +69,9 @@ public final class ViewServer: @unchecked Sendable {
         func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
             // "/TOKEN/ASSET": the token first, then the asset (FlyingFox gives the page's "/TOKEN/" as "/TOKEN").
             let parts = request.path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).dropFirst()
-            guard let given = parts.first, Self.same(String(given), token) else { return Self.plain(.forbidden, "403 Forbidden: the address needs its token") }
+            guard let given = parts.first, Self.same(String(given), token) else {
+                return Self.plain(.forbidden, "403 Forbidden: the address needs its token")
+            }
             guard request.method == .GET || request.method == .HEAD else { return Self.plain(.methodNotAllowed, "405 Method Not Allowed") }
             switch parts.count == 2 ? String(parts.last!) : "" {
             case "": return Self.asset(ViewPage.html, "text/html; charset=utf-8")
@@ -88,7 +91,11 @@ public final class ViewServer: @unchecked Sendable {
         }
 
         static func headers(_ type: String) -> HTTPHeaders {
-            [.contentType: type, .cacheControl: "no-store", HTTPHeader("Content-Security-Policy"): "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"]
+            [
+                .contentType: type, .cacheControl: "no-store",
+                HTTPHeader("Content-Security-Policy"):
+                    "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:",
+            ]
         }
 
         static func asset(_ text: String, _ type: String) -> HTTPResponse {

@@ -12,36 +12,36 @@ func readAnyway(_ bytes: [UInt8]) {
 }
 
 #if FUZZING
-typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
-/// libFuzzer's driver, for executables that keep their own `main` (as SwiftPM's do).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<Arguments?>,
-    _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+    /// libFuzzer's driver, for executables that keep their own `main` (as SwiftPM's do).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<Arguments?>,
+        _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
 
-@_cdecl("choir_fuzz_main")
-func fuzzMain(_ argc: CInt, _ argv: Arguments?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { data, size in
-        readAnyway(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-        return 0
-    }
-}
-#else
-@main
-enum Replay {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("\(path): cannot be read")
-                exit(1)
-            }
-            readAnyway(Array(data))
-            print("\(path): ok")
+    @_cdecl("choir_fuzz_main")
+    func fuzzMain(_ argc: CInt, _ argv: Arguments?) -> CInt {
+        var argc = argc
+        var argv = argv
+        return runFuzzerDriver(&argc, &argv) { data, size in
+            readAnyway(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+            return 0
         }
     }
-}
+#else
+    @main
+    enum Replay {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    print("\(path): cannot be read")
+                    exit(1)
+                }
+                readAnyway(Array(data))
+                print("\(path): ok")
+            }
+        }
+    }
 #endif

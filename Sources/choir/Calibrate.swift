@@ -24,7 +24,9 @@ extension Choir {
         var sampleRate = 48000
 
         func validate() throws {
-            guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate \(sampleRate): expected 8000 to 192000 Hz") }
+            guard (8000...192_000).contains(sampleRate) else {
+                throw ValidationError("--sample-rate \(sampleRate): expected 8000 to 192000 Hz")
+            }
         }
 
         func run() throws {
@@ -35,9 +37,11 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            FileOutput.write("round trip \(device) -> \(inputDevice): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
-                + "\(measured.agreeing) of \(LatencyCalibration.sweeps) sweeps agree within " + String(printf: "%.1f", measured.spread * 1000)
-                + " ms); stored in \(LatencyStore.path)\n")
+            FileOutput.write(
+                "round trip \(device) -> \(inputDevice): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
+                    + "\(measured.agreeing) of \(LatencyCalibration.sweeps) sweeps agree within "
+                    + String(printf: "%.1f", measured.spread * 1000)
+                    + " ms); stored in \(LatencyStore.path)\n")
         }
     }
 }

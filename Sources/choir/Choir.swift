@@ -30,7 +30,10 @@ struct Choir: ParsableCommand {
               128+N  ended by signal N
             """,
         version: "choir \(version) (\(Engine.libraries))",
-        subcommands: [Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self, LibraryCommand.self, Mark.self, Coaching.self, Plan.self])
+        subcommands: [
+            Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self,
+            LibraryCommand.self, Mark.self, Coaching.self, Plan.self,
+        ])
 }
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart.

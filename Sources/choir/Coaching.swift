@@ -6,7 +6,8 @@ extension Choir {
     struct Coaching: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "coach",
-            abstract: "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.")
+            abstract:
+                "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.")
 
         @Argument(help: "The score: a file (matched by name, as the history matches it), or a title in the library.")
         var score: String
@@ -31,8 +32,9 @@ extension Choir {
             }
             let advice = Coach.advice(reports)
             let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
-            FileOutput.write("\(piece), \(reports[0].part), \(counted):\n"
-                + (advice.isEmpty ? "  No pattern stands out yet.\n" : advice.map { "  - \($0)\n" }.joined()))
+            FileOutput.write(
+                "\(piece), \(reports[0].part), \(counted):\n"
+                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : advice.map { "  - \($0)\n" }.joined()))
         }
     }
 }

@@ -14,7 +14,10 @@ extension Choir {
         @Argument(help: "Only this score's sessions (matched by file name); a title in the library names its file.")
         var score: String?
 
-        @Option(help: "Also write the score's progress as a self-contained HTML page to this file: accuracy over time, measures by sessions and intonation.")
+        @Option(
+            help:
+                "Also write the score's progress as a self-contained HTML page to this file: accuracy over time, measures by sessions and intonation."
+        )
         var html: String?
 
         func validate() throws {
@@ -27,13 +30,17 @@ extension Choir {
             let score = try self.score.map { try LibraryTitles.path($0) }
             do { sessions = try history.sessions(score: score) } catch { throw fail(error) }
             guard !sessions.isEmpty else {
-                if html != nil { throw fail("\(score!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput) }
+                if html != nil {
+                    throw fail("\(score!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
+                }
                 FileOutput.write(score.map { "No sessions of \($0) yet.\n" } ?? "No sessions yet.\n")
                 return
             }
             if let html, let score {
                 do {
-                    let reports = try sessions.map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in (s, try history.report(session: s.id)) }
+                    let reports = try sessions.map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
+                        (s, try history.report(session: s.id))
+                    }
                     try ReportFile.write(ProgressPage.render(score: score, reports), to: html)
                 } catch { throw fail(error) }
             }
@@ -57,7 +64,8 @@ extension Choir {
 
         /// One session: number, date, tempo, how it was sung, the range, accuracy and a bar.
         static func row(_ session: PracticeHistory.Session) -> String {
-            let date = session.started.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+            let date = session.started.formatted(
+                .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
             let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
             let range = session.range.map { $0.first == $0.last ? "m. \($0.first)" : "mm. \($0.first)–\($0.last)" } ?? ""
             var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 30)
@@ -74,7 +82,11 @@ extension Choir {
         /// each of those sessions did on them.
         private func trend(_ history: PracticeHistory, _ sessions: [PracticeHistory.Session]) throws -> String {
             let reports: [SessionReport]
-            do { reports = try sessions.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: s.id) } } catch { throw fail(error) }
+            do {
+                reports = try sessions.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
+                    try history.report(session: s.id)
+                }
+            } catch { throw fail(error) }
             let pooled = SessionReport.figures(of: reports.flatMap(\.results)) { $0.note.measure }
             let weakest = pooled.filter { $0.accuracy < 100 }.sorted { $0.accuracy < $1.accuracy }.prefix(3)
             guard !weakest.isEmpty else { return "    Weakest measures: none, over the last \(reports.count) sessions.\n" }
@@ -83,7 +95,9 @@ extension Choir {
                 let values = reports.map { report in
                     report.measures.first { $0.number == measure.key }.map { String(printf: "%.0f%%", $0.accuracy) } ?? "–"
                 }
-                out += "      m. \(measure.key)".padded(to: 14) + values.joined(separator: " → ") + String(printf: "  (%.0f%% in all)", measure.accuracy) + "\n"
+                out +=
+                    "      m. \(measure.key)".padded(to: 14) + values.joined(separator: " → ")
+                    + String(printf: "  (%.0f%% in all)", measure.accuracy) + "\n"
             }
             return out
         }

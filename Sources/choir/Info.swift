@@ -20,7 +20,8 @@ extension Choir {
             // Files are read two at a time (the machines choir targets have two cores or more), then
             // reported in the order given.
             let scores = try self.scores.map { try LibraryTitles.path($0) }
-            let results = ScoreReader.each(of: scores) { path in Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: path) } }
+            let results = ScoreReader.each(of: scores) { path in Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: path) }
+            }
             var summaries: [JSON] = []
             var failed: ExitCode?
             for (number, (path, result)) in zip(scores, results).enumerated() {
@@ -85,10 +86,13 @@ struct ScoreSummary {
         func row(_ label: String, _ value: String) { out += "  " + label.padded(to: 10) + value + "\n" }
         row("Title", score.title ?? "(untitled)")
         row("Composer", score.composer ?? "(unknown)")
-        row("Key", keys.map(\.description).joined(separator: " → ")
-            + (SessionReport.transposition(transposed).map { " (\($0))" } ?? ""))
+        row(
+            "Key",
+            keys.map(\.description).joined(separator: " → ")
+                + (SessionReport.transposition(transposed).map { " (\($0))" } ?? ""))
         row("Time", times.map(\.description).joined(separator: " → "))
-        let tempoText = tempos.prefix(6).map { "♩ = \(Self.number($0))" }.joined(separator: " → ")
+        let tempoText =
+            tempos.prefix(6).map { "♩ = \(Self.number($0))" }.joined(separator: " → ")
             + (tempos.count > 6 ? " …" : "") + (score.tempos.isEmpty ? " (not marked)" : "")
         row("Tempo", tempoText)
         row("Measures", "\(score.measures.count)" + (hasPickup ? " (with a pickup)" : ""))
@@ -123,25 +127,33 @@ struct ScoreSummary {
             ("measures_played", .int(timeline.entries.count)),
             ("duration_s", .number((timeline.seconds * 1000).rounded() / 1000)),
             ("verses", .int(score.verseCount)),
-            ("repairs", .array(score.repairs.map { repair in
-                .object([
-                    ("kind", .string(repair.kind.rawValue)),
-                    ("part", .string(repair.part)),
-                    ("measure", JSON(repair.measureIndex.map { score.measures[$0].number })),
-                ])
-            })),
-            ("lines", .array(lines.map { line in
-                let span = range(line)
-                return .object([
-                    ("name", .string(line.name)),
-                    ("part", .string(score.parts[line.partIndex].name)),
-                    ("notes", .int(line.notes.count)),
-                    ("lowest", JSON(span?.lowest)),
-                    ("highest", JSON(span?.highest)),
-                    ("lowest_midi", line.lowest.map { .int($0.midi) } ?? .null),
-                    ("highest_midi", line.highest.map { .int($0.midi) } ?? .null),
-                ])
-            })),
+            (
+                "repairs",
+                .array(
+                    score.repairs.map { repair in
+                        .object([
+                            ("kind", .string(repair.kind.rawValue)),
+                            ("part", .string(repair.part)),
+                            ("measure", JSON(repair.measureIndex.map { score.measures[$0].number })),
+                        ])
+                    })
+            ),
+            (
+                "lines",
+                .array(
+                    lines.map { line in
+                        let span = range(line)
+                        return .object([
+                            ("name", .string(line.name)),
+                            ("part", .string(score.parts[line.partIndex].name)),
+                            ("notes", .int(line.notes.count)),
+                            ("lowest", JSON(span?.lowest)),
+                            ("highest", JSON(span?.highest)),
+                            ("lowest_midi", line.lowest.map { .int($0.midi) } ?? .null),
+                            ("highest_midi", line.highest.map { .int($0.midi) } ?? .null),
+                        ])
+                    })
+            ),
         ])
     }
 

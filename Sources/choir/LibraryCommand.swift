@@ -15,7 +15,8 @@ extension Choir {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Add scores (.musicxml, .xml, .mxl), or folders of them searched recursively; changed and moved files are noticed.")
+                abstract:
+                    "Add scores (.musicxml, .xml, .mxl), or folders of them searched recursively; changed and moved files are noticed.")
 
             @Argument(help: "Score files or folders.")
             var paths: [String]
@@ -29,16 +30,24 @@ extension Choir {
                 var out = ""
                 for (path, change) in changes {
                     switch change {
-                    case .success(.added): counts.added += 1; out += "added      \(path)\n"
-                    case .success(.updated): counts.updated += 1; out += "updated    \(path)\n"
-                    case .success(.moved(let from)): counts.moved += 1; out += "moved      \(path) (was \(from))\n"
+                    case .success(.added):
+                        counts.added += 1
+                        out += "added      \(path)\n"
+                    case .success(.updated):
+                        counts.updated += 1
+                        out += "updated    \(path)\n"
+                    case .success(.moved(let from)):
+                        counts.moved += 1
+                        out += "moved      \(path) (was \(from))\n"
                     case .success(.unchanged): counts.unchanged += 1
                     case .failure(let error): failed = failed ?? fail(error)
                     }
                 }
                 let total = (try? library.entries().count) ?? 0
-                out += "\(total) \(total == 1 ? "score" : "scores") in the library: \(counts.added) added, \(counts.updated) updated, "
-                    + "\(counts.moved) moved, \(counts.unchanged) unchanged" + (changes.count { (try? $0.change.get()) == nil } > 0
+                out +=
+                    "\(total) \(total == 1 ? "score" : "scores") in the library: \(counts.added) added, \(counts.updated) updated, "
+                    + "\(counts.moved) moved, \(counts.unchanged) unchanged"
+                    + (changes.count { (try? $0.change.get()) == nil } > 0
                         ? ", \(changes.count { (try? $0.change.get()) == nil }) not scores choir can read" : "") + "\n"
                 FileOutput.write(out)
                 if let failed { throw failed }
@@ -60,7 +69,9 @@ extension Choir {
 
         struct Search: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Find scores by title, composer or path, voicing, key, or a line's range (\"every piece whose tenor stays within D3–F♯4\").")
+                abstract:
+                    "Find scores by title, composer or path, voicing, key, or a line's range (\"every piece whose tenor stays within D3–F♯4\")."
+            )
 
             @Argument(help: "Words in the title, the composer or the path.")
             var text: [String] = []
@@ -84,11 +95,17 @@ extension Choir {
             var json = false
 
             func validate() throws {
-                if (lowest != nil || highest != nil) && line == nil { throw ValidationError("--lowest and --highest need --line: the line they bound") }
-                for (option, note) in [("lowest", lowest), ("highest", highest)] {
-                    if let note, PitchName.midi(named: note) == nil { throw ValidationError("--\(option) \(note): expected a note such as D3, F#4 or B♭3") }
+                if (lowest != nil || highest != nil) && line == nil {
+                    throw ValidationError("--lowest and --highest need --line: the line they bound")
                 }
-                if let key, LibraryQuery.keyName(key) == nil { throw ValidationError("--key \(key): expected a key such as G, G major, e minor or B♭") }
+                for (option, note) in [("lowest", lowest), ("highest", highest)] {
+                    if let note, PitchName.midi(named: note) == nil {
+                        throw ValidationError("--\(option) \(note): expected a note such as D3, F#4 or B♭3")
+                    }
+                }
+                if let key, LibraryQuery.keyName(key) == nil {
+                    throw ValidationError("--key \(key): expected a key such as G, G major, e minor or B♭")
+                }
             }
 
             func run() throws {
@@ -105,7 +122,8 @@ extension Choir {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Take scores out of the library, by path or title (their files stay).")
+            static let configuration = CommandConfiguration(
+                abstract: "Take scores out of the library, by path or title (their files stay).")
 
             @Argument(help: "Paths, titles or unique starts of titles.")
             var scores: [String]
@@ -142,9 +160,15 @@ private func show(_ listed: [Library.Listed], json: Bool) {
     for item in listed {
         let entry = item.entry
         out += entry.title + (entry.composer.map { " — \($0.split(whereSeparator: \.isNewline).joined(separator: " "))" } ?? "") + "\n"
-        let voicing = entry.voicing.isEmpty ? "instruments" : entry.voicing + (entry.accompaniment.isEmpty ? "" : " + " + entry.accompaniment.joined(separator: ", "))
+        let voicing =
+            entry.voicing.isEmpty
+            ? "instruments" : entry.voicing + (entry.accompaniment.isEmpty ? "" : " + " + entry.accompaniment.joined(separator: ", "))
         out += "  \(voicing) · \(entry.key) · \(entry.measures) measures · \(ScoreSummary.clock(entry.seconds))\n"
-        out += "  " + entry.lines.map { "\($0.name) \(PitchName.name(midi: $0.lowest, key: entry.fifths))–\(PitchName.name(midi: $0.highest, key: entry.fifths))" }
+        out +=
+            "  "
+            + entry.lines.map {
+                "\($0.name) \(PitchName.name(midi: $0.lowest, key: entry.fifths))–\(PitchName.name(midi: $0.highest, key: entry.fifths))"
+            }
             .joined(separator: " · ") + "\n"
         out += "  \(entry.path)\n"
         if let last = item.lastPractised {
@@ -160,20 +184,31 @@ extension Library.Listed {
         let entry = self.entry
         return .object([
             ("title", .string(entry.title)), ("composer", entry.composer.map(JSON.string) ?? .null), ("voicing", .string(entry.voicing)),
-            ("accompaniment", .array(entry.accompaniment.map(JSON.string))), ("key", .string(entry.key)), ("measures", .number(Double(entry.measures))),
+            ("accompaniment", .array(entry.accompaniment.map(JSON.string))), ("key", .string(entry.key)),
+            ("measures", .number(Double(entry.measures))),
             ("seconds", .number((entry.seconds * 10).rounded() / 10)),
-            ("lines", .array(entry.lines.map { line in
-                .object([
-                    ("name", .string(line.name)), ("voice", line.voice.map(JSON.string) ?? .null),
-                    ("lowest", .string(PitchName.name(midi: line.lowest, key: entry.fifths))),
-                    ("highest", .string(PitchName.name(midi: line.highest, key: entry.fifths))),
-                    ("lowest_midi", .number(Double(line.lowest))), ("highest_midi", .number(Double(line.highest))),
-                ])
-            })),
+            (
+                "lines",
+                .array(
+                    entry.lines.map { line in
+                        .object([
+                            ("name", .string(line.name)), ("voice", line.voice.map(JSON.string) ?? .null),
+                            ("lowest", .string(PitchName.name(midi: line.lowest, key: entry.fifths))),
+                            ("highest", .string(PitchName.name(midi: line.highest, key: entry.fifths))),
+                            ("lowest_midi", .number(Double(line.lowest))), ("highest_midi", .number(Double(line.highest))),
+                        ])
+                    })
+            ),
             ("path", .string(entry.path)), ("hash", .string(entry.hash)),
-            ("last_practised", lastPractised.map { last in
-                .object([("date", .string(PracticeHistory.day(last.date))), ("part", .string(last.part)), ("accuracy_pct", .number((last.accuracy * 10).rounded() / 10))])
-            } ?? .null),
+            (
+                "last_practised",
+                lastPractised.map { last in
+                    .object([
+                        ("date", .string(PracticeHistory.day(last.date))), ("part", .string(last.part)),
+                        ("accuracy_pct", .number((last.accuracy * 10).rounded() / 10)),
+                    ])
+                } ?? .null
+            ),
         ])
     }
 }
@@ -184,7 +219,7 @@ enum LibraryTitles {
     /// library score with that title, or whose title it begins.
     static func path(_ argument: String) throws -> String {
         guard !FileManager.default.fileExists(atPath: argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
-              let library = try? Library(path: PracticePlan.defaultHistory), let matches = try? library.titled(argument), !matches.isEmpty
+            let library = try? Library(path: PracticePlan.defaultHistory), let matches = try? library.titled(argument), !matches.isEmpty
         else { return argument }
         guard matches.count == 1 else { throw usage(problem(argument, matches)) }
         return matches[0].path
@@ -192,7 +227,9 @@ enum LibraryTitles {
 
     /// Why `name` does not pick one score of `matches`.
     static func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
-        if matches.isEmpty { return "\(name): no such file, and no title in the library: expected a score's path or a title from `choir library list`" }
+        if matches.isEmpty {
+            return "\(name): no such file, and no title in the library: expected a score's path or a title from `choir library list`"
+        }
         return "\(name): \(matches.count) titles in the library begin so: expected one of "
             + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
     }

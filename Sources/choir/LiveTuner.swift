@@ -17,7 +17,7 @@ struct LiveTuner {
         let tuner: Tuner
         do {
             tuner = try Tuner(device: device, configuration: configuration)
-        } catch where error.kind == .usage {
+        } catch  where error.kind == .usage {
             throw usage("--live: \(error)")
         } catch {
             throw fail(error)
@@ -41,8 +41,9 @@ struct LiveTuner {
         writer.end()
         terminal?.restore()
         var standardError = StandardError()
-        print("choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
-              + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
+        print(
+            "choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
+                + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
         if let error = health.error { throw fail(error) }
     }
 }
@@ -105,7 +106,8 @@ final class RawTerminal {
     }
 
     enum KeyPress: Equatable {
-        case character(UInt8), left, right, up, down, escape
+        case character(UInt8)
+        case left, right, up, down, escape
     }
 
     /// Columns and rows of the terminal (80×24 if it cannot say).

@@ -56,13 +56,23 @@ struct LiveView {
         let width = max(40, width)
         var rows: [String] = []
         let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
-        rows.append(spread(title, "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")), width))
+        rows.append(
+            spread(
+                title,
+                "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")),
+                width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
         let ahead = [context, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
-        let accuracy = state.judged == 0 ? "accuracy –" : String(printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
-        let keys = state.locked ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"
+        let accuracy =
+            state.judged == 0
+            ? "accuracy –"
+            : String(
+                printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
+        let keys =
+            state.locked
+            ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"
         let footer = [String(repeating: "─", count: width), accuracy, keys.count <= width ? keys : String(keys.prefix(width))]
         let rollHeight = max(3, height - rows.count - footer.count - 1)
         rows.append(String(repeating: "─", count: width))
@@ -99,7 +109,10 @@ struct LiveView {
             guard length + piece.text.count <= width else { break }
             length += piece.text.count
             if piece.index == current {
-                line += colour ? "\u{1B}[7;1m" + piece.text.trimmingSuffix("-") + "\u{1B}[0m" + (piece.text.hasSuffix("-") ? "-" : "") : "[" + piece.text.trimmingSuffix("-") + "]"
+                line +=
+                    colour
+                    ? "\u{1B}[7;1m" + piece.text.trimmingSuffix("-") + "\u{1B}[0m" + (piece.text.hasSuffix("-") ? "-" : "")
+                    : "[" + piece.text.trimmingSuffix("-") + "]"
                 if !colour { length += 2 }
             } else {
                 line += piece.text
@@ -211,7 +224,9 @@ struct LiveView {
         }
         return cells.enumerated().map { row, line in
             let midi = top - row
-            let name = midi % 12 == 0 || row == 0 || row == height - 1 || notes.contains(where: { $0.midi == midi }) && visible.contains(where: { $0.midi == midi })
+            let name =
+                midi % 12 == 0 || row == 0 || row == height - 1
+                || notes.contains(where: { $0.midi == midi }) && visible.contains(where: { $0.midi == midi })
             var text = (name ? PitchName.name(midi: midi, key: key) : "").padded(to: label - 1) + " "
             var open = ""
             for cell in line {

@@ -7,7 +7,8 @@ extension Choir {
     /// `choir mark`: the singer's pencil marks on their part, by measure.
     struct Mark: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pencil marks on your part (\"breathe after 'grace'\"): shown in the live view as their measure nears and in every report.",
+            abstract:
+                "Pencil marks on your part (\"breathe after 'grace'\"): shown in the live view as their measure nears and in every report.",
             subcommands: [Add.self, List.self, Remove.self])
 
         struct Add: ParsableCommand {
@@ -38,10 +39,14 @@ extension Choir {
                     let numbers = read.measures.map(\.number)
                     throw usage("\(path): measure \(measure) is not in the score: expected \(numbers.first ?? "")–\(numbers.last ?? "")")
                 }
-                guard !text.allSatisfy(\.isWhitespace) else { throw usage("the mark's text is empty: expected what to remember at the measure") }
+                guard !text.allSatisfy(\.isWhitespace) else {
+                    throw usage("the mark's text is empty: expected what to remember at the measure")
+                }
                 let history = try openHistory()
                 let kept: PracticeMark
-                do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch { throw fail(error) }
+                do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch {
+                    throw fail(error)
+                }
                 FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
             }
         }
@@ -64,7 +69,8 @@ extension Choir {
                 for (piece, group) in Dictionary(grouping: marks, by: { PracticeHistory.piece($0.score) }).sorted(by: { $0.key < $1.key }) {
                     out += "\(piece)\n"
                     for mark in group {
-                        out += "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"
+                        out +=
+                            "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"
                             + (mark.line ?? "every line").padded(to: 12) + " \(mark.text)\n"
                     }
                 }

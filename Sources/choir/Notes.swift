@@ -22,7 +22,10 @@ extension Choir {
 
         @OptionGroup var transposition: Transposition
 
-        @Flag(help: "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}.")
+        @Flag(
+            help:
+                "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}."
+        )
         var json = false
 
         func run() throws {
@@ -110,8 +113,10 @@ struct NoteListing {
         let lyricRows: [JSON] = lyrics(group.lines).map { lyric in
             [.number(lyric.onset.doubleValue), .string(lyric.text), .string(lyric.syllabic.rawValue), .int(lyric.verse)]
         }
-        return .object([("id", .string(part.id)), ("name", .string(name)), ("notes", .array(noteRows)),
-                        ("lyrics", .array(lyricRows))])
+        return .object([
+            ("id", .string(part.id)), ("name", .string(name)), ("notes", .array(noteRows)),
+            ("lyrics", .array(lyricRows)),
+        ])
     }
 
     private func noteJSON(_ note: Note, line: String) -> JSON {
@@ -153,9 +158,12 @@ struct NoteListing {
                 for row in timeline.place(rows, in: score) {
                     let note = row.note
                     let name = PitchName.name(midi: note.midi, key: score.measures[note.measureIndex].key.fifths) + Self.cents(note.cents)
-                    var columns = score.measures[note.measureIndex].number.padded(to: 9, alignRight: true) + Self.decimal(row.beat).padded(to: 6, alignRight: true)
+                    var columns =
+                        score.measures[note.measureIndex].number.padded(to: 9, alignRight: true)
+                        + Self.decimal(row.beat).padded(to: 6, alignRight: true)
                     columns += Self.decimal(row.onset.doubleValue).padded(to: 8, alignRight: true)
-                    columns += Self.decimal(note.duration.doubleValue).padded(to: 8, alignRight: true) + name.padded(to: 6, alignRight: true)
+                    columns +=
+                        Self.decimal(note.duration.doubleValue).padded(to: 8, alignRight: true) + name.padded(to: 6, alignRight: true)
                     columns += String(note.midi).padded(to: 6, alignRight: true)
                     columns += String(printf: "%.3f", timeline.tempoMap.seconds(at: row.onset)).padded(to: 8, alignRight: true)
                     out += columns + (syllables[row.onset].map { "  " + $0 } ?? "") + "\n"

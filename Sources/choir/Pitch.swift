@@ -37,7 +37,8 @@ extension Choir {
         @Option(help: "Highest frequency to look for, in Hz (default: above a soprano's high C6).")
         var maxFreq = PitchTracker.Configuration.singingRange.maximum
 
-        @Option(help: "The aperiodicity (YIN's normalised difference at the best period, 0 to 1) at which a frame is as likely voiced as not.")
+        @Option(
+            help: "The aperiodicity (YIN's normalised difference at the best period, 0 to 1) at which a frame is as likely voiced as not.")
         var threshold = 0.4
 
         @Option(help: "Seconds of sound after a frame that the tracker weighs before deciding it (default: 1 for files, 0.025 live).")

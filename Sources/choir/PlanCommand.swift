@@ -19,14 +19,17 @@ extension Choir {
             var name: String
 
             func run() throws {
-                guard !name.allSatisfy(\.isWhitespace) else { throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"") }
+                guard !name.allSatisfy(\.isWhitespace) else {
+                    throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"")
+                }
                 try save(RehearsalPlan(name: name), replacing: false)
                 FileOutput.write("Plan '\(name)': no items yet; add them with `choir plan add \(name.shellQuoted) SCORE --part LINE`.\n")
             }
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add an item to a plan: a piece and your line, with its measures, tempo, key and passes.")
+            static let configuration = CommandConfiguration(
+                abstract: "Add an item to a plan: a piece and your line, with its measures, tempo, key and passes.")
 
             @Argument(help: "The plan's name.")
             var name: String
@@ -54,8 +57,12 @@ extension Choir {
 
             func validate() throws {
                 typealias Item = RehearsalPlan.Item
-                if let tempo, !Item.tempos.contains(tempo) { throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)") }
-                if !Item.transpositions.contains(transpose) { throw ValidationError("--transpose \(transpose): expected -12 to 12 (semitones)") }
+                if let tempo, !Item.tempos.contains(tempo) {
+                    throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)")
+                }
+                if !Item.transpositions.contains(transpose) {
+                    throw ValidationError("--transpose \(transpose): expected -12 to 12 (semitones)")
+                }
                 if !Item.passCounts.contains(passes) { throw ValidationError("--passes \(passes): expected 1 to 20") }
             }
 
@@ -90,8 +97,10 @@ extension Choir {
                 for plan in plans {
                     let runs: [RehearsalPlans.Run]
                     do { runs = try store.runs(of: plan.name) } catch { throw fail(error) }
-                    out += "\(plan.name): \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"), "
-                        + (runs.last.map { "last run \(PracticeHistory.day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" } ?? "never run") + "\n"
+                    out +=
+                        "\(plan.name): \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"), "
+                        + (runs.last.map { "last run \(PracticeHistory.day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" }
+                            ?? "never run") + "\n"
                 }
                 FileOutput.write(out)
             }
@@ -116,7 +125,8 @@ extension Choir {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a plan, or one of its items; its runs' sessions stay in the history.")
+            static let configuration = CommandConfiguration(
+                abstract: "Remove a plan, or one of its items; its runs' sessions stay in the history.")
 
             @Argument(help: "The plan's name.")
             var name: String
@@ -133,7 +143,9 @@ extension Choir {
                     return
                 }
                 guard plan.items.indices.contains(item - 1) else {
-                    throw usage("--item \(item): '\(plan.name)' has \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"): expected 1 to \(plan.items.count)")
+                    throw usage(
+                        "--item \(item): '\(plan.name)' has \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"): expected 1 to \(plan.items.count)"
+                    )
                 }
                 let removed = plan.items.remove(at: item - 1)
                 try save(plan, replacing: true)
@@ -170,11 +182,15 @@ extension Choir {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw fail("\(file): cannot be read: expected a TOML file", ExitStatus.noInput)
                 }
-                guard let text = String(validating: data, as: UTF8.self) else { throw fail("\(file): is not UTF-8 text: expected a TOML file", ExitStatus.dataError) }
+                guard let text = String(validating: data, as: UTF8.self) else {
+                    throw fail("\(file): is not UTF-8 text: expected a TOML file", ExitStatus.dataError)
+                }
                 let plan: RehearsalPlan
                 do { plan = try RehearsalPlan(toml: text, file: file) } catch { throw fail("\(error)", ExitStatus.dataError) }
                 for (index, item) in plan.items.enumerated() {
-                    do { _ = try Run.playback(item).resolve() } catch { throw fail("\(file): item \(index + 1): \(error)", ExitStatus.dataError) }
+                    do { _ = try Run.playback(item).resolve() } catch {
+                        throw fail("\(file): item \(index + 1): \(error)", ExitStatus.dataError)
+                    }
                 }
                 try save(plan, replacing: replace)
                 FileOutput.write("Plan '\(plan.name)': \(plan.items.count) item\(plan.items.count == 1 ? "" : "s") from \(file)\n")
@@ -188,17 +204,22 @@ extension Choir {
             @Argument(help: "The plan's name.")
             var name: String
 
-            @Option(name: [.customLong("input"), .customLong("input-device")],
-                    help: "The microphone: an ALSA capture device, or one recording per item, in order (each from its count-in's first click).")
+            @Option(
+                name: [.customLong("input"), .customLong("input-device")],
+                help: "The microphone: an ALSA capture device, or one recording per item, in order (each from its count-in's first click).")
             var input: [String] = []
 
-            @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none.")
+            @Option(
+                name: [.customLong("output"), .customLong("device")],
+                help: "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none.")
             var output = "default"
 
             @Flag(help: "The microphone hears no loudspeakers (you wear headphones).")
             var headphones = false
 
-            @Option(parsing: .unconditional, help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored).")
+            @Option(
+                parsing: .unconditional,
+                help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored).")
             var latency: Double?
 
             @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
@@ -209,9 +230,13 @@ extension Choir {
                 let plan = try plan(named: name, in: store)
                 guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
                 let takes = input.filter { PracticePlan.Input($0).isTake }
-                guard input.count <= 1 || takes.count == input.count else { throw usage("--input: expected one capture device, or one recording per item") }
+                guard input.count <= 1 || takes.count == input.count else {
+                    throw usage("--input: expected one capture device, or one recording per item")
+                }
                 guard takes.isEmpty || takes.count == plan.items.count else {
-                    throw usage("--input: \(takes.count) recording\(takes.count == 1 ? "" : "s") for \(plan.items.count) items: expected one per item, in order")
+                    throw usage(
+                        "--input: \(takes.count) recording\(takes.count == 1 ? "" : "s") for \(plan.items.count) items: expected one per item, in order"
+                    )
                 }
                 let signals = SignalWatcher()
                 let screen = SessionScreen()
@@ -276,7 +301,9 @@ private func openPlans() throws -> RehearsalPlans {
 }
 
 private func save(_ plan: RehearsalPlan, replacing: Bool) throws {
-    do { try openPlans().save(plan, replacing: replacing) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch { throw fail(error) }
+    do { try openPlans().save(plan, replacing: replacing) } catch let problem as RehearsalPlans.Problem {
+        throw usage(problem.description)
+    } catch { throw fail(error) }
 }
 
 /// The summaries of the runs of the plan named `name`: all of them, or the `last`, each against the run before.
@@ -295,5 +322,7 @@ private func summaries(of name: String, in store: RehearsalPlans, last: Bool = f
 
 /// The plan named `name` in `store`, or a one-line error.
 private func plan(named name: String, in store: RehearsalPlans) throws -> RehearsalPlan {
-    do { return try store.plan(named: name) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch { throw fail(error) }
+    do { return try store.plan(named: name) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch {
+        throw fail(error)
+    }
 }

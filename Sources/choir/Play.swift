@@ -42,8 +42,9 @@ extension Choir {
             player.stop()
             terminal?.restore()
             var standardError = StandardError()
-            print("choir: played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns",
-                  to: &standardError)
+            print(
+                "choir: played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns",
+                to: &standardError)
             if let error = player.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }

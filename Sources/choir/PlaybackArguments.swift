@@ -6,7 +6,10 @@ struct PlaybackArguments: ParsableArguments {
     @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
     var score: String
 
-    @Option(help: "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeat it for each line you sing (a descant as well, or Tenor 1 and Tenor 2): all are yours, and you are judged against the nearer where they sound together.")
+    @Option(
+        help:
+            "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeat it for each line you sing (a descant as well, or Tenor 1 and Tenor 2): all are yours, and you are judged against the nearer where they sound together."
+    )
     var part: [String] = []
 
     @Flag(help: "Play in written order, ignoring repeats and jumps.")

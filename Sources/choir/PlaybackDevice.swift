@@ -21,8 +21,10 @@ struct PlaybackDevice: ParsableArguments {
         do {
             return try PlaybackSession(
                 resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
-        } catch where error.kind == .deviceUnavailable {
-            throw fail("\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`", ExitStatus.deviceUnavailable)
+        } catch  where error.kind == .deviceUnavailable {
+            throw fail(
+                "\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`",
+                ExitStatus.deviceUnavailable)
         } catch {
             throw fail(error)
         }

@@ -13,11 +13,13 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "Sing your line while the other lines play; get each note judged and a report.")
 
-
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(name: [.customLong("input"), .customLong("input-device")],
-                help: "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat, or the count-in's first click).")
+        @Option(
+            name: [.customLong("input"), .customLong("input-device")],
+            help:
+                "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat, or the count-in's first click)."
+        )
         var input = "default"
 
         @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
@@ -26,14 +28,21 @@ extension Choir {
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
 
-        @Flag(help: "Drill the weakest passages (from the history, else a first pass): each looped with a count-in, faster as you get it right.")
+        @Flag(
+            help:
+                "Drill the weakest passages (from the history, else a first pass): each looped with a count-in, faster as you get it right."
+        )
         var drill = false
 
         @Option(help: "With --drill, the tempo each passage starts at, in percent of the session's tempo.")
         var drillStart = 70.0
 
         // Unconditional, so that a negative value as calibrate prints it needs no '='.
-        @Option(parsing: .unconditional, help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0).")
+        @Option(
+            parsing: .unconditional,
+            help:
+                "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0)."
+        )
         var latency: Double?
 
         @Option(help: "Cents either side of the written pitch that count as in tune.")
@@ -60,13 +69,19 @@ extension Choir {
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
-        @Option(help: "Keep what the microphone hears in this file (.flac, .ogg, .opus, .mp3, .aiff or .wav), on the mix's time line, to listen to or judge again with --input.")
+        @Option(
+            help:
+                "Keep what the microphone hears in this file (.flac, .ogg, .opus, .mp3, .aiff or .wav), on the mix's time line, to listen to or judge again with --input."
+        )
         var record: String?
 
         @Option(help: "Which note of a chord in your line you sing: upper or lower.")
         var divisi = Divisi.upper
 
-        @Flag(help: "Show the engraved score in the browser beside the terminal, in step with the session (its address is the first line printed).")
+        @Flag(
+            help:
+                "Show the engraved score in the browser beside the terminal, in step with the session (its address is the first line printed)."
+        )
         var view = false
 
         @Flag(name: .customLong("open"), help: "With --view, open the page in the desktop's browser.")
@@ -96,8 +111,10 @@ extension Choir {
             }
             if let lag = screen.lag {
                 var standardError = StandardError()
-                print("choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                    + "at most \(lag.maximum) ms), plus the analysis window's \(screen.halfWindowMilliseconds) ms to its centre", to: &standardError)
+                print(
+                    "choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                        + "at most \(lag.maximum) ms), plus the analysis window's \(screen.halfWindowMilliseconds) ms to its centre",
+                    to: &standardError)
             }
             if let ended { throw ExitCode(128 + ended) }
         }
@@ -131,8 +148,10 @@ extension Choir {
             let known = drill.historyFailure
             if let known { print("choir: \(known); practising without history", to: &standardError) }
             if drill.needsFirstPass {
-                FileOutput.write("Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
-                let outcome = try screen.run(try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
+                FileOutput.write(
+                    "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
+                let outcome = try screen.run(
+                    try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
                 if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
@@ -152,14 +171,17 @@ extension Choir {
                 }
                 if outcome.ending != .completed { return signals.received }
                 let passes = drill.passesOfPassage + 1
-                let outcomeText = switch drill.record(outcome.report) {
-                case .again: "again"
-                case .faster: "next at \(Int(drill.upcoming?.tempo ?? 100))%"
-                case .done: "done"
-                case .movedOn: "moving on after \(passes) passes"
-                }
+                let outcomeText =
+                    switch drill.record(outcome.report) {
+                    case .again: "again"
+                    case .faster: "next at \(Int(drill.upcoming?.tempo ?? 100))%"
+                    case .done: "done"
+                    case .movedOn: "moving on after \(passes) passes"
+                    }
                 let report = outcome.report
-                FileOutput.write("\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcomeText)\n")
+                FileOutput.write(
+                    "\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcomeText)\n"
+                )
             }
             return nil
         }
@@ -192,7 +214,7 @@ extension Choir {
             let made: T
             do {
                 made = try make(plan)
-            } catch where error.kind == .deviceUnavailable {
+            } catch  where error.kind == .deviceUnavailable {
                 throw fail("\(error); to practise with a recording, use --input take.wav --output mix.wav", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
@@ -208,7 +230,9 @@ extension Choir {
         /// than `known` (said at the start) is named.
         static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
             var standardError = StandardError()
-            if let failure = outcome.historyFailure, failure != known { print("choir: \(failure); the history stops here", to: &standardError) }
+            if let failure = outcome.historyFailure, failure != known {
+                print("choir: \(failure); the history stops here", to: &standardError)
+            }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
             if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }

@@ -47,8 +47,9 @@ struct ProgressBar {
         shown = percent
         let filled = percent * 30 / 100
         var standardError = StandardError()
-        print("\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%",
-              terminator: "", to: &standardError)
+        print(
+            "\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%",
+            terminator: "", to: &standardError)
     }
 
     func finish() {

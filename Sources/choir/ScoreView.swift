@@ -46,8 +46,9 @@ final class ScoreView {
         server.stop()
         if let lag = feed.lag {
             var standardError = StandardError()
-            print("choir: the score view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                + "at most \(lag.maximum) ms)", to: &standardError)
+            print(
+                "choir: the score view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                    + "at most \(lag.maximum) ms)", to: &standardError)
         }
     }
 
@@ -57,7 +58,9 @@ final class ScoreView {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         let words: [String] = ["/usr/bin/env", browser, address]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -35,7 +35,9 @@ final class SessionScreen {
         view = LiveView(
             title: "\(resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
             lyrics: resolved.schedule.lyrics,
-            bars: resolved.schedule.measures.map { LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +)) },
+            bars: resolved.schedule.measures.map {
+                LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +))
+            },
             context: context, marks: Self.pencils(session))
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         guard case .device = session.plan.input else {
@@ -87,8 +89,9 @@ final class SessionScreen {
                 shownMeasure = last.note.measure
                 let correct = results.count { $0.verdict.isCorrect }
                 let judged = results.count { $0.note.measure == shownMeasure }
-                FileOutput.write("measure \(shownMeasure): \(judged) note\(judged == 1 ? "" : "s") judged, running accuracy "
-                    + String(printf: "%.0f%%", 100 * Double(correct) / Double(results.count)) + "\n")
+                FileOutput.write(
+                    "measure \(shownMeasure): \(judged) note\(judged == 1 ? "" : "s") judged, running accuracy "
+                        + String(printf: "%.0f%%", 100 * Double(correct) / Double(results.count)) + "\n")
             }
             return
         }

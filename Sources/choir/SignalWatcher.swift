@@ -15,14 +15,16 @@ final class SignalWatcher: Sendable {
         // A terminal that has gone turns writes to it into errors rather than a silent death.
         signal(SIGPIPE, SIG_IGN)
         var thread = pthread_t()
-        pthread_create(&thread, nil, { _ in
-            var set = SignalWatcher.set
-            while true {
-                var received: Int32 = 0
-                guard sigwait(&set, &received) == 0 else { continue }
-                _ = SignalWatcher.first.compareExchange(expected: 0, desired: received, ordering: .acquiringAndReleasing)
-            }
-        }, nil)
+        pthread_create(
+            &thread, nil,
+            { _ in
+                var set = SignalWatcher.set
+                while true {
+                    var received: Int32 = 0
+                    guard sigwait(&set, &received) == 0 else { continue }
+                    _ = SignalWatcher.first.compareExchange(expected: 0, desired: received, ordering: .acquiringAndReleasing)
+                }
+            }, nil)
         pthread_detach(thread)
     }
 

@@ -63,7 +63,9 @@ extension Choir {
             session.stop()
             terminal?.restore()
             var standardError = StandardError()
-            print("choir: the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns", to: &standardError)
+            print(
+                "choir: the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns",
+                to: &standardError)
             if let error = session.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }

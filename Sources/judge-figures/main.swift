@@ -31,7 +31,10 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
             shared[i] = try? takes[i].judge(bleed: room, canceller: canceller)
         }
         for (i, take) in takes.enumerated() {
-            guard let outcome = outcomes[i] else { lines[i] = "  \(take.name): failed"; continue }
+            guard let outcome = outcomes[i] else {
+                lines[i] = "  \(take.name): failed"
+                continue
+            }
             var tally = Tally()
             tally.add(outcome)
             let group = String(take.name.split(separator: " ").prefix(take.name.hasPrefix("real") ? 2 : 1).joined(separator: " "))
@@ -40,7 +43,8 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
             lines[i] = "  \(take.name): \(tally)"
             if verbose {
                 for result in outcome.results where result.verdict != .correct || outcome.planted[result.note.index] != nil {
-                    lines[i] += "\n      note \(result.note.index) m.\(result.note.measure) midi \(result.note.midi): planted \(outcome.planted[result.note.index]?.rawValue ?? "none") → \(result.verdict.rawValue) (\(result.medianCents.map { String(format: "%.0f", $0) } ?? "-") c, onset \(result.onsetError.map { String(format: "%.3f", $0) } ?? "-"))"
+                    lines[i] +=
+                        "\n      note \(result.note.index) m.\(result.note.measure) midi \(result.note.midi): planted \(outcome.planted[result.note.index]?.rawValue ?? "none") → \(result.verdict.rawValue) (\(result.medianCents.map { String(format: "%.0f", $0) } ?? "-") c, onset \(result.onsetError.map { String(format: "%.3f", $0) } ?? "-"))"
                 }
             }
         }

@@ -64,7 +64,8 @@ session.send(.step(measures: -1))
 snapshot = waitFor("the step back") { $0.pass >= 4 }
 log += "snapshot pass \(snapshot.pass) at m. \(snapshot.measure)\n"
 let outcome = session.wait()
-log += "ended \(outcome.ending == .completed ? "completed" : "\(outcome.ending)"), \(outcome.report.passes.count) passes, "
+log +=
+    "ended \(outcome.ending == .completed ? "completed" : "\(outcome.ending)"), \(outcome.report.passes.count) passes, "
     + "\(outcome.report.results.count) verdicts\n"
 guard outcome.ending == .completed else { fail(log) }
 do { try ReportFile.write(JSONReport.render(outcome.report), to: arguments[4]) } catch { fail("\(error)") }

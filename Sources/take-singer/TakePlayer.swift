@@ -51,7 +51,9 @@ final class TakePlayer: AudioSource, @unchecked Sendable {
         for i in 0..<frames {
             let k = position + i - start
             let c = position + i - clickStart
-            let sample = start != .max && k >= 0 && k < take.count ? take[k]
+            let sample =
+                start != .max && k >= 0 && k < take.count
+                ? take[k]
                 : clickStart != .max && c >= 0 && c < click.count ? click[c] : 0
             left[i] = sample
             right[i] = sample

@@ -9,7 +9,10 @@ struct StreamHistoryTests {
         let history = StreamHistory(capacity: 100)
         var next: Float = 0
         for _ in 0..<7 {
-            let frames = (0..<40).map { _ in next += 1; return next }
+            let frames = (0..<40).map { _ in
+                next += 1
+                return next
+            }
             frames.withUnsafeBufferPointer { _ = ring.write($0) }
             history.append(from: ring)
         }

@@ -8,17 +8,34 @@ struct WAVFileTests {
     static func wav(tag: UInt16, channels: Int, rate: Int, bits: Int, body: [UInt8], extensible: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         func u16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func u32(_ v: Int) { u16(v & 0xFFFF); u16((v >> 16) & 0xFFFF) }
-        let fmtSize = extensible ? 40 : 16
-        out += Array("RIFF".utf8); u32(4 + 8 + fmtSize + 8 + body.count); out += Array("WAVE".utf8)
-        out += Array("fmt ".utf8); u32(fmtSize); u16(extensible ? 0xFFFE : Int(tag)); u16(channels); u32(rate)
-        u32(rate * channels * bits / 8); u16(channels * bits / 8); u16(bits)
-        if extensible {
-            u16(22); u16(bits); u32(0)
-            u16(Int(tag)); out += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        func u32(_ v: Int) {
+            u16(v & 0xFFFF)
+            u16((v >> 16) & 0xFFFF)
         }
-        out += Array("LIST".utf8); u32(4); out += Array("INFO".utf8)  // a chunk readers must skip
-        out += Array("data".utf8); u32(body.count)
+        let fmtSize = extensible ? 40 : 16
+        out += Array("RIFF".utf8)
+        u32(4 + 8 + fmtSize + 8 + body.count)
+        out += Array("WAVE".utf8)
+        out += Array("fmt ".utf8)
+        u32(fmtSize)
+        u16(extensible ? 0xFFFE : Int(tag))
+        u16(channels)
+        u32(rate)
+        u32(rate * channels * bits / 8)
+        u16(channels * bits / 8)
+        u16(bits)
+        if extensible {
+            u16(22)
+            u16(bits)
+            u32(0)
+            u16(Int(tag))
+            out += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        }
+        out += Array("LIST".utf8)
+        u32(4)
+        out += Array("INFO".utf8)  // a chunk readers must skip
+        out += Array("data".utf8)
+        u32(body.count)
         return out + body
     }
 
@@ -49,8 +66,9 @@ struct WAVFileTests {
         #expect(audio.samples == samples)
         #expect(audio.isFloat && audio.bitsPerSample == 32 && audio.sampleRate == 96000)
         let doubles = [0.5, -0.5].flatMap { Self.le($0.bitPattern) }
-        #expect(try WAVFile.read(data: Self.wav(tag: 3, channels: 1, rate: 48000, bits: 64, body: doubles), file: "d.wav")
-            .samples == [0.5, -0.5])
+        #expect(
+            try WAVFile.read(data: Self.wav(tag: 3, channels: 1, rate: 48000, bits: 64, body: doubles), file: "d.wav")
+                .samples == [0.5, -0.5])
     }
 
     @Test(arguments: [

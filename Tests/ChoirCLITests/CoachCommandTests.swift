@@ -21,12 +21,13 @@ struct CoachCommandTests {
         }
         let coach = try CLI.run(["coach", "piece.musicxml", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
         #expect(coach.status == 0, "\(coach.stderr)")
-        #expect(coach.stdout == """
-            piece.musicxml, Tenor, 4 sessions:
-              - You tend to go flat on held notes from D4 up (mm. 12–16, 3 of 4 sessions; 18 cents flat on average)
-              - Your entrances after rests are late by about 200 ms (median of 12 entrances over 4 sessions)
+        #expect(
+            coach.stdout == """
+                piece.musicxml, Tenor, 4 sessions:
+                  - You tend to go flat on held notes from D4 up (mm. 12–16, 3 of 4 sessions; 18 cents flat on average)
+                  - Your entrances after rests are late by about 200 ms (median of 12 entrances over 4 sessions)
 
-            """, "\(coach.stdout)")
+                """, "\(coach.stdout)")
         let none = try CLI.run(["coach", "piece.musicxml", "--part", "alto"], environment: ["XDG_DATA_HOME": data])
         #expect(none.stdout == "No sessions of the alto of piece.musicxml yet.\n")
     }

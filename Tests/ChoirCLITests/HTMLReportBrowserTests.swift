@@ -15,8 +15,10 @@ struct HTMLReportBrowserTests {
         let data = try PracticeCommandTests.dataHome()
         let html = data + "/report.html"
         let practice = try CLI.run(
-            ["practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", "none",
-             "--no-history", "--html", html])
+            [
+                "practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", "none",
+                "--no-history", "--html", html,
+            ])
         #expect(practice.status == 0, "\(practice.stderr)")
 
         let image = try PNGImage.screenshot(of: html, width: 1400, height: 1000, folder: data)

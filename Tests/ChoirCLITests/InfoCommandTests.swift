@@ -20,23 +20,24 @@ struct InfoCommandTests {
         let result = try CLI.run(["info", CLI.example])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            Resources/ExamplePieces/amazing_grace.musicxml
-              Title     Amazing Grace
-              Composer  Traditional (New Britain)
-              Key       G major
-              Time      3/4
-              Tempo     ♩ = 80
-              Measures  17 (with a pickup)
-              Duration  0:36
-              Verses    2
-              Lines
-                Soprano: D4–D5
-                Alto: B3–G4
-                Tenor: F♯3–D4
-                Bass: G2–G3
+        #expect(
+            result.stdout == """
+                Resources/ExamplePieces/amazing_grace.musicxml
+                  Title     Amazing Grace
+                  Composer  Traditional (New Britain)
+                  Key       G major
+                  Time      3/4
+                  Tempo     ♩ = 80
+                  Measures  17 (with a pickup)
+                  Duration  0:36
+                  Verses    2
+                  Lines
+                    Soprano: D4–D5
+                    Alto: B3–G4
+                    Tenor: F♯3–D4
+                    Bass: G2–G3
 
-            """)
+                """)
     }
 
     @Test func infoListsTheRepairsOfAnExportWithSlips() throws {
@@ -44,26 +45,27 @@ struct InfoCommandTests {
         let result = try CLI.run(["info", file])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            \(file)
-              Title     Five Voices, as Exported
-              Composer  Test Fixture
-              Key       F major
-              Time      4/4 → 3/4
-              Tempo     ♩ = 120 (not marked)
-              Measures  6
-              Duration  0:10
-              Verses    0
-              Lines
-                Canto: C5–F5
-                Quinto: C5–F5
-                Alto: E4–A4
-                Tenore: G3–C4
-                Basso: F2–F3
-              Repaired  tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1
-                        whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3
+        #expect(
+            result.stdout == """
+                \(file)
+                  Title     Five Voices, as Exported
+                  Composer  Test Fixture
+                  Key       F major
+                  Time      4/4 → 3/4
+                  Tempo     ♩ = 120 (not marked)
+                  Measures  6
+                  Duration  0:10
+                  Verses    0
+                  Lines
+                    Canto: C5–F5
+                    Quinto: C5–F5
+                    Alto: E4–A4
+                    Tenore: G3–C4
+                    Basso: F2–F3
+                  Repaired  tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1
+                            whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3
 
-            """)
+                """)
         let json = try CLI.run(["info", "--json", file])
         let info = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let repairs = info?["repairs"] as? [[String: Any]] ?? []
@@ -92,10 +94,11 @@ struct InfoCommandTests {
     @Test func infoTakesSeveralFilesAndReportsEachFailure() throws {
         let result = try CLI.run(["info", CLI.example, "missing.musicxml", "Tests/Fixtures/corpus/bach_bwv1.6.mxl"])
         #expect(result.status == 66)
-        #expect(result.stderr == """
-            choir: missing.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file
+        #expect(
+            result.stderr == """
+                choir: missing.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file
 
-            """)
+                """)
         #expect(result.stdout.contains("Amazing Grace"))
         #expect(result.stdout.contains("Tests/Fixtures/corpus/bach_bwv1.6.mxl\n  Title     (untitled)"))
         #expect(result.stdout.contains("    Horn 2: F3–C5\n"))

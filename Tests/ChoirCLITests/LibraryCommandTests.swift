@@ -43,19 +43,23 @@ struct LibraryCommandTests {
 
         try FileManager.default.moveItem(atPath: folder + "/bach_bwv250.mxl", toPath: folder + "/more/chorale 250.mxl")
         let changed = folder + "/demos_multiple-verses.xml"
-        try (try String(contentsOfFile: changed, encoding: .utf8) + "<!-- pencilled -->\n").write(toFile: changed, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: changed, encoding: .utf8) + "<!-- pencilled -->\n").write(
+            toFile: changed, atomically: true, encoding: .utf8)
         let noticed = try Self.library(["add", folder], data)
-        #expect(noticed.stdout == """
-            updated    \(folder)/demos_multiple-verses.xml
-            moved      \(folder)/more/chorale 250.mxl (was \(folder)/bach_bwv250.mxl)
-            29 scores in the library: 0 added, 1 updated, 1 moved, 27 unchanged
+        #expect(
+            noticed.stdout == """
+                updated    \(folder)/demos_multiple-verses.xml
+                moved      \(folder)/more/chorale 250.mxl (was \(folder)/bach_bwv250.mxl)
+                29 scores in the library: 0 added, 1 updated, 1 moved, 27 unchanged
 
-            """, "\(noticed.stdout)")
+                """, "\(noticed.stdout)")
 
         let bad = data + "/bad.musicxml"
         try "<score-partwise>".write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try Self.library(["add", bad], data)
-        #expect(refused.status == 65 && refused.stderr == "choir: \(bad):1:17: unexpected end of file: expected </score-partwise>\n", "\(refused.stderr)")
+        #expect(
+            refused.status == 65 && refused.stderr == "choir: \(bad):1:17: unexpected end of file: expected </score-partwise>\n",
+            "\(refused.stderr)")
         #expect(refused.stdout == "29 scores in the library: 0 added, 0 updated, 0 moved, 0 unchanged, 1 not scores choir can read\n")
     }
 
@@ -66,7 +70,8 @@ struct LibraryCommandTests {
         let reference = CLI.fixtures.appendingPathComponent("corpus/reference")
         var expected: Set<String> = []
         for name in try FileManager.default.contentsOfDirectory(atPath: reference.path) {
-            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: reference.appendingPathComponent(name))) as! [String: Any]
+            let document =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: reference.appendingPathComponent(name))) as! [String: Any]
             let tenors = (document["parts"] as! [[String: Any]]).filter { ($0["name"] as? String ?? "").lowercased().hasPrefix("tenor") }
             let pitches = tenors.flatMap { ($0["notes"] as! [[Double]]).map { Int($0[2]) } }
             if !tenors.isEmpty, pitches.allSatisfy({ (50...66).contains($0) }) { expected.insert(document["file"] as! String) }
@@ -87,15 +92,20 @@ struct LibraryCommandTests {
         #expect(satb.count == 24 && satb.allSatisfy { $0.hasPrefix("bach_") || $0.hasPrefix("johnson") }, "\(satb.sorted())")
         #expect(try Self.titles(try Self.library(["search", "lift", "voice", "--json"], data)) == ["Lift Every Voice and Sing"])
         let inG = try Self.files(try Self.library(["search", "--key", "G", "--json"], data))
-        let info = try CLI.run(["info", "--json"] + inG.sorted().map { name in
-            FileManager.default.fileExists(atPath: folder + "/" + name) ? folder + "/" + name : folder + "/more/" + name
-        })
-        let keys = (try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [[String: Any]] ?? []).map { ($0["key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ") }
+        let info = try CLI.run(
+            ["info", "--json"]
+                + inG.sorted().map { name in
+                    FileManager.default.fileExists(atPath: folder + "/" + name) ? folder + "/" + name : folder + "/more/" + name
+                })
+        let keys = (try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [[String: Any]] ?? []).map {
+            ($0["key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+        }
         #expect(!inG.isEmpty && keys.allSatisfy { $0 == "G major" }, "\(keys)")
         let none = try Self.library(["search", "--voicing", "TTBB"], data)
         #expect(none.status == 0 && none.stdout == "No scores.\n")
         let wrong = try Self.library(["search", "--line", "tenor", "--lowest", "H2"], data)
-        #expect(wrong.status == 64 && wrong.stderr.hasPrefix("Error: --lowest H2: expected a note such as D3, F#4 or B♭3"), "\(wrong.stderr)")
+        #expect(
+            wrong.status == 64 && wrong.stderr.hasPrefix("Error: --lowest H2: expected a note such as D3, F#4 or B♭3"), "\(wrong.stderr)")
     }
 
     /// The list, in full, with the last practice of each piece; a title stands for its file wherever a score is
@@ -106,26 +116,30 @@ struct LibraryCommandTests {
         let chorale = CLI.fixtures.appendingPathComponent("corpus/johnson_j_r_lift_every_voice.mxl").path
         try #require(try Self.library(["add", example, chorale], data).status == 0)
         let take = CLI.root.appendingPathComponent("Resources/DemoTakes/amazing_grace_tenor.wav").path
-        let practice = try CLI.run(["practice", "amazing", "--part", "tenor", "--input", take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
+        let practice = try CLI.run(
+            ["practice", "amazing", "--part", "tenor", "--input", take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
         #expect(practice.status == 0, "\(practice.stderr)")
         #expect(practice.stdout.hasPrefix("\(example) — Tenor"), "\(practice.stdout)")
         let today = Date().formatted(.iso8601.year().month().day().dateSeparator(.dash))
         let list = try Self.library(["list"], data)
-        #expect(list.stdout == """
-            Amazing Grace — Traditional (New Britain)
-              SATB · G major · 17 measures · 0:36
-              Soprano D4–D5 · Alto B3–G4 · Tenor F♯3–D4 · Bass G2–G3
-              \(example)
-              last practised \(today) (Tenor, 89.3%)
-            Lift Every Voice and Sing — J. Rosamond Johnson
-              SATB · A♭ major · 32 measures · 0:47
-              Soprano C4–F5 · Alto C4–A♭4 · Tenor C3–G4 · Bass A♭2–C4
-              \(chorale)
-            2 scores
+        #expect(
+            list.stdout == """
+                Amazing Grace — Traditional (New Britain)
+                  SATB · G major · 17 measures · 0:36
+                  Soprano D4–D5 · Alto B3–G4 · Tenor F♯3–D4 · Bass G2–G3
+                  \(example)
+                  last practised \(today) (Tenor, 89.3%)
+                Lift Every Voice and Sing — J. Rosamond Johnson
+                  SATB · A♭ major · 32 measures · 0:47
+                  Soprano C4–F5 · Alto C4–A♭4 · Tenor C3–G4 · Bass A♭2–C4
+                  \(chorale)
+                2 scores
 
-            """, "\(list.stdout)")
+                """, "\(list.stdout)")
         let info = try CLI.run(["info", "Lift every"], environment: ["XDG_DATA_HOME": data])
-        #expect(info.status == 0 && info.stdout.hasPrefix("\(chorale)\n  Title     Lift Every Voice and Sing\n"), "\(info.stdout)\(info.stderr)")
+        #expect(
+            info.status == 0 && info.stdout.hasPrefix("\(chorale)\n  Title     Lift Every Voice and Sing\n"), "\(info.stdout)\(info.stderr)"
+        )
         let chorales = ["bach_bwv1.6.mxl", "bach_bwv14.5.mxl"].map { CLI.fixtures.appendingPathComponent("corpus/" + $0).path }
         try #require(try Self.library(["add"] + chorales, data).status == 0)
         // One untitled (named by its file), one titled by its file's name.
@@ -136,6 +150,8 @@ struct LibraryCommandTests {
         #expect(removed.status == 0 && removed.stdout == "removed    \(chorale)\n")
         #expect(try Self.library(["list"], data).stdout.hasSuffix("\n3 scores\n"))
         let missing = try Self.library(["remove", "Nothing"], data)
-        #expect(missing.status == 64 && missing.stderr.hasPrefix("choir: Nothing: no such file, and no title in the library"), "\(missing.stderr)")
+        #expect(
+            missing.status == 64 && missing.stderr.hasPrefix("choir: Nothing: no such file, and no title in the library"),
+            "\(missing.stderr)")
     }
 }

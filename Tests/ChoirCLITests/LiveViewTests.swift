@@ -12,8 +12,9 @@ struct LiveViewTests {
     /// a phrase of three. In A♭ major.
     static let view: LiveView = {
         func note(_ index: Int, _ onset: Double, _ midi: Int, after previous: Int?) -> ExpectedNote {
-            ExpectedNote(index: index, measure: "\(Int(onset / 2.25) + 1)", measureIndex: Int(onset / 2.25), onset: onset, duration: 0.75,
-                         midi: midi, isEntrance: true, previousMIDI: previous, key: -4)
+            ExpectedNote(
+                index: index, measure: "\(Int(onset / 2.25) + 1)", measureIndex: Int(onset / 2.25), onset: onset, duration: 0.75,
+                midi: midi, isEntrance: true, previousMIDI: previous, key: -4)
         }
         let notes = [
             note(0, 9.0, 68, after: nil), note(1, 9.75, 70, after: 68),
@@ -27,8 +28,9 @@ struct LiveViewTests {
     }()
 
     static func state(at time: Double) -> LiveView.State {
-        LiveView.State(time: time, measure: "1", beat: 1, tempo: 80, tempoPercent: 100, flags: [], sung: nil, trace: [], verdicts: [:],
-                       correct: 0, judged: 0, locked: false)
+        LiveView.State(
+            time: time, measure: "1", beat: 1, tempo: 80, tempoPercent: 100, flags: [], sung: nil, trace: [], verdicts: [:],
+            correct: 0, judged: 0, locked: false)
     }
 
     @Test func beforeMyLineEntersACountdownInBarsThenBeats() {
@@ -61,13 +63,19 @@ extension LiveViewTests {
     /// input, the latency it was judged with, and no device or recording of its own; it runs when pasted.
     @Test func aRecordingSaysHowToJudgeItAgain() {
         let take = RecordedTake(path: "my take.flac", seconds: 36.25, latency: 0.0424, failure: nil)
-        let arguments = ["practice", "score.musicxml", "--part", "Tenor 2", "--input", "pulse", "--record=my take.flac", "--output",
-                         "pulse", "--latency", "-12", "--count-in"]
-        #expect(Choir.Practice.recorded(take, arguments: arguments) == "choir: recorded 36.2 s to my take.flac; judge it again with: "
-            + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none")
-        let stopped = RecordedTake(path: "t.flac", seconds: 3, latency: 0, failure: "t.flac: cannot be written (disk full): expected a writable path")
-        #expect(Choir.Practice.recorded(stopped, arguments: ["practice", "s.xml"]).hasPrefix(
-            "choir: recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge"))
+        let arguments = [
+            "practice", "score.musicxml", "--part", "Tenor 2", "--input", "pulse", "--record=my take.flac", "--output",
+            "pulse", "--latency", "-12", "--count-in",
+        ]
+        #expect(
+            Choir.Practice.recorded(take, arguments: arguments) == "choir: recorded 36.2 s to my take.flac; judge it again with: "
+                + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none")
+        let stopped = RecordedTake(
+            path: "t.flac", seconds: 3, latency: 0, failure: "t.flac: cannot be written (disk full): expected a writable path")
+        #expect(
+            Choir.Practice.recorded(stopped, arguments: ["practice", "s.xml"]).hasPrefix(
+                "choir: recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge")
+        )
     }
 }
 

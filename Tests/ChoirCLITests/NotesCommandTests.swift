@@ -50,10 +50,11 @@ struct NotesCommandTests {
         let result = try CLI.run(["notes", CLI.example, "--part", "viola"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == """
-            choir: Resources/ExamplePieces/amazing_grace.musicxml: unknown line 'viola': expected one of \
-            1 Soprano, 2 Alto, 3 Tenor, 4 Bass
+        #expect(
+            result.stderr == """
+                choir: Resources/ExamplePieces/amazing_grace.musicxml: unknown line 'viola': expected one of \
+                1 Soprano, 2 Alto, 3 Tenor, 4 Bass
 
-            """)
+                """)
     }
 }

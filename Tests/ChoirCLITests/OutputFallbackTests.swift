@@ -7,7 +7,8 @@ struct OutputFallbackTests {
     /// A practice report on a pseudo-terminal (util-linux `script`), with the environment given.
     static func reportOnATerminal(_ environment: [String: String]) throws -> String {
         let data = try PracticeCommandTests.dataHome()
-        let command = "\(CLI.executable.path) practice \(CLI.example) --part tenor --input \(PracticeCommandTests.take) --output none --no-history"
+        let command =
+            "\(CLI.executable.path) practice \(CLI.example) --part tenor --input \(PracticeCommandTests.take) --output none --no-history"
         let result = try CLI.run(
             ["-qec", command, "/dev/null"], environment: ["XDG_DATA_HOME": data, "NO_COLOR": ""].merging(environment) { $1 },
             executable: URL(fileURLWithPath: "/usr/bin/script"))
@@ -25,23 +26,24 @@ struct OutputFallbackTests {
     @Test func aLocaleThatIsNotUTF8GetsASCII() throws {
         let info = try CLI.run(["info", CLI.example, "--transpose", "-1"], environment: ["LC_ALL": "C"])
         #expect(info.status == 0)
-        #expect(info.stdout == """
-            Resources/ExamplePieces/amazing_grace.musicxml
-              Title     Amazing Grace
-              Composer  Traditional (New Britain)
-              Key       Gb major (transposed down 1 semitone)
-              Time      3/4
-              Tempo     q = 80
-              Measures  17 (with a pickup)
-              Duration  0:36
-              Verses    2
-              Lines
-                Soprano: Db4-Db5
-                Alto: Bb3-Gb4
-                Tenor: F3-Db4
-                Bass: Gb2-Gb3
+        #expect(
+            info.stdout == """
+                Resources/ExamplePieces/amazing_grace.musicxml
+                  Title     Amazing Grace
+                  Composer  Traditional (New Britain)
+                  Key       Gb major (transposed down 1 semitone)
+                  Time      3/4
+                  Tempo     q = 80
+                  Measures  17 (with a pickup)
+                  Duration  0:36
+                  Verses    2
+                  Lines
+                    Soprano: Db4-Db5
+                    Alto: Bb3-Gb4
+                    Tenor: F3-Db4
+                    Bass: Gb2-Gb3
 
-            """)
+                """)
         let report = try Self.reportOnATerminal(["LC_ALL": "C", "TERM": "dumb"])
         #expect(report.utf8.allSatisfy { $0 < 0x80 }, "\(report)")
         #expect(report.contains("Measures: ") && report.contains("# >=90%  + >=60%  . <60%"), "\(report)")

@@ -33,8 +33,10 @@ struct PitchCommandTests {
 
     @Test func jsonWithOptions() throws {
         let wav = try Self.tone(196, seconds: 0.5, rate: 44100, name: "json")
-        let result = try CLI.run(["pitch", wav.path, "--format", "json", "--window", "4096", "--hop", "1024",
-                                  "--min-freq", "60", "--max-freq", "800", "--threshold", "0.1"])
+        let result = try CLI.run([
+            "pitch", wav.path, "--format", "json", "--window", "4096", "--hop", "1024",
+            "--min-freq", "60", "--max-freq", "800", "--threshold", "0.1",
+        ])
         #expect(result.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(json?["sample_rate"] as? Int == 44100)
@@ -53,18 +55,29 @@ struct PitchCommandTests {
         let truncated = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-truncated.wav")
         try Data(try Data(contentsOf: wav).dropLast(1000)).write(to: truncated)
         let cases: [([String], Int32, String)] = [
-            (["pitch", "/nonexistent.wav"], 66, "choir: /nonexistent.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
+            (
+                ["pitch", "/nonexistent.wav"], 66,
+                "choir: /nonexistent.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"
+            ),
             (["pitch", empty.path], 65, "choir: \(empty.path): empty file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
-            (["pitch", text.path], 65,
-             "choir: \(text.path): not an audio file libsndfile can read (Format not recognised.): expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"),
-            (["pitch", truncated.path], 65,
-             "choir: \(truncated.path): truncated: the data chunk declares 19200 bytes but only 18200 are present\n"),
-            (["pitch", wav.path, "--window", "512"], 64,
-             "choir: \(wav.path): window 512 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples\n"),
+            (
+                ["pitch", text.path], 65,
+                "choir: \(text.path): not an audio file libsndfile can read (Format not recognised.): expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)\n"
+            ),
+            (
+                ["pitch", truncated.path], 65,
+                "choir: \(truncated.path): truncated: the data chunk declares 19200 bytes but only 18200 are present\n"
+            ),
+            (
+                ["pitch", wav.path, "--window", "512"], 64,
+                "choir: \(wav.path): window 512 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples\n"
+            ),
             (["pitch", wav.path, "--hop", "4096"], 64, "choir: \(wav.path): hop 4096: expected 1 to the window (1760 samples)\n"),
             (["pitch", wav.path, "--hop", "0"], 64, "choir: \(wav.path): hop 0: expected 1 to the window (1760 samples)\n"),
-            (["pitch", "--live", "--device", "nonexistent", "--duration", "1"], 69,
-             "choir: cannot open capture device 'nonexistent': No such file or directory\n"),
+            (
+                ["pitch", "--live", "--device", "nonexistent", "--duration", "1"], 69,
+                "choir: cannot open capture device 'nonexistent': No such file or directory\n"
+            ),
         ]
         for (arguments, status, message) in cases {
             let result = try CLI.run(arguments)

@@ -10,8 +10,10 @@ import Testing
 struct PlanCommandTests {
     /// A take of `part` of the example as `choir plan run` plays it (with a count-in, so its time 0 is the
     /// count-in's first click), the synthetic singer with mistakes planted at the `seed`'s choosing.
-    static func take(part: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0,
-                     passes: Int = 1, seed: UInt64, file path: String) throws {
+    static func take(
+        part: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0,
+        passes: Int = 1, seed: UInt64, file path: String
+    ) throws {
         let score = try ScoreReader.read(contentsOf: CLI.example).transposed(by: transpose)
         var options = PlaybackOptions()
         options.singer = try LineSelector.select(part, from: score.lines)
@@ -73,7 +75,9 @@ struct PlanCommandTests {
         #expect(sessions.allSatisfy { $0.finished && $0.accuracy > 70 }, "\(sessions.map(\.accuracy))")
         let summary = String(run.stdout[run.stdout.range(of: "Plan 'Advent', run 1")!.lowerBound...])
         for session in sessions {
-            #expect(summary.contains(String(printf: "%.1f%% (\(session.correct) of \(session.notes) notes), session #\(session.id)", session.accuracy)))
+            #expect(
+                summary.contains(
+                    String(printf: "%.1f%% (\(session.correct) of \(session.notes) notes), session #\(session.id)", session.accuracy)))
         }
         let shown = try Self.plan(["show", "advent"], data)
         #expect(shown.stdout.hasSuffix(summary), "\(shown.stdout)")
@@ -89,7 +93,9 @@ struct PlanCommandTests {
         // Without a microphone or recordings the plan cannot start, says why, and leaves no run.
         let live = try Self.plan(["run", "Advent", "--input", "choir-no-such-device", "--output", "none"], data)
         #expect(live.status == 69 && live.stdout == "Advent: item 1 of 3: amazing_grace.musicxml — Tenor, whole piece\n", "\(live.stderr)")
-        #expect(try Self.plan(["show", "Advent"], data).stdout.contains("run 2") && !(try Self.plan(["show", "Advent"], data).stdout.contains("run 3")))
+        #expect(
+            try Self.plan(["show", "Advent"], data).stdout.contains("run 2")
+                && !(try Self.plan(["show", "Advent"], data).stdout.contains("run 3")))
         #expect(try Self.plan(["list"], data).stdout.replacing(dated, with: "DATE") == "Advent: 3 items, last run DATE (2 runs)\n")
     }
 
@@ -99,56 +105,77 @@ struct PlanCommandTests {
         #expect(try Self.plan(["list"], data).stdout == "No plans; make one with `choir plan new NAME`.\n")
         let made = try Self.plan(["new", "Evensong"], data)
         #expect(made.stdout == "Plan 'Evensong': no items yet; add them with `choir plan add Evensong SCORE --part LINE`.\n")
-        let add = try Self.plan(["add", "evensong", CLI.example, "--part", "b", "--from", "3", "--to", "6", "--tempo", "90", "--transpose", "1", "--passes", "3"], data)
-        #expect(add.stdout == "'Evensong', item 1: amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes\n", "\(add.stderr)")
+        let add = try Self.plan(
+            [
+                "add", "evensong", CLI.example, "--part", "b", "--from", "3", "--to", "6", "--tempo", "90", "--transpose", "1", "--passes",
+                "3",
+            ], data)
+        #expect(
+            add.stdout == "'Evensong', item 1: amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes\n",
+            "\(add.stderr)")
         #expect(try Self.plan(["add", "Evensong", CLI.example, "--part", "soprano"], data).status == 0)
-        #expect(try Self.plan(["show", "Evensong"], data).stdout == """
-            Evensong
-              1. amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes
-              2. amazing_grace.musicxml — Soprano, whole piece
-            Never run.
+        #expect(
+            try Self.plan(["show", "Evensong"], data).stdout == """
+                Evensong
+                  1. amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes
+                  2. amazing_grace.musicxml — Soprano, whole piece
+                Never run.
 
-            """)
+                """)
 
         // Exported, edited (a tempo and an item less) and imported back.
         let file = data + "/evensong.toml"
         #expect(try Self.plan(["export", "Evensong", file], data).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let path = URL(fileURLWithPath: CLI.example).standardizedFileURL.path
-        #expect(exported.hasSuffix("""
-            name = "Evensong"
+        #expect(
+            exported.hasSuffix(
+                """
+                name = "Evensong"
 
-            [[item]]
-            piece = "\(path)"
-            line = "Bass"
-            from = "3"
-            to = "6"
-            tempo = 90
-            transpose = 1
-            passes = 3
+                [[item]]
+                piece = "\(path)"
+                line = "Bass"
+                from = "3"
+                to = "6"
+                tempo = 90
+                transpose = 1
+                passes = 3
 
-            [[item]]
-            piece = "\(path)"
-            line = "Soprano"
-            passes = 1
+                [[item]]
+                piece = "\(path)"
+                line = "Soprano"
+                passes = 1
 
-            """), "\(exported)")
-        let edited = exported.replacingOccurrences(of: "tempo = 90", with: "tempo = 75")
+                """), "\(exported)")
+        let edited =
+            exported.replacingOccurrences(of: "tempo = 90", with: "tempo = 75")
             .components(separatedBy: "\n\n[[item]]").prefix(2).joined(separator: "\n\n[[item]]") + "\n"
         try edited.write(toFile: file, atomically: true, encoding: .utf8)
         let refused = try Self.plan(["import", file], data)
-        #expect(refused.status == 64 && refused.stderr == "choir: a plan named 'Evensong' exists: expected a new name, or --replace to replace it\n")
+        #expect(
+            refused.status == 64
+                && refused.stderr == "choir: a plan named 'Evensong' exists: expected a new name, or --replace to replace it\n")
         let imported = try Self.plan(["import", file, "--replace"], data)
         #expect(imported.stdout == "Plan 'Evensong': 1 item from \(file)\n", "\(imported.stderr)")
-        #expect(try Self.plan(["show", "Evensong"], data).stdout.contains("  1. amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\nNever run.\n"))
+        #expect(
+            try Self.plan(["show", "Evensong"], data).stdout.contains(
+                "  1. amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\nNever run.\n"))
 
         // Removing an item, then the plan.
-        #expect(try Self.plan(["remove", "Evensong", "--item", "2"], data).stderr == "choir: --item 2: 'Evensong' has 1 item: expected 1 to 1\n")
-        #expect(try Self.plan(["remove", "Evensong", "--item", "1"], data).stdout
-            == "Removed item 1 of 'Evensong': amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\n")
+        #expect(
+            try Self.plan(["remove", "Evensong", "--item", "2"], data).stderr == "choir: --item 2: 'Evensong' has 1 item: expected 1 to 1\n"
+        )
+        #expect(
+            try Self.plan(["remove", "Evensong", "--item", "1"], data).stdout
+                == "Removed item 1 of 'Evensong': amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\n")
         #expect(try Self.plan(["remove", "Evensong"], data).stdout == "Removed plan 'Evensong'.\n")
         let gone = try Self.plan(["show", "Evensong"], data)
-        #expect(gone.status == 64 && gone.stderr == "choir: no plan named 'Evensong': expected a plan made with `choir plan new NAME` or `choir plan import FILE`\n")
+        #expect(
+            gone.status == 64
+                && gone.stderr
+                    == "choir: no plan named 'Evensong': expected a plan made with `choir plan new NAME` or `choir plan import FILE`\n"
+        )
     }
 
     /// A name with quotes, a backslash, a tab and letters beyond ASCII comes back from its file as it went.
@@ -163,7 +190,9 @@ struct PlanCommandTests {
         #expect(try Self.plan(["remove", name], data).status == 0)
         let imported = try Self.plan(["import", file], data)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(try Self.plan(["show", name], data).stdout == shown && shown.hasPrefix(name + "\n  1. amazing_grace.musicxml — Alto, mm. 2–end\n"))
+        #expect(
+            try Self.plan(["show", name], data).stdout == shown
+                && shown.hasPrefix(name + "\n  1. amazing_grace.musicxml — Alto, mm. 2–end\n"))
     }
 
     /// A plan file that cannot be used is named with where and what was expected, and nothing is imported.
@@ -171,13 +200,22 @@ struct PlanCommandTests {
         ("name = \"A\"\n[[item]\n", "plan.toml:2:8: Error while parsing table header: expected ']', saw '\\n': expected a TOML file"),
         ("title = \"A\"\n", "plan.toml: expected `name = \"…\"` at the top: the plan's name"),
         ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `line` is missing: expected `line = \"…\"`"),
-        ("name = \"A\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\npasses = \"two\"\n",
-         "plan.toml: item 2 (line 7): `passes` is string: expected a whole number"),
-        ("name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
-         "plan.toml: item 1 (line 2): unknown key `tempi`: expected piece, line, from, to, tempo, transpose or passes"),
-        ("name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n", "plan.toml: item 1 (line 2): `tempo` 900: expected 10 to 400 (percent)"),
-        ("name = \"A\"\n[[item]]\npiece = \"amazing_grace.musicxml\"\nline = \"Tenor\"\nfrom = 40\n",
-         "plan.toml: item 1: "),
+        (
+            "name = \"A\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\npasses = \"two\"\n",
+            "plan.toml: item 2 (line 7): `passes` is string: expected a whole number"
+        ),
+        (
+            "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
+            "plan.toml: item 1 (line 2): unknown key `tempi`: expected piece, line, from, to, tempo, transpose or passes"
+        ),
+        (
+            "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n",
+            "plan.toml: item 1 (line 2): `tempo` 900: expected 10 to 400 (percent)"
+        ),
+        (
+            "name = \"A\"\n[[item]]\npiece = \"amazing_grace.musicxml\"\nline = \"Tenor\"\nfrom = 40\n",
+            "plan.toml: item 1: "
+        ),
     ])
     func aBadPlanFileIsNamed(text: String, error: String) throws {
         let data = try PracticeCommandTests.dataHome()
@@ -188,7 +226,9 @@ struct PlanCommandTests {
         let result = try CLI.run(["plan", "import", "plan.toml"], environment: ["XDG_DATA_HOME": data], directory: data)
         #expect(result.status == 65)
         #expect(result.stderr.hasPrefix("choir: " + error) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        if error.hasSuffix("item 1: ") { #expect(result.stderr.hasSuffix("/amazing_grace.musicxml: measure 40 is not in the score: expected 0–16\n")) }
+        if error.hasSuffix("item 1: ") {
+            #expect(result.stderr.hasSuffix("/amazing_grace.musicxml: measure 40 is not in the score: expected 0–16\n"))
+        }
         #expect(try Self.plan(["list"], data).stdout == "No plans; make one with `choir plan new NAME`.\n")
     }
 }

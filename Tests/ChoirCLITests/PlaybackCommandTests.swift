@@ -41,7 +41,9 @@ struct PlaybackCommandTests {
         #expect(try render("cached") == measured)
         try "not json".write(toFile: tuning, atomically: true, encoding: .utf8)
         #expect(try render("remeasured") == measured)
-        #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tuning))) as? [String: Double])?.count == kept.count)
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tuning))) as? [String: Double])?.count
+                == kept.count)
     }
 
     /// The MIDI file has a tempo track and one track per line, with the line's notes.
@@ -65,31 +67,51 @@ struct PlaybackCommandTests {
         let out = Self.temporary("bad.wav")
         // Each kind of failure has its sysexits status, as `choir help` lists them.
         let cases: [([String], Int32, String)] = [
-            (["render", CLI.example, "-o", out, "--part", "viola"], 64,
-             "choir: \(CLI.example): unknown line 'viola': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass\n"),
-            (["render", CLI.example, "-o", out, "--instrument", "T=kazoo"], 64,
-             "choir: \(CLI.example): unknown instrument 'kazoo': expected a GM program number 1-128 or name, such as piano\n"),
+            (
+                ["render", CLI.example, "-o", out, "--part", "viola"], 64,
+                "choir: \(CLI.example): unknown line 'viola': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass\n"
+            ),
+            (
+                ["render", CLI.example, "-o", out, "--instrument", "T=kazoo"], 64,
+                "choir: \(CLI.example): unknown instrument 'kazoo': expected a GM program number 1-128 or name, such as piano\n"
+            ),
             (["render", CLI.example, "-o", out, "--instrument", "kazoo"], 64, "choir: --instrument kazoo: expected LINE=VALUE\n"),
-            (["render", CLI.example, "-o", out, "--soundfont", "/nonexistent.sf2"], 66,
-             "choir: /nonexistent.sf2: no such SoundFont: expected a readable .sf2 file\n"),
-            (["render", "/nonexistent.musicxml", "-o", out], 66,
-             "choir: /nonexistent.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file\n"),
-            (["render", "Tests/Fixtures/corpus/README.md", "-o", out], 65,
-             "choir: Tests/Fixtures/corpus/README.md:1:1: expected '<' but found text outside the root element\n"),
-            (["render", CLI.example, "-o", out, "--from", "30"], 64,
-             "choir: \(CLI.example): measure 30 is not in the score: expected 0–16\n"),
+            (
+                ["render", CLI.example, "-o", out, "--soundfont", "/nonexistent.sf2"], 66,
+                "choir: /nonexistent.sf2: no such SoundFont: expected a readable .sf2 file\n"
+            ),
+            (
+                ["render", "/nonexistent.musicxml", "-o", out], 66,
+                "choir: /nonexistent.musicxml: no such file: expected a MusicXML (.musicxml, .xml) or .mxl file\n"
+            ),
+            (
+                ["render", "Tests/Fixtures/corpus/README.md", "-o", out], 65,
+                "choir: Tests/Fixtures/corpus/README.md:1:1: expected '<' but found text outside the root element\n"
+            ),
+            (
+                ["render", CLI.example, "-o", out, "--from", "30"], 64,
+                "choir: \(CLI.example): measure 30 is not in the score: expected 0–16\n"
+            ),
             (["render", CLI.example, "-o", out, "--tempo", "0"], 64, "choir: \(CLI.example): tempo 0.0%: expected 10 to 400\n"),
-            (["render", CLI.example, "-o", out, "--bpm", "9999"], 64,
-             "choir: \(CLI.example): bpm 9999.0: expected 10 to 400 quarter notes per minute\n"),
+            (
+                ["render", CLI.example, "-o", out, "--bpm", "9999"], 64,
+                "choir: \(CLI.example): bpm 9999.0: expected 10 to 400 quarter notes per minute\n"
+            ),
             (["render", CLI.example, "-o", out + ".ogg"], 64, "choir: \(out).ogg: expected an output file ending in .wav or .mid\n"),
-            (["render", CLI.example, "-o", "/nonexistent/dir/out.wav"], 73,
-             "choir: /nonexistent/dir/out.wav: cannot be written (No such file or directory): expected a writable path\n"),
-            (["play", CLI.example, "--device", "nonexistent"], 69,
-             "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
-                + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),
-            (["view", CLI.example, "--device", "nonexistent"], 69,
-             "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
-                + "instead, use `choir render \(CLI.example) -o mix.wav`\n"),
+            (
+                ["render", CLI.example, "-o", "/nonexistent/dir/out.wav"], 73,
+                "choir: /nonexistent/dir/out.wav: cannot be written (No such file or directory): expected a writable path\n"
+            ),
+            (
+                ["play", CLI.example, "--device", "nonexistent"], 69,
+                "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
+                    + "instead, use `choir render \(CLI.example) -o mix.wav`\n"
+            ),
+            (
+                ["view", CLI.example, "--device", "nonexistent"], 69,
+                "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
+                    + "instead, use `choir render \(CLI.example) -o mix.wav`\n"
+            ),
             (["view", CLI.example, "--period", "8"], 64, "choir: --period 8: expected 16 to 8192 frames\n"),
         ]
         for (arguments, status, message) in cases {

@@ -56,17 +56,20 @@ struct PracticeCommandTests {
         #expect(result.stdout == (try CLI.golden("practice-demo-take.txt", result.stdout)))
 
         let document = try Self.json(report)
-        #expect(Set(document.keys) == [
-            "score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes", "chord",
-        ])
+        #expect(
+            Set(document.keys) == [
+                "score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes", "chord",
+            ])
         #expect(document["kind"] as? String == "file" && document["transpose"] as? Int == 0)
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
         let notes = document["notes"] as! [[String: Any]]
-        #expect(Set(notes[0].keys) == [
-            "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "line", "verdict", "median_cents", "onset_error_s", "in_tune_pct",
-            "voiced_pct", "frames_judged", "sang", "chord",
-        ])
+        #expect(
+            Set(notes[0].keys) == [
+                "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "line", "verdict", "median_cents",
+                "onset_error_s", "in_tune_pct",
+                "voiced_pct", "frames_judged", "sang", "chord",
+            ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
         #expect(verdicts[11] == "flat")
         // The flat note's evidence: most of it sung, its pitch judged on many frames, nobody else's note.
@@ -78,7 +81,9 @@ struct PracticeCommandTests {
         #expect(verdicts.values.filter { $0 != "correct" }.count == 3, "only the planted mistakes are flagged")
         // Each note against the chord: the second, the tenor's B3 over the bass's G2, a major third (a tenth).
         let chord = try #require(notes[1]["chord"] as? [String: Any])
-        #expect(chord["bass_line"] as? String == "Bass" && chord["bass_name"] as? String == "G2" && chord["interval"] as? String == "major third")
+        #expect(
+            chord["bass_line"] as? String == "Bass" && chord["bass_name"] as? String == "G2"
+                && chord["interval"] as? String == "major third")
         #expect(abs((chord["pure_cents"] as! Double) - ((notes[1]["median_cents"] as! Double) + 13.69)) <= 0.11)
 
         // The mix covers the piece; the HTML page holds the piano roll, the trace and the heat map.
@@ -109,7 +114,9 @@ struct PracticeCommandTests {
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         #expect(history.status == 0)
         let dated = try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?"#)
-        #expect(history.stdout.replacing(dated, with: "DATE") == (try CLI.golden("history-lines.txt", history.stdout.replacing(dated, with: "DATE"))))
+        #expect(
+            history.stdout.replacing(dated, with: "DATE")
+                == (try CLI.golden("history-lines.txt", history.stdout.replacing(dated, with: "DATE"))))
     }
 
     /// `--verse 2` sings the second verse's words: the report says so, the HTML roll carries them, and the history
@@ -142,7 +149,8 @@ struct PracticeCommandTests {
         try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000 * 150), channels: 1, sampleRate: 8000))
             .write(to: URL(fileURLWithPath: silent))
         let result = try CLI.run(
-            ["practice", score, "--part", "alto", "--input", silent, "--output", "none", "--report", data + "/r.json", "--no-history"] + order)
+            ["practice", score, "--part", "alto", "--input", silent, "--output", "none", "--report", data + "/r.json", "--no-history"]
+                + order)
         #expect(result.status == 0, "\(result.stderr)")
         let judged = (try Self.json(data + "/r.json")["notes"] as! [[String: Any]]).map {
             [($0["onset_s"] as! Double), Double($0["expected_midi"] as! Int)]
@@ -161,27 +169,48 @@ struct PracticeCommandTests {
         try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 16000))
             .write(to: URL(fileURLWithPath: short))
         let cases: [([String], Int32, String)] = [
-            (["--part", "baritone", "--input", Self.take], 64,
-             "choir: \(CLI.example): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass"),
-            (["--part", "tenor", "--input", data + "/nope.wav"], 66, "choir: \(data)/nope.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
+            (
+                ["--part", "baritone", "--input", Self.take], 64,
+                "choir: \(CLI.example): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass"
+            ),
+            (
+                ["--part", "tenor", "--input", data + "/nope.wav"], 66,
+                "choir: \(data)/nope.wav: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"
+            ),
             // Named as a recording, a missing file is a missing take, not a capture device.
-            (["--part", "tenor", "--input", data + "/nope.opus"], 66, "choir: \(data)/nope.opus: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"),
-            (["--part", "tenor", "--input", short], 65,
-             "choir: \(short): the take is 0.5 s long: expected at least 0.8 s, to the end of the first note of the practised range"),
+            (
+                ["--part", "tenor", "--input", data + "/nope.opus"], 66,
+                "choir: \(data)/nope.opus: no such file: expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)"
+            ),
+            (
+                ["--part", "tenor", "--input", short], 65,
+                "choir: \(short): the take is 0.5 s long: expected at least 0.8 s, to the end of the first note of the practised range"
+            ),
             (["--input", Self.take], 64, "Error: practice needs --part: the line you sing"),
-            (["--part", "tenor", "--input", Self.take, "--drill"], 64,
-             "choir: --drill needs a live microphone: expected --input DEVICE, not a take"),
-            (["--part", "tenor", "--drill", "--report", data + "/r.json"], 64,
-             "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"),
+            (
+                ["--part", "tenor", "--input", Self.take, "--drill"], 64,
+                "choir: --drill needs a live microphone: expected --input DEVICE, not a take"
+            ),
+            (
+                ["--part", "tenor", "--drill", "--report", data + "/r.json"], 64,
+                "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"
+            ),
             (["--part", "tenor", "--drill", "--drill-start", "10"], 64, "Error: --drill-start 10.0: expected 25 to 100"),
-            (["--part", "tenor", "--tempo", "50", "--bpm", "100"], 64,
-             "Error: --tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one"),
+            (
+                ["--part", "tenor", "--tempo", "50", "--bpm", "100"], 64,
+                "Error: --tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one"
+            ),
             (["--part", "tenor", "--my-volume", "150"], 64, "Error: --my-volume 150.0: expected 0 to 100"),
             (["--part", "tenor", "--volume", "Alto=300"], 64, "Error: --volume Alto=300: expected a volume of 0 to 100"),
             (["--part", "tenor", "--latency", "-900"], 64, "Error: --latency -900.0: expected -500 to 2000 ms"),
-            (["--part", "tenor", "--input", Self.take, "--record", data + "/r.flac"], 64,
-             "choir: --record keeps what a live microphone hears: expected --input DEVICE, not a take"),
-            (["--part", "tenor", "--drill", "--record", data + "/r.flac"], 64, "Error: --drill keeps no --record: each pass is a session of its own"),
+            (
+                ["--part", "tenor", "--input", Self.take, "--record", data + "/r.flac"], 64,
+                "choir: --record keeps what a live microphone hears: expected --input DEVICE, not a take"
+            ),
+            (
+                ["--part", "tenor", "--drill", "--record", data + "/r.flac"], 64,
+                "Error: --drill keeps no --record: each pass is a session of its own"
+            ),
         ]
         for (arguments, status, message) in cases {
             let result = try CLI.run(["practice", CLI.example, "--output", "none", "--no-history"] + arguments)
@@ -198,8 +227,10 @@ struct PracticeCommandTests {
         let flac = data + "/take.flac"
         try AudioFile.write(Array(take.samples.prefix(10 * take.sampleRate)), sampleRate: take.sampleRate, to: flac)
         func session(_ input: String, _ report: String) throws -> (stdout: String, notes: [[String: Any]], document: [String: Any]) {
-            let result = try CLI.run(["practice", CLI.example, "--part", "tenor", "--input", input, "--output", "none",
-                                      "--no-history", "--report", report])
+            let result = try CLI.run([
+                "practice", CLI.example, "--part", "tenor", "--input", input, "--output", "none",
+                "--no-history", "--report", report,
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             let document = try Self.json(report)
             return (result.stdout, document["notes"] as! [[String: Any]], document)
@@ -209,9 +240,10 @@ struct PracticeCommandTests {
         #expect(short.notes.count == 9)
         let verdicts = { (notes: [[String: Any]]) in notes.map { "\($0["index"]!) \($0["verdict"]!)" } }
         #expect(verdicts(short.notes) == Array(verdicts(whole.notes).prefix(9)))
-        #expect(short.stdout.split(separator: "\n").filter { $0.hasPrefix("Not sung: ") } == [
-            "Not sung: the take ends in m. 5: its last 19 notes are not sung, so not judged and not counted as mistakes"
-        ])
+        #expect(
+            short.stdout.split(separator: "\n").filter { $0.hasPrefix("Not sung: ") } == [
+                "Not sung: the take ends in m. 5: its last 19 notes are not sung, so not judged and not counted as mistakes"
+            ])
         #expect(short.stdout.contains("Accuracy: 100.0% (9 of 9 notes)"))
         let unsung = short.document["unsung"] as? [String: Any]
         #expect(unsung?["notes"] as? Int == 19)
@@ -221,8 +253,10 @@ struct PracticeCommandTests {
 
     /// Calibration measures negative latencies too; one is given back as printed, without '='.
     @Test func aNegativeLatencyNeedsNoEquals() throws {
-        let result = try CLI.run(["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none",
-                                  "--no-history", "--latency", "-20"])
+        let result = try CLI.run([
+            "practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none",
+            "--no-history", "--latency", "-20",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Accuracy:"))
     }
@@ -241,8 +275,9 @@ struct PracticeCommandTests {
             ["practice", CLI.example, "--part", "tenor", "--input", "nosuchdevice", "--output", "nosuchdevice", "--no-history"],
             environment: ["XDG_CONFIG_HOME": config])
         #expect(practice.status == 69)
-        #expect(practice.stderr.hasPrefix(
-            "choir: \(config)/choir/latency.json: not a latency table (expected {\"OUTPUT -> INPUT\": ms}); ignoring it\n"),
+        #expect(
+            practice.stderr.hasPrefix(
+                "choir: \(config)/choir/latency.json: not a latency table (expected {\"OUTPUT -> INPUT\": ms}); ignoring it\n"),
             "\(practice.stderr)")
     }
 
@@ -254,7 +289,10 @@ struct PracticeCommandTests {
         let corrupt = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
         #expect(corrupt.status == 0)
-        #expect(corrupt.stderr == "choir: \(data)/choir/history.sqlite: the history database is corrupt (not an SQLite database); practising without history\n")
+        #expect(
+            corrupt.stderr
+                == "choir: \(data)/choir/history.sqlite: the history database is corrupt (not an SQLite database); practising without history\n"
+        )
         #expect(corrupt.stdout.contains("Accuracy: 89.3%"))
         // Without a session to run, an unusable history is the command's failure, with its sysexits status.
         let unreadable = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
@@ -266,7 +304,11 @@ struct PracticeCommandTests {
         #expect(none.status == 64 && none.stderr.hasSuffix("\n") && none.stderr.contains("99"), "\(none.stderr)")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(30)", locked + "/choir/history.sqlite"]
+        holder.arguments = [
+            "-c",
+            "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(30)",
+            locked + "/choir/history.sqlite",
+        ]
         let ready = Pipe()
         holder.standardOutput = ready
         try holder.run()
@@ -278,7 +320,9 @@ struct PracticeCommandTests {
         let blocked = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": locked])
         #expect(blocked.status == 0)
-        #expect(blocked.stderr == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
+        #expect(
+            blocked.stderr
+                == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
         #expect(blocked.stdout.contains("Accuracy: 89.3%"))
     }
 }

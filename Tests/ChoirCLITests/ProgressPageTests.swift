@@ -16,11 +16,12 @@ struct ProgressPageTests {
             try history.finish(session: id)
         }
         for session in 0..<4 {
-            try store(PlantedSession.make { result in
-                result.note.others = [ExpectedNote.Other(line: "Bass", midi: result.note.midi - 16)]
-                result.medianCents = -14 * Double(session) / 3
-                if result.note.measureIndex >= 4 * (session + 1) { result.verdict = .wrong }
-            }, day: session)
+            try store(
+                PlantedSession.make { result in
+                    result.note.others = [ExpectedNote.Other(line: "Bass", midi: result.note.midi - 16)]
+                    result.medianCents = -14 * Double(session) / 3
+                    if result.note.measureIndex >= 4 * (session + 1) { result.verdict = .wrong }
+                }, day: session)
         }
         var alto = PlantedSession.make()
         alto.part = "Alto"
@@ -35,22 +36,28 @@ struct ProgressPageTests {
         #expect(run.stdout.hasPrefix("piece.musicxml\n  Tenor\n    #1 "))
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("<title>choir: piece.musicxml — progress</title>"))
-        #expect(page.contains("<section class=\"line\" id=\"line-1\">\n<h2>Tenor</h2>\n<p>4 sessions from 2026-10-26 to 2026-10-29; "
-            + "the last: 100.0% (16 of 16 notes).</p>"))
+        #expect(
+            page.contains(
+                "<section class=\"line\" id=\"line-1\">\n<h2>Tenor</h2>\n<p>4 sessions from 2026-10-26 to 2026-10-29; "
+                    + "the last: 100.0% (16 of 16 notes).</p>"))
         #expect(page.contains("<section class=\"line\" id=\"line-2\">\n<h2>Alto</h2>\n<p>1 session from 2026-10-30 to 2026-10-30;"))
         let tenor = String(page[page.range(of: "id=\"line-1\"")!.lowerBound..<page.range(of: "id=\"line-2\"")!.lowerBound])
         let accuracies = tenor.matches(of: /<circle class="session"[^>]*><title>([^<]*)<\/title>/).map { String($0.1) }
-        #expect(accuracies == [
-            "#1 2026-10-26: 25.0% (4 of 16 notes)", "#2 2026-10-27: 50.0% (8 of 16 notes)", "#3 2026-10-28: 75.0% (12 of 16 notes)",
-            "#4 2026-10-29: 100.0% (16 of 16 notes)",
-        ])
+        #expect(
+            accuracies == [
+                "#1 2026-10-26: 25.0% (4 of 16 notes)", "#2 2026-10-27: 50.0% (8 of 16 notes)", "#3 2026-10-28: 75.0% (12 of 16 notes)",
+                "#4 2026-10-29: 100.0% (16 of 16 notes)",
+            ])
         #expect(tenor.matches(of: /<rect class="cell"/).count == 64)
-        #expect(tenor.contains("<title>m. 5 in #1: 0% (0 of 1 notes)</title>") && tenor.contains("<title>m. 5 in #2: 100% (1 of 1 notes)</title>"))
+        #expect(
+            tenor.contains("<title>m. 5 in #1: 0% (0 of 1 notes)</title>")
+                && tenor.contains("<title>m. 5 in #2: 100% (1 of 1 notes)</title>"))
         let thirds = tenor.matches(of: /<title>(#\d: major thirds over the bass, from pure [^<]*)<\/title>/).map { String($0.1) }
-        #expect(thirds == [
-            "#1: major thirds over the bass, from pure +13.7 cents", "#2: major thirds over the bass, from pure +9.0 cents",
-            "#3: major thirds over the bass, from pure +4.4 cents", "#4: major thirds over the bass, from pure -0.3 cents",
-        ])
+        #expect(
+            thirds == [
+                "#1: major thirds over the bass, from pure +13.7 cents", "#2: major thirds over the bass, from pure +9.0 cents",
+                "#3: major thirds over the bass, from pure +4.4 cents", "#4: major thirds over the bass, from pure -0.3 cents",
+            ])
         #expect(tenor.contains("<span style=\"background:#444444\"></span>from the written pitch"))
         #expect(!page.contains("<script") && !page.contains("href="))
 

@@ -116,8 +116,11 @@ struct RealTimeTests {
         let server = try Self.server()
         let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "9"], server: server)
         Thread.sleep(forTimeInterval: 1.5)
-        let player = try Launched(["play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
-                                   "--to", "3", "--bpm", "120"], server: server)
+        let player = try Launched(
+            [
+                "play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                "--to", "3", "--bpm", "120",
+            ], server: server)
         let (status, stderr) = player.finish()
         _ = listener.finish()
         Thread.sleep(forTimeInterval: 0.1)
@@ -226,7 +229,9 @@ struct RealTimeTests {
             // The first entrance comes as both streams have just started, and their offset is still settling: it
             // reads 27 to 56 ms late (under ThreadSanitizer the most), where a rendered file reads it 29 ms.
             let onsets = notes.compactMap { $0["onset_error_s"] as? Double }
-            #expect(onsets.count == notes.count && abs(onsets.first ?? 1) < 0.07 && onsets.dropFirst().allSatisfy { abs($0) < 0.045 }, "\(onsets)")
+            #expect(
+                onsets.count == notes.count && abs(onsets.first ?? 1) < 0.07 && onsets.dropFirst().allSatisfy { abs($0) < 0.045 },
+                "\(onsets)")
         } else {
             #expect(session.terminationStatus == SIGKILL)
             #expect(row.contains("interrupted"), "\(history.stdout)")
@@ -251,8 +256,10 @@ struct RealTimeTests {
         defer { kill(pid, SIGKILL) }
         let started = Date()
         let result = try CLI.run(
-            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
-             "--input", "pulse", "--output", "pulse", "--headphones", "--report", data + "/report.json"],
+            [
+                "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
+                "--input", "pulse", "--output", "pulse", "--headphones", "--report", data + "/report.json",
+            ],
             environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 }, timeout: 40)
         #expect(Date().timeIntervalSince(started) < (signal == SIGKILL ? 12 : 20), "the session outlived its devices")
         // The report is out, and the status (EX_IOERR) says the session did not end as the singer chose.
@@ -280,11 +287,14 @@ final class TerminalSession {
         self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // The shell keeps the window open after choir exits, so that its last screen can be read, and says whether
         // the terminal was left in cooked mode ("icanon") or raw ("-icanon").
-        let line = command.map { "'\($0)'" }.joined(separator: " ")
+        let line =
+            command.map { "'\($0)'" }.joined(separator: " ")
             + "; echo \"[exit $?] $(stty -a | grep -o -- '-*icanon')\"; sleep 60"
         var status: Int32 = 0
-        let client = try spawn("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line],
-                               environment: self.environment)
+        let client = try spawn(
+            "/usr/bin/tmux",
+            ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line],
+            environment: self.environment)
         waitpid(client, &status, 0)
         let running = try tmux(["has-session"])
         try #require(running.isEmpty, "tmux did not start: \(running)")
@@ -326,9 +336,13 @@ final class TerminalSession {
 extension RealTimeTests {
     static func liveSession(_ extra: [String], data: String, server: PulseServer) throws -> TerminalSession {
         try TerminalSession(
-            [CLI.executable.path, "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
-             "--input", "pulse", "--output", "pulse", "--headphones"] + extra,
-            environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color"]) { $1 })
+            [
+                CLI.executable.path, "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet",
+                "--input", "pulse", "--output", "pulse", "--headphones",
+            ] + extra,
+            environment: server.environment.merging([
+                "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1", "TERM": "xterm-256color",
+            ]) { $1 })
     }
 
     /// `--view` beside the live view: the page's bouncing ball is over the note the session is at, whose pitch and
@@ -343,7 +357,9 @@ extension RealTimeTests {
         while address.isEmpty && Date() < deadline {
             let normal = try terminal.tmux(["capture-pane", "-p", "-a"]) + "\n" + terminal.screen().joined(separator: "\n")
             first = normal.split(separator: "\n").first.map(String.init) ?? ""
-            address = normal.split(separator: "\n").first { $0.hasPrefix("Score view: ") }.map { String($0.dropFirst("Score view: ".count)) } ?? ""
+            address =
+                normal.split(separator: "\n").first { $0.hasPrefix("Score view: ") }.map { String($0.dropFirst("Score view: ".count)) }
+                ?? ""
             Thread.sleep(forTimeInterval: 0.1)
         }
         try #require(address.hasPrefix("http://127.0.0.1:"))
@@ -397,12 +413,15 @@ extension RealTimeTests {
         // The tenor's notes as `choir notes` lists them ([onset, duration, midi, seconds, measure, …]), each named
         // as the report spells it. A note the pause fell in is not judged, so it has no name: its pitch is not checked.
         let listed = try CLI.run(["notes", CLI.example, "--part", "tenor", "--json"])
-        let parts = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["parts"] as? [[String: Any]]
+        let parts =
+            try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["parts"] as? [[String: Any]]
         let notes = try #require(parts?.first?["notes"] as? [[Any]])
         let report = try PracticeCommandTests.json(data + "/live.json")
-        let names = Dictionary(try #require(report["notes"] as? [[String: Any]]).map {
-            ($0["index"] as! Int, ($0["expected_name"] as! String).lowercased().filter { $0.isLetter || $0.isNumber })
-        }) { first, _ in first }
+        let names = Dictionary(
+            try #require(report["notes"] as? [[String: Any]]).map {
+                ($0["index"] as! Int, ($0["expected_name"] as! String).lowercased().filter { $0.isLetter || $0.isNumber })
+            }
+        ) { first, _ in first }
 
         // The ball is over the note at the page's time, the engraving's own pitch and measure; and the page's measure
         // is the terminal's, but for samples taken as a measure turned.
@@ -412,7 +431,9 @@ extension RealTimeTests {
             let time = page["time"] as! Double
             guard let index = notes.lastIndex(where: { ($0[3] as! Double) <= time + 1e-3 }) else { continue }
             let measure = notes[index][4] as! String
-            if page["index"] as? Int != index || page["measure"] as? String != measure || names[index].map({ page["pitch"] as? String != $0 }) == true {
+            if page["index"] as? Int != index || page["measure"] as? String != measure
+                || names[index].map({ page["pitch"] as? String != $0 }) == true
+            {
                 wrongNote.append("\(time): \(page) against note \(index) in m. \(measure), \(names[index] ?? "not judged")")
             }
             let where_ = (page["where"] as! String).split(separator: ":").first.map(String.init) ?? ""
@@ -428,7 +449,8 @@ extension RealTimeTests {
         #expect(order == ["1/1", "2/1", "2/2"], "\(order)")
         let misplaced = samples.filter { sample in
             let y = sample.page["y"] as! Double
-            return y >= 0 && ((sample.page["pages"] as! String == "1/1" && y > 0.5) || (sample.page["pages"] as! String == "2/1" && y < 0.5))
+            return y >= 0
+                && ((sample.page["pages"] as! String == "1/1" && y > 0.5) || (sample.page["pages"] as! String == "2/1" && y < 0.5))
         }
         #expect(misplaced.isEmpty, "\(misplaced.prefix(3).map(\.page))")
 
@@ -441,7 +463,9 @@ extension RealTimeTests {
         }
         let view = try #require(delays("the score view showed what was sung "), "\(said)")
         let tty = try #require(delays("choir: the view showed what was sung "), "\(said)")
-        print("delay to the screen, median and 95th percentile: terminal \(tty.median) and \(tty.p95) ms, score view \(view.median) and \(view.p95) ms")
+        print(
+            "delay to the screen, median and 95th percentile: terminal \(tty.median) and \(tty.p95) ms, score view \(view.median) and \(view.p95) ms"
+        )
         #expect(view.median <= tty.median + 50 && view.p95 <= tty.p95 + 50, "terminal \(tty), score view \(view)")
     }
 
@@ -454,13 +478,18 @@ extension RealTimeTests {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let cache = ["XDG_CACHE_HOME": data]
-        let viewer = try Launched(["view", CLI.example, "--part", "tenor", "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
-                                   "--to", "6", "--bpm", "120"], server: server, environment: cache)
+        let viewer = try Launched(
+            [
+                "view", CLI.example, "--part", "tenor", "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                "--to", "6", "--bpm", "120",
+            ], server: server, environment: cache)
         let first = try #require(viewer.line(within: 60) { $0.hasPrefix("Score view: ") }, "\(viewer.finish())")
         #expect(viewer.lines.lines.first?.line == first.line)
         let browser = try Browser()
         try browser.open(String(first.line.dropFirst("Score view: ".count)))
-        try #require(try browser.wait("document.querySelectorAll('g.note.mine').length > 0 && document.querySelector('#stage').dataset.time !== undefined"))
+        try #require(
+            try browser.wait(
+                "document.querySelectorAll('g.note.mine').length > 0 && document.querySelector('#stage').dataset.time !== undefined"))
         let page = """
             (() => ({ title: document.querySelector('#title').textContent, accuracy: document.querySelector('#accuracy').hidden,
               mine: document.querySelectorAll('g.note.mine').length, play: document.querySelector('#bar button[data-key=" "]').textContent,
@@ -482,9 +511,11 @@ extension RealTimeTests {
         #expect(viewer.line { $0 == "playing" } != nil)
         // The ball is on the tenor's note being heard, as `choir notes` places them (in quarter notes, at ♩ = 120).
         let listed = try CLI.run(["notes", CLI.example, "--part", "tenor", "--json"])
-        let parts = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["parts"] as? [[String: Any]]
+        let parts =
+            try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["parts"] as? [[String: Any]]
         let notes = try #require(parts?.first?["notes"] as? [[Any]])
-        let ball = "(() => { const ball = document.querySelector('#ball'); return [Number(document.querySelector('#stage').dataset.time), ball.hidden, Number(ball.dataset.note ?? -1)]; })()"
+        let ball =
+            "(() => { const ball = document.querySelector('#ball'); return [Number(document.querySelector('#stage').dataset.time), ball.hidden, Number(ball.dataset.note ?? -1)]; })()"
         var followed: [String] = []
         for _ in 0..<8 {
             Thread.sleep(forTimeInterval: 0.13)
@@ -508,7 +539,9 @@ extension RealTimeTests {
         try browser.key("Space")
         #expect(viewer.wait { $0.count { $0 == "measure 0" } == 2 })
         let measures = viewer.lines.lines.map(\.line).filter { $0.hasPrefix("measure ") || $0 == "playing" || $0 == "paused" }
-        #expect(measures == ["measure 0", "playing", "measure 1", "measure 2", "measure 5", "measure 6", "paused", "playing", "measure 0"], "\(measures)")
+        #expect(
+            measures == ["measure 0", "playing", "measure 1", "measure 2", "measure 5", "measure 6", "paused", "playing", "measure 0"],
+            "\(measures)")
         #expect(held.seconds > fifth.seconds + 2.5, "m. 5 heard at \(fifth.seconds), the end at \(held.seconds)")
 
         // What the listener heard from the click on: m. 5's B3, then m. 6's G3 a measure and a half later (at 105%).
@@ -518,7 +551,9 @@ extension RealTimeTests {
 
         _ = try browser.eval(#"document.querySelector('#bar button[data-key="q"]').click()"#)
         let ended = viewer.finish()
-        #expect(ended.status == 0 && ended.stderr.contains("choir: the view played on 'pulse' for ") && ended.stderr.hasSuffix(", 0 underruns\n"), "\(ended)")
+        #expect(
+            ended.status == 0 && ended.stderr.contains("choir: the view played on 'pulse' for ")
+                && ended.stderr.hasSuffix(", 0 underruns\n"), "\(ended)")
 
         // Without --part: the top line's notes lead the ball, and there is no line of the singer's.
         let everyone = try Launched(["view", CLI.example, "--device", "pulse", "--to", "2"], server: server, environment: cache)
@@ -526,9 +561,14 @@ extension RealTimeTests {
         try browser.open(String(address.line.dropFirst("Score view: ".count)))
         try #require(try browser.wait("document.querySelector('#stage').dataset.time !== undefined"))
         shown = try #require(try browser.eval(page) as? [String: Any])
-        #expect(shown["title"] as? String == "Amazing Grace" && shown["mine"] as? Int == 0 && shown["singer"] as? [Bool] == [false, false], "\(shown)")
+        #expect(
+            shown["title"] as? String == "Amazing Grace" && shown["mine"] as? Int == 0 && shown["singer"] as? [Bool] == [false, false],
+            "\(shown)")
         try browser.key("Space")
-        #expect(try browser.wait("(() => { const ball = document.querySelector('#ball'), note = ball.dataset.id && document.getElementById(ball.dataset.id); return !ball.hidden && note && note.closest('g.staff').dataset.n === '1'; })()"))
+        #expect(
+            try browser.wait(
+                "(() => { const ball = document.querySelector('#ball'), note = ball.dataset.id && document.getElementById(ball.dataset.id); return !ball.hidden && note && note.closest('g.staff').dataset.n === '1'; })()"
+            ))
         try everyone.input.fileHandleForWriting.write(Data("\n".utf8))
         let closed = everyone.finish()
         #expect(closed.status == 0, "\(closed)")
@@ -577,7 +617,9 @@ extension RealTimeTests {
         // The roll: the tenor's notes as bars (dashes without colour), the sung trace over them.
         #expect(screen.contains { $0.contains("-----") }, "\(text)")
         screen = try terminal.wait { $0.joined().contains("•") && !$0.joined().contains("accuracy –") }
-        #expect(screen.joined().contains("•") && screen.contains { $0.hasPrefix("accuracy ") && $0.contains("%") }, "\(screen.joined(separator: "\n"))")
+        #expect(
+            screen.joined().contains("•") && screen.contains { $0.hasPrefix("accuracy ") && $0.contains("%") },
+            "\(screen.joined(separator: "\n"))")
 
         try terminal.send("+")
         screen = try terminal.wait { $0[0].contains("♩ = 84 (105%)") }
@@ -627,8 +669,9 @@ extension RealTimeTests {
     @Test func theLiveViewShowsAMarkAtItsMeasure() throws {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
-        let marked = try CLI.run(["mark", "add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"],
-                                 environment: ["XDG_DATA_HOME": data])
+        let marked = try CLI.run(
+            ["mark", "add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"],
+            environment: ["XDG_DATA_HOME": data])
         try #require(marked.status == 0, "\(marked.stderr)")
         let terminal = try Self.liveSession(["--from", "11", "--to", "12"], data: data, server: server)
         // In the bar before, and in the measure itself.
@@ -652,8 +695,10 @@ extension RealTimeTests {
         try terminal.wait { $0.joined().contains("m. 3:") }
         #expect(try terminal.pane("#{alternate_on}") == "1")
         let shell = try terminal.pane("#{pane_pid}")
-        let choir = try #require(Int32(try runTool("/usr/bin/pgrep", ["-P", shell], environment: [:]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let choir = try #require(
+            Int32(
+                try runTool("/usr/bin/pgrep", ["-P", shell], environment: [:]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(choir, signal)
         let screen = try terminal.wait(15) { $0.joined().contains("[exit ") }
         let text = screen.joined(separator: "\n")
@@ -682,7 +727,8 @@ extension RealTimeTests {
             environment: ProcessInfo.processInfo.environment.merging(server.environment) { $1 })
         try #require(driver.status == 0, "\(driver.output)")
         let log = driver.output.split(separator: "\n").map(String.init)
-        #expect(log.first?.hasPrefix("snapshot pass 1 at m. ") == true && log.contains { $0.hasPrefix("looping mm. 1–") }, "\(driver.output)")
+        #expect(
+            log.first?.hasPrefix("snapshot pass 1 at m. ") == true && log.contains { $0.hasPrefix("looping mm. 1–") }, "\(driver.output)")
         #expect(log.contains { $0.hasPrefix("snapshot pass 3 ") } && log.contains { $0.hasPrefix("snapshot pass 4 ") }, "\(driver.output)")
         let report = try CLI.run(["report", "1", "--json", stored], environment: ["XDG_DATA_HOME": data])
         #expect(report.status == 0, "\(report.stderr)")
@@ -703,7 +749,9 @@ extension RealTimeTests {
         let data = try PracticeCommandTests.dataHome()
         let terminal = try Self.liveSession(["--lock"], data: data, server: server)
         var screen = try terminal.wait { $0.joined().contains("m. 1:") }
-        #expect(screen[0].contains("locked") && screen.contains { $0.hasPrefix("locked: space pause · q quit") }, "\(screen.joined(separator: "\n"))")
+        #expect(
+            screen[0].contains("locked") && screen.contains { $0.hasPrefix("locked: space pause · q quit") },
+            "\(screen.joined(separator: "\n"))")
         try terminal.send("+", "m", "l", "Right")
         try terminal.send("Space")
         screen = try terminal.wait { $0[0].contains("paused") }
@@ -722,7 +770,8 @@ extension RealTimeTests {
     @Test func liveSessionJudgesAsTheFileSessionDoes() throws {
         let data = try PracticeCommandTests.dataHome()
         let takePath = CLI.root.appendingPathComponent("Resources/DemoTakes/amazing_grace_tenor.wav").path
-        let (live, comparison, stderr) = try Self.sungComparison(take: takePath, data: data, server: try Self.server(), record: data + "/heard.flac")
+        let (live, comparison, stderr) = try Self.sungComparison(
+            take: takePath, data: data, server: try Self.server(), record: data + "/heard.flac")
         #expect(Double(comparison.agreeing) >= 0.95 * Double(comparison.expected.count), "\(comparison)")
         // Both sessions place the singer's entrances alike, mostly within a few milliseconds.
         #expect(comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) <= 80, "\(comparison)")
@@ -752,12 +801,15 @@ extension RealTimeTests {
         let data = try PracticeCommandTests.dataHome()
         let takePath = data + "/take.wav"
         try Self.writeTake(to: takePath, mistakes: [3: .missing, 9: .flat, 13: .missing, 18: .wrong, 24: .missing])
-        let module = try server.run("pactl", ["load-module", "module-loopback", "source=choir_test.monitor", "sink=choir_mic", "latency_msec=30"])
+        let module = try server.run(
+            "pactl", ["load-module", "module-loopback", "source=choir_test.monitor", "sink=choir_mic", "latency_msec=30"])
         try #require(module.status == 0, "\(module.output)")
         let index = module.output.trimmingCharacters(in: .whitespacesAndNewlines)
         defer { _ = try? server.run("pactl", ["unload-module", index]) }
         // The loopback's stream into choir_mic, by its driver (`pactl list short sink-inputs`: index, sink, client, driver).
-        let inputs = try server.run("pactl", ["list", "short", "sink-inputs"]).output.split(separator: "\n").map { $0.split(separator: "\t") }
+        let inputs = try server.run("pactl", ["list", "short", "sink-inputs"]).output.split(separator: "\n").map {
+            $0.split(separator: "\t")
+        }
         let loop = try #require(inputs.first { $0.count > 3 && $0[3] == "module-loopback.c" }?.first)
         try #require(try server.run("pactl", ["set-sink-input-volume", String(loop), "-6dB"]).status == 0)
 
@@ -828,7 +880,9 @@ extension RealTimeTests {
         // The singer listens to choir's sink and sings into the other one.
         let singer = Process()
         singer.executableURL = CLI.product("take-singer")
-        singer.arguments = [takePath, "pulse:choir_test.monitor", "pulse:choir_mic", "pulse:choir_mic.monitor", "\(firstSound)", "\(firstBeat)"]
+        singer.arguments = [
+            takePath, "pulse:choir_test.monitor", "pulse:choir_mic", "pulse:choir_mic.monitor", "\(firstSound)", "\(firstBeat)",
+        ]
         singer.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         let sung = Pipe(), singerErr = Pipe()
         singer.standardOutput = sung
@@ -840,7 +894,8 @@ extension RealTimeTests {
 
         let session = Process()
         session.executableURL = CLI.executable
-        session.arguments = common + ["--count-in", "--input", "pulse:choir_mic.monitor", "--output", "pulse:choir_test", "--report", data + "/live.json"]
+        session.arguments =
+            common + ["--count-in", "--input", "pulse:choir_mic.monitor", "--output", "pulse:choir_test", "--report", data + "/live.json"]
             + (record.map { ["--record", $0] } ?? [])
         session.currentDirectoryURL = CLI.root
         session.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.merging(["NO_COLOR": "1"]) { $1 }
@@ -855,8 +910,9 @@ extension RealTimeTests {
         #expect(session.terminationStatus == 0, "\(stderr)")
         let sang = String(decoding: sung.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         singer.waitUntilExit()
-        #expect(singer.terminationStatus == 0 && sang == "0 underruns\n",
-                "\(sang)\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(
+            singer.terminationStatus == 0 && sang == "0 underruns\n",
+            "\(sang)\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         let live = try PracticeCommandTests.json(data + "/live.json")
         let audio = live["audio"] as? [String: Any]
         #expect(audio?["underruns"] as? Int == 0 && audio?["overruns"] as? Int == 0, "\(String(describing: audio))")
@@ -905,24 +961,30 @@ extension RealTimeTests {
             environment: environment)
         try #require(demo.status == 0, "\(demo.stderr)")
         let drill = try CLI.run(
-            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
-             "--output", "pulse", "--headphones", "--drill", "--drill-start", "90"],
+            [
+                "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
+                "--output", "pulse", "--headphones", "--drill", "--drill-start", "90",
+            ],
             environment: environment, timeout: 120)
         #expect(drill.status == 0, "\(drill.stderr)")
         let passes = drill.stdout.split(separator: "\n").filter { $0.hasPrefix("Drill:") || $0.hasPrefix("m") && !$0.hasPrefix("measure ") }
-        #expect(passes == [
-            "Drill: mm. 6–7, m. 12",
-            // The tenor's A3 tied from m. 7 into m. 8 stops with the passage, and is judged in it.
-            "mm. 6–7 at 90%: 100% (3 of 3 notes) → next at 100%",
-            "mm. 6–7 at 100%: 100% (3 of 3 notes) → done",
-            "m. 12 at 90%: 100% (2 of 2 notes) → next at 100%",
-            "m. 12 at 100%: 100% (2 of 2 notes) → done",
-        ], "\(drill.stdout)")
+        #expect(
+            passes == [
+                "Drill: mm. 6–7, m. 12",
+                // The tenor's A3 tied from m. 7 into m. 8 stops with the passage, and is judged in it.
+                "mm. 6–7 at 90%: 100% (3 of 3 notes) → next at 100%",
+                "mm. 6–7 at 100%: 100% (3 of 3 notes) → done",
+                "m. 12 at 90%: 100% (2 of 2 notes) → next at 100%",
+                "m. 12 at 100%: 100% (2 of 2 notes) → done",
+            ], "\(drill.stdout)")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         let row = history.stdout.split(separator: "\n").first { $0.contains("#2 ") }.map(String.init) ?? ""
         #expect(row.contains("100.0%") && row.contains("4 passes") && !history.stdout.contains("#3 "), "\(history.stdout)")
         let report = try CLI.run(["report", "2"], environment: ["XDG_DATA_HOME": data]).stdout
-        #expect(report.contains("\nAccuracy: 100.0% (10 of 10 notes)\nPasses: 1: 100% (3 of 3), 2: 100% (3 of 3), 3: 100% (2 of 2), 4: 100% (2 of 2)\n"), "\(report)")
+        #expect(
+            report.contains(
+                "\nAccuracy: 100.0% (10 of 10 notes)\nPasses: 1: 100% (3 of 3), 2: 100% (3 of 3), 3: 100% (2 of 2), 4: 100% (2 of 2)\n"),
+            "\(report)")
     }
 
     /// Without a history, a first pass over the range finds the weakest measures; sung right, there is
@@ -931,11 +993,15 @@ extension RealTimeTests {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let drill = try CLI.run(
-            ["practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
-             "--output", "pulse", "--headphones", "--drill", "--from", "6", "--to", "7"],
+            [
+                "practice", CLI.example, "--part", "tenor", "--solo", "tenor", "--my-instrument", "clarinet", "--input", "pulse",
+                "--output", "pulse", "--headphones", "--drill", "--from", "6", "--to", "7",
+            ],
             environment: server.environment.merging(["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data]) { $1 })
         #expect(drill.status == 0, "\(drill.stderr)")
-        #expect(drill.stdout.hasPrefix("Drill: no session of Tenor in the history to learn from; a first pass finds the weakest measures.\n"), "\(drill.stdout)")
+        #expect(
+            drill.stdout.hasPrefix("Drill: no session of Tenor in the history to learn from; a first pass finds the weakest measures.\n"),
+            "\(drill.stdout)")
         #expect(drill.stdout.contains("\nAccuracy: 100.0% "), "\(drill.stdout)")
         #expect(drill.stdout.hasSuffix("\nDrill: every measure was right; nothing to drill.\n"), "\(drill.stdout)")
     }

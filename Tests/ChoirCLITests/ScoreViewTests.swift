@@ -25,7 +25,9 @@ import Testing
                 first += more
             }
             let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-            try #require(line.hasPrefix("Score view: http://127.0.0.1:"), "\(line)\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            try #require(
+                line.hasPrefix("Score view: http://127.0.0.1:"),
+                "\(line)\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
             address = String(line.dropFirst("Score view: ".count))
         }
 
@@ -68,8 +70,10 @@ import Testing
     @Test func aFileSessionColoursTheEngravedNotes() throws {
         let data = try PracticeCommandTests.dataHome()
         let viewing = try Viewing(
-            ["practice", CLI.example, "--part", "tenor", "--input", "Resources/DemoTakes/amazing_grace_tenor.wav", "--output", "none",
-             "--view", "--report", data + "/report.json"], data: data)
+            [
+                "practice", CLI.example, "--part", "tenor", "--input", "Resources/DemoTakes/amazing_grace_tenor.wav", "--output", "none",
+                "--view", "--report", data + "/report.json",
+            ], data: data)
         let address = viewing.address
         let port = try #require(Int(address.split(separator: ":")[2].split(separator: "/")[0]))
         let token = String(address.split(separator: "/")[2])
@@ -100,9 +104,11 @@ import Testing
             """
         #expect(try browser.eval(countVerdicts) as? [String: Int] == verdicts)
         // Every staff has its notes; the tenor's (staff 3), and no other, are the singer's.
-        let staves = try #require(try browser.eval("""
-            [1, 2, 3, 4].map((n) => [document.querySelectorAll(`g.staff[data-n="${n}"] g.note`).length, document.querySelectorAll(`g.staff[data-n="${n}"] g.note.mine`).length])
-            """) as? [[Int]])
+        let staves = try #require(
+            try browser.eval(
+                """
+                [1, 2, 3, 4].map((n) => [document.querySelectorAll(`g.staff[data-n="${n}"] g.note`).length, document.querySelectorAll(`g.staff[data-n="${n}"] g.note.mine`).length])
+                """) as? [[Int]])
         #expect(staves.count == 4 && staves.allSatisfy { $0[0] >= 28 }, "\(staves)")
         #expect(staves.enumerated().allSatisfy { $0.offset == 2 ? $0.element[1] == $0.element[0] : $0.element[1] == 0 }, "\(staves)")
         // The sung pitch on each judged note, the current syllable, the heat map on every measure sung, "Work on".

@@ -10,7 +10,8 @@ struct SeveralLinesCommandTests {
         let result = try CLI.run(["render", CLI.example, "--part", "Soprano", "--part", "Alto", "--my-instrument", "71", "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
-        let programs = (0..<4).map { channel in bytes.windows(ofCount: 2).first { $0.first == 0xC0 + UInt8(channel) }.map { Int($0.last!) } }
+        let programs = (0..<4).map { channel in bytes.windows(ofCount: 2).first { $0.first == 0xC0 + UInt8(channel) }.map { Int($0.last!) }
+        }
         #expect(programs == [70, 70, 52, 52], "GM 71 (clarinet) is 70 from 0")
         // Muting my part silences both.
         let muted = PlaybackCommandTests.temporary("two-muted.mid")
@@ -34,19 +35,22 @@ struct SeveralLinesCommandTests {
             return (result.stdout, document["notes"] as! [[String: Any]])
         }
         let tenor = try judge(["tenor"]), both = try judge(["tenor", "bass"])
-        #expect(both.stdout.hasPrefix("\(CLI.example) — Tenor + Bass, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\nVerdicts: "), "\(both.stdout)")
+        #expect(
+            both.stdout.hasPrefix("\(CLI.example) — Tenor + Bass, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\nVerdicts: "), "\(both.stdout)")
         #expect(both.notes.map { $0["verdict"] as! String } == tenor.notes.map { $0["verdict"] as! String })
         #expect(both.notes.map { $0["expected_midi"] as! Int } == tenor.notes.map { $0["expected_midi"] as! Int })
         #expect(both.notes.allSatisfy { $0["line"] as? String == "Tenor" })
 
         let bassFirst = try judge(["bass", "tenor"])
         // The one note judged as the bass's is a unison, which the take sang flat (a planted mistake).
-        #expect(bassFirst.stdout.hasPrefix("""
-            \(CLI.example) — Bass + Tenor, ♩ = 80
-            Accuracy: 96.4% (27 of 28 notes)
-            Lines: Tenor 100% (27 of 27), Bass 0% (0 of 1)
+        #expect(
+            bassFirst.stdout.hasPrefix(
+                """
+                \(CLI.example) — Bass + Tenor, ♩ = 80
+                Accuracy: 96.4% (27 of 28 notes)
+                Lines: Tenor 100% (27 of 27), Bass 0% (0 of 1)
 
-            """), "\(bassFirst.stdout)")
+                """), "\(bassFirst.stdout)")
         #expect(try judge(["bass"]).stdout.contains("\nAccuracy: 0.0% (0 of 28 notes)\n"))
     }
 

@@ -26,23 +26,24 @@ struct TranspositionTests {
     @Test func infoGivesTheTransposedKeyAndRangesSpelledInIt() throws {
         let down = try CLI.run(["info", CLI.example, "--transpose", "-2"])
         #expect(down.status == 0)
-        #expect(down.stdout == """
-            Resources/ExamplePieces/amazing_grace.musicxml
-              Title     Amazing Grace
-              Composer  Traditional (New Britain)
-              Key       F major (transposed down 2 semitones)
-              Time      3/4
-              Tempo     ♩ = 80
-              Measures  17 (with a pickup)
-              Duration  0:36
-              Verses    2
-              Lines
-                Soprano: C4–C5
-                Alto: A3–F4
-                Tenor: E3–C4
-                Bass: F2–F3
+        #expect(
+            down.stdout == """
+                Resources/ExamplePieces/amazing_grace.musicxml
+                  Title     Amazing Grace
+                  Composer  Traditional (New Britain)
+                  Key       F major (transposed down 2 semitones)
+                  Time      3/4
+                  Tempo     ♩ = 80
+                  Measures  17 (with a pickup)
+                  Duration  0:36
+                  Verses    2
+                  Lines
+                    Soprano: C4–C5
+                    Alto: A3–F4
+                    Tenor: E3–C4
+                    Bass: F2–F3
 
-            """)
+                """)
         // A semitone up, G major is A♭ major: its notes are spelled with flats.
         let up = try CLI.run(["info", CLI.example, "--transpose", "1", "--json"])
         let json = try JSONSerialization.jsonObject(with: Data(up.stdout.utf8)) as! [String: Any]

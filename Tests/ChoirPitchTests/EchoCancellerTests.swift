@@ -81,7 +81,9 @@ struct EchoCancellerTests {
         let mix = Chords.render(count: count, sampleRate: rate, seed: 1)
         var voice = SyntheticVoice(sampleRate: rate)
         voice.amplitude = 0.5
-        let sung = voice.render((0..<30).map { SyntheticVoice.Note(start: Double($0), duration: 0.9, frequency: 196 * pow(2, Double($0 % 5) / 12)) }, length: 30)
+        let sung = voice.render(
+            (0..<30).map { SyntheticVoice.Note(start: Double($0), duration: 0.9, frequency: 196 * pow(2, Double($0 % 5) / 12)) }, length: 30
+        )
         var echo = Self.room(mix, rate: rate)
         let scale = Float(Self.rms(sung) / Self.rms(echo) * pow(10, -10.0 / 20))
         echo = echo.map { $0 * scale }

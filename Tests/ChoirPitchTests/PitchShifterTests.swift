@@ -40,8 +40,9 @@ extension PitchShifterTests {
         let before = try PitchTracker.track(signal: take.samples, configuration: configuration)
         let after = try PitchTracker.track(signal: shifted, configuration: configuration)
         func moved(_ from: Double, _ to: Double) -> Double {
-            Self.median(zip(before, after).filter { $0.0.isVoiced && $0.1.isVoiced && $0.0.time > from && $0.0.time < to }
-                .map { 1200 * log2($0.1.frequency / $0.0.frequency) })
+            Self.median(
+                zip(before, after).filter { $0.0.isVoiced && $0.1.isVoiced && $0.0.time > from && $0.0.time < to }
+                    .map { 1200 * log2($0.1.frequency / $0.0.frequency) })
         }
         #expect(abs(moved(0.3, 0.47)) < 5, "before the change: \(moved(0.3, 0.47)) cents")
         #expect(abs(moved(0.53, 0.9) - 100) < 5, "after the change: \(moved(0.53, 0.9)) cents")

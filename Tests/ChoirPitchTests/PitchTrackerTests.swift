@@ -79,7 +79,9 @@ struct PitchTrackerTests {
         let gain = rms(sung) / rms(above) * pow(10, -6 / 20)
         let heard = zip(sung, above).map { $0 + gain * $1 }
         let configuration = PitchTracker.Configuration(sampleRate: rate, window: 1024, hop: 64, minimumFrequency: 40)
-        let frames = try PitchTracker.track(signal: heard, configuration: configuration).filter { $0.time > 0.3 && $0.time < 1.8 && $0.isVoiced }
+        let frames = try PitchTracker.track(signal: heard, configuration: configuration).filter {
+            $0.time > 0.3 && $0.time < 1.8 && $0.isVoiced
+        }
         let down = frames.filter { abs(Self.cents($0.frequency, bass) + 1200) < 300 }.count
         #expect(frames.count > 200 && down <= frames.count / 50, "\(down) of \(frames.count) frames an octave down")
 
@@ -150,14 +152,18 @@ struct PitchTrackerTests {
 
     @Test func badConfigurationsSayWhatWasExpected() {
         func message(_ configuration: PitchTracker.Configuration) -> String? {
-            do { _ = try PitchTracker(configuration); return nil } catch { return error.description }
+            do {
+                _ = try PitchTracker(configuration)
+                return nil
+            } catch { return error.description }
         }
-        #expect(message(.init(sampleRate: 48000, window: 1024)) ==
-            "window 1024 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples")
-        #expect(message(.init(sampleRate: 48000, window: 2048, hop: 4096)) ==
-            "hop 4096: expected 1 to the window (2048 samples)")
-        #expect(message(.init(sampleRate: 48000, minimumFrequency: 500, maximumFrequency: 400)) ==
-            "frequency range 500.0–400.0 Hz: expected 0 < min < max < 24000.0 Hz (half the sample rate)")
+        #expect(
+            message(.init(sampleRate: 48000, window: 1024))
+                == "window 1024 is too short for 60.0 Hz at 48000 Hz: expected at least 1604 samples")
+        #expect(message(.init(sampleRate: 48000, window: 2048, hop: 4096)) == "hop 4096: expected 1 to the window (2048 samples)")
+        #expect(
+            message(.init(sampleRate: 48000, minimumFrequency: 500, maximumFrequency: 400))
+                == "frequency range 500.0–400.0 Hz: expected 0 < min < max < 24000.0 Hz (half the sample rate)")
         #expect(message(.init(sampleRate: 48000, voicingThreshold: 1.5)) == "voicing threshold 1.5: expected a value between 0 and 1")
     }
 }

@@ -13,7 +13,9 @@ struct RealVoiceTests {
 
     /// The kinds of take the README groups its figures by.
     enum Group: String, CaseIterable {
-        case aCappella = "a cappella and choir parts", sungNotes = "sung notes", withGuitar = "voice with guitar"
+        case aCappella = "a cappella and choir parts"
+        case sungNotes = "sung notes"
+        case withGuitar = "voice with guitar"
 
         init(take: String) {
             self = take.hasPrefix("vocobox") ? .sungNotes : take.hasPrefix("librosa") ? .withGuitar : .aCappella
@@ -117,7 +119,9 @@ struct RealVoiceTests {
     /// Scores of one tracker, per group.
     static func scores(_ track: (String) throws -> Track) throws -> [Group: Score] {
         var scores: [Group: Score] = [:]
-        for take in takes { scores[Group(take: take), default: Score()] = scores[Group(take: take), default: Score()] + (try score(track(take), take: take)) }
+        for take in takes {
+            scores[Group(take: take), default: Score()] = scores[Group(take: take), default: Score()] + (try score(track(take), take: take))
+        }
         return scores
     }
 

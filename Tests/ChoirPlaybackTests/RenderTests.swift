@@ -13,8 +13,10 @@ struct RenderTests {
     static let example = try! ScoreReader.read(
         contentsOf: root.appendingPathComponent("Resources/ExamplePieces/amazing_grace.musicxml").path)
 
-    static func render(_ score: Score, options: PlaybackOptions = PlaybackOptions(), mixer: Mixer? = nil,
-                       programs: [Int]? = nil) throws -> (left: [Float], right: [Float], schedule: Schedule) {
+    static func render(
+        _ score: Score, options: PlaybackOptions = PlaybackOptions(), mixer: Mixer? = nil,
+        programs: [Int]? = nil
+    ) throws -> (left: [Float], right: [Float], schedule: Schedule) {
         let lines = score.lines
         let schedule = try Schedule(score: score, lines: lines, options: options)
         let renderer = try SynthRenderer(
@@ -32,19 +34,21 @@ struct RenderTests {
     }
 
     /// A one-line score: C4, rest, E4, rest, G4, rest at ♩ = 120 (a quarter every half second).
-    static let staccato = try! ScoreReader.read(data: Array("""
-        <score-partwise version="4.0">
-          <part-list><score-part id="P1"><part-name>Piano</part-name>
-            <midi-instrument id="I"><midi-program>1</midi-program></midi-instrument></score-part></part-list>
-          <part id="P1"><measure number="1">
-            <attributes><divisions>1</divisions><time><beats>6</beats><beat-type>4</beat-type></time></attributes>
-            <direction><sound tempo="120"/></direction>
-            <note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
-            <note><pitch><step>E</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
-            <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
-          </measure></part>
-        </score-partwise>
-        """.utf8), file: "staccato.musicxml")
+    static let staccato = try! ScoreReader.read(
+        data: Array(
+            """
+            <score-partwise version="4.0">
+              <part-list><score-part id="P1"><part-name>Piano</part-name>
+                <midi-instrument id="I"><midi-program>1</midi-program></midi-instrument></score-part></part-list>
+              <part id="P1"><measure number="1">
+                <attributes><divisions>1</divisions><time><beats>6</beats><beat-type>4</beat-type></time></attributes>
+                <direction><sound tempo="120"/></direction>
+                <note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+                <note><pitch><step>E</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+                <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration></note><note><rest/><duration>1</duration></note>
+              </measure></part>
+            </score-partwise>
+            """.utf8), file: "staccato.musicxml")
 
     /// Samples where the signal first rises above a threshold after silence.
     static func onsets(_ signal: [Float], threshold: Float = 0.005) -> [Int] {
@@ -133,11 +137,21 @@ struct RenderTests {
         #expect(worst < 1e-5, "largest difference \(worst)")
         #expect(solo.left.contains { abs($0) > 0.01 })
 
-        let half = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.soloed = [2]; $0.volumes = [2: 50] })
+        let half = try Self.render(
+            score, options: options,
+            mixer: Self.mixer(4) {
+                $0.soloed = [2]
+                $0.volumes = [2: 50]
+            })
         let ratio = rms(half.left) / rms(solo.left)
         #expect(abs(ratio - 0.5) < 1e-4, "ratio \(ratio)")
 
-        let mine = try Self.render(score, options: options, mixer: Self.mixer(4) { $0.singers = [2]; $0.muteMine = true })
+        let mine = try Self.render(
+            score, options: options,
+            mixer: Self.mixer(4) {
+                $0.singers = [2]
+                $0.muteMine = true
+            })
         #expect(zip(mine.left, muted.left).allSatisfy { $0 == $1 })
     }
 
@@ -268,8 +282,9 @@ struct RenderTests {
             #expect(onset >= expected && onset < expected + 64 + 48, "\(found)")
         }
         // The line's gain set to 0 silences it from that block on; a prompt note sounds over the silence.
-        let (muted, _, _) = try Self.steer([256: [.gain(line: 0, gain: 0)], 48128: [.sound(key: 67, frames: 24000)]],
-                                       frames: 96000, prompt: 0)
+        let (muted, _, _) = try Self.steer(
+            [256: [.gain(line: 0, gain: 0)], 48128: [.sound(key: 67, frames: 24000)]],
+            frames: 96000, prompt: 0)
         #expect(rms(Array(muted[1024..<40000])) < 1e-4)
         let prompt = Array(muted[50000..<70000])
         #expect(rms(prompt) > 0.01)
@@ -286,11 +301,13 @@ struct RenderTests {
         let (left, segments, renderer) = try Self.steer(
             [end: [.pause(false)], again: [.seek(sample: 0), .pause(false)]], frames: again + 24000, holdsAtEnd: true)
         #expect(!renderer.isFinished)
-        #expect(segments == [
-            TransportSegment(frame: total, cursor: Double(total), speed: 0), TransportSegment(frame: end, cursor: Double(total), speed: 1),
-            TransportSegment(frame: end, cursor: Double(total), speed: 0), TransportSegment(frame: again, cursor: 0, speed: 0),
-            TransportSegment(frame: again, cursor: 0, speed: 1),
-        ])
+        #expect(
+            segments == [
+                TransportSegment(frame: total, cursor: Double(total), speed: 0),
+                TransportSegment(frame: end, cursor: Double(total), speed: 1),
+                TransportSegment(frame: end, cursor: Double(total), speed: 0), TransportSegment(frame: again, cursor: 0, speed: 0),
+                TransportSegment(frame: again, cursor: 0, speed: 1),
+            ])
         #expect(rms(Array(left[total..<again])) < 1e-3, "held is silent")
         let found = Self.onsets(left)
         #expect(found.last.map { $0 >= again && $0 < again + 64 + 48 } == true, "\(found)")
@@ -300,15 +317,30 @@ struct RenderTests {
         func message(_ change: (inout PlaybackOptions) -> Void) -> String? {
             var options = PlaybackOptions()
             change(&options)
-            do { _ = try Schedule(score: Self.example, lines: Self.example.lines, options: options); return nil } catch {
+            do {
+                _ = try Schedule(score: Self.example, lines: Self.example.lines, options: options)
+                return nil
+            } catch {
                 return error.description
             }
         }
         #expect(message { $0.tempoPercent = 0 } == "tempo 0.0%: expected 10 to 400")
         #expect(message { $0.quarterNotesPerMinute = 100_000 } == "bpm 100000.0: expected 10 to 400 quarter notes per minute")
         #expect(message { $0.fromMeasure = "40" } == "measure 40 is not in the score: expected 0–16")
-        #expect(message { $0.fromMeasure = "5"; $0.toMeasure = "2" } == "measure 2 is not played after the start of the range")
-        #expect(throws: PlaybackError.self) { try Mixer(lineCount: 4, request: { var r = Mixer.Request(); r.volumes = [0: 150]; return r }()) }
+        #expect(
+            message {
+                $0.fromMeasure = "5"
+                $0.toMeasure = "2"
+            } == "measure 2 is not played after the start of the range")
+        #expect(throws: PlaybackError.self) {
+            try Mixer(
+                lineCount: 4,
+                request: {
+                    var r = Mixer.Request()
+                    r.volumes = [0: 150]
+                    return r
+                }())
+        }
         #expect(throws: PlaybackError.self) { try SoundFont.locate(explicit: "/nonexistent.sf2", environment: [:]) }
     }
 }

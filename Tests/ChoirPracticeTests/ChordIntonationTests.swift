@@ -15,7 +15,8 @@ struct ChordIntonationTests {
 
     static func result(_ midi: Int, cents: Double, others: [ExpectedNote.Other], verdict: Verdict = .correct) -> NoteResult {
         NoteResult(
-            note: ExpectedNote(index: 0, measure: "3", measureIndex: 2, onset: 0, duration: 2, midi: midi, isEntrance: true, others: others),
+            note: ExpectedNote(
+                index: 0, measure: "3", measureIndex: 2, onset: 0, duration: 2, midi: midi, isEntrance: true, others: others),
             verdict: verdict, medianCents: cents, onsetError: 0, inTunePercent: 90)
     }
 
@@ -30,8 +31,9 @@ struct ChordIntonationTests {
         let under = try #require(ChordIntonation.note(Self.result(48, cents: 3, others: [ExpectedNote.Other(line: "Tenor", midi: 52)])))
         #expect(under.interval == .majorThird && !under.above && abs(under.pureCents - 10.69) < 0.01)
         #expect(under.description == "major third under the Tenor's E3")
-        #expect(ChordIntonation.note(Self.result(60, cents: 5, others: [ExpectedNote.Other(line: "Bass", midi: 48)]))?.description
-            == "octave with the Bass's C3")
+        #expect(
+            ChordIntonation.note(Self.result(60, cents: 5, others: [ExpectedNote.Other(line: "Bass", midi: 48)]))?.description
+                == "octave with the Bass's C3")
         // No chord: alone, a second over the bass (no pure tuning a choir agrees on), a wrong note, an octave.
         #expect(ChordIntonation.note(Self.result(64, cents: 0, others: [])) == nil)
         #expect(ChordIntonation.note(Self.result(50, cents: 0, others: chord)) == nil)
@@ -44,12 +46,16 @@ struct ChordIntonationTests {
         func tendency(_ cents: [Double], midi: Int = 64) -> ChordIntonation.Tendency? {
             ChordIntonation.tendencies(cents.map { Self.result(midi, cents: $0, others: bass) }).first
         }
-        #expect(tendency([0, 1, -1, 0, 2, 0, -2, 0, 1])?.summary()
-            == "Your major thirds over the bass are 14 cents wide (9 notes; +0 cents from equal temperament)")
-        #expect(tendency([-14, -12, -15, -13, -16])?.summary()
-            == "Your major thirds over the bass are pure, 0 cents off on average (5 notes; -14 cents from equal temperament)")
-        #expect(tendency([-30, 10, -20, 5, -15])?.summary()
-            == "Your major thirds over the bass vary: 4 cents wide on average, from 16 cents narrow to 24 cents wide (5 notes; -10 cents from equal temperament)")
+        #expect(
+            tendency([0, 1, -1, 0, 2, 0, -2, 0, 1])?.summary()
+                == "Your major thirds over the bass are 14 cents wide (9 notes; +0 cents from equal temperament)")
+        #expect(
+            tendency([-14, -12, -15, -13, -16])?.summary()
+                == "Your major thirds over the bass are pure, 0 cents off on average (5 notes; -14 cents from equal temperament)")
+        #expect(
+            tendency([-30, 10, -20, 5, -15])?.summary()
+                == "Your major thirds over the bass vary: 4 cents wide on average, from 16 cents narrow to 24 cents wide (5 notes; -10 cents from equal temperament)"
+        )
         // Fewer than four notes say nothing.
         #expect(tendency([0, 0, 0]) == nil)
     }
@@ -71,11 +77,12 @@ struct ChordIntonationTests {
                 singer.formants = [(270, 60), (2290, 120), (3010, 200)]  // "ee"
                 singer.vibratoRate = 6.3
             }
-            return singer.render(notes.map { note in
-                SyntheticVoice.Note(
-                    start: note.onset + 0.02, duration: note.duration - 0.06, frequency: 440 * pow(2, Double(note.midi - 69) / 12),
-                    detuneCents: cents[note.index], vibratoCents: voice == 1 ? 45 : 25)
-            }, length: length)
+            return singer.render(
+                notes.map { note in
+                    SyntheticVoice.Note(
+                        start: note.onset + 0.02, duration: note.duration - 0.06, frequency: 440 * pow(2, Double(note.midi - 69) / 12),
+                        detuneCents: cents[note.index], vibratoCents: voice == 1 ? 45 : 25)
+                }, length: length)
         }
     }
 
@@ -104,8 +111,10 @@ struct ChordIntonationTests {
         let notes = results.compactMap(ChordIntonation.note)
         #expect(notes.count == 20)
         let errors = notes.map { abs($0.equalCents - planted[$0.note.index]) }
-        print("voice \(voice)\(loudspeakers ? " with loudspeakers" : ""): planted intervals read within "
-            + "\(String(printf: "%.2f", errors.reduce(0, +) / Double(errors.count))) cents on average, \(String(printf: "%.2f", errors.max()!)) at worst")
+        print(
+            "voice \(voice)\(loudspeakers ? " with loudspeakers" : ""): planted intervals read within "
+                + "\(String(printf: "%.2f", errors.reduce(0, +) / Double(errors.count))) cents on average, \(String(printf: "%.2f", errors.max()!)) at worst"
+        )
         #expect(errors.allSatisfy { $0 <= 3 }, "\(errors)")
         let tendencies = ChordIntonation.tendencies(results)
         #expect(tendencies.map(\.interval) == [.minorThird, .majorThird, .fifth, .majorSixth])

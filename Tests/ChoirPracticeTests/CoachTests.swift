@@ -15,15 +15,29 @@ struct CoachTests {
     @Test func heldNotesFlatFromAPitchUp() {
         // Flat from D4 up in 8 sessions of 11; C4 stays in tune.
         let sessions = (0..<11).map { index in
-            Self.session { if index % 4 != 1 && $0.note.midi >= 62 { $0.medianCents = -23; $0.verdict = .flat } }
+            Self.session {
+                if index % 4 != 1 && $0.note.midi >= 62 {
+                    $0.medianCents = -23
+                    $0.verdict = .flat
+                }
+            }
         }
-        #expect(Coach.advice(sessions) == ["You tend to go flat on held notes from D4 up (mm. 12–16, 8 of 11 sessions; 16 cents flat on average)"])
+        #expect(
+            Coach.advice(sessions) == [
+                "You tend to go flat on held notes from D4 up (mm. 12–16, 8 of 11 sessions; 16 cents flat on average)"
+            ])
         // Flat everywhere is no pitch's doing: the lowest held note leans too, and the sentence says "from C4 up".
         let everywhere = (0..<4).map { _ in Self.session { $0.medianCents = -20 } }
-        #expect(Coach.advice(everywhere) == ["You tend to go flat on held notes from C4 up (mm. 1–16, 4 of 4 sessions; 20 cents flat on average)"])
+        #expect(
+            Coach.advice(everywhere) == [
+                "You tend to go flat on held notes from C4 up (mm. 1–16, 4 of 4 sessions; 20 cents flat on average)"
+            ])
         // In two sessions only, it is not a tendency.
-        #expect(Coach.advice([Self.session(), Self.session { if $0.note.midi >= 62 { $0.medianCents = -30 } },
-                              Self.session { if $0.note.midi >= 62 { $0.medianCents = -30 } }]) == [])
+        #expect(
+            Coach.advice([
+                Self.session(), Self.session { if $0.note.midi >= 62 { $0.medianCents = -30 } },
+                Self.session { if $0.note.midi >= 62 { $0.medianCents = -30 } },
+            ]) == [])
     }
 
     @Test func lateEntrancesAfterRests() {
@@ -44,7 +58,8 @@ struct CoachTests {
         let last = Self.session { result in
             if ["13", "14"].contains(result.note.measure) {
                 result.verdict = .wrong
-                result.evidence = NoteResult.Evidence(voicedShare: 0.9, framesJudged: 80, sangOther: ExpectedNote.Other(line: "Alto", midi: 67))
+                result.evidence = NoteResult.Evidence(
+                    voicedShare: 0.9, framesJudged: 80, sangOther: ExpectedNote.Other(line: "Alto", midi: 67))
             }
         }
         #expect(Coach.advice([Self.session(), last]) == ["In your last session you sang the Alto's line in mm. 13–14 (2 of 2 notes)"])
@@ -59,13 +74,16 @@ struct CoachTests {
                 result.medianCents = cents
             }
         }
-        #expect(Coach.advice((0..<4).map { _ in session(cents: 3) }) == [
-            "You tend to go sharp on held notes from C4 up (mm. 1–16, 4 of 4 sessions; 17 cents sharp on average)",
-            "Your major thirds over the bass are 17 cents wide (64 notes over 4 sessions; +3 cents from equal temperament)",
-        ])
+        #expect(
+            Coach.advice((0..<4).map { _ in session(cents: 3) }) == [
+                "You tend to go sharp on held notes from C4 up (mm. 1–16, 4 of 4 sessions; 17 cents sharp on average)",
+                "Your major thirds over the bass are 17 cents wide (64 notes over 4 sessions; +3 cents from equal temperament)",
+            ])
         // Sung pure, 14 cents under the piano, they bring nothing (a pure third is no flat note), and neither do too
         // few of them.
         #expect(Coach.advice((0..<4).map { _ in session(cents: -14) }) == [])
-        #expect(Coach.advice([Self.session { if $0.note.measure == "3" { $0.note.others = [ExpectedNote.Other(line: "Bass", midi: 44)] } }]) == [])
+        #expect(
+            Coach.advice([Self.session { if $0.note.measure == "3" { $0.note.others = [ExpectedNote.Other(line: "Bass", midi: 44)] } }])
+                == [])
     }
 }

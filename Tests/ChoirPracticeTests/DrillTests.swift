@@ -34,24 +34,27 @@ struct DrillTests {
                 let expected = ExpectedNote(
                     index: results.count, measure: number, measureIndex: Int(number)!, onset: Double(results.count),
                     duration: 1, midi: 60, isEntrance: note == 0)
-                results.append(NoteResult(
-                    note: expected, verdict: note < mistakes[number]! ? .wrong : .correct, medianCents: 0, onsetError: 0,
-                    inTunePercent: 100))
+                results.append(
+                    NoteResult(
+                        note: expected, verdict: note < mistakes[number]! ? .wrong : .correct, medianCents: 0, onsetError: 0,
+                        inTunePercent: 100))
             }
         }
         let report = SessionReport(
             score: "my scores/s.musicxml", part: "Tenor 2", tempo: 80, options: NoteComparator.Options(),
             results: results, trace: [], measureStarts: [])
-        #expect(Drill.passages(of: report) == [
-            Drill.Passage(first: "5", last: "8", mistakes: 5),
-            Drill.Passage(first: "2", last: "3", mistakes: 3),
-            Drill.Passage(first: "12", last: "12", mistakes: 1),
-        ])
+        #expect(
+            Drill.passages(of: report) == [
+                Drill.Passage(first: "5", last: "8", mistakes: 5),
+                Drill.Passage(first: "2", last: "3", mistakes: 3),
+                Drill.Passage(first: "12", last: "12", mistakes: 1),
+            ])
         // The report's "Work on" passages are the drill's, each with a command a shell runs as printed.
         #expect(report.weakestPassages.map { "\($0.measures.first)-\($0.measures.last)" } == ["5-8", "2-3", "12-12"])
         #expect(report.weakestPassages[0].accuracy == 100.0 * 7 / 12)
-        #expect(report.weakestPassages[0].suggestion == "loop measures 5–8 at 80%: choir practice 'my scores/s.musicxml' "
-            + "--part 'Tenor 2' --from 5 --to 8 --loop 3 --tempo 80")
+        #expect(
+            report.weakestPassages[0].suggestion == "loop measures 5–8 at 80%: choir practice 'my scores/s.musicxml' "
+                + "--part 'Tenor 2' --from 5 --to 8 --loop 3 --tempo 80")
         // Cut to two measures, 5–10 gives 6–7 (three mistakes), as many as 2–3, which comes first in the score.
         #expect(Drill.passages(of: report, count: 2, longest: 2).map(\.span) == ["mm. 2–3", "mm. 6–7"])
     }
@@ -61,10 +64,11 @@ struct DrillTests {
         let report = SessionReport(
             score: "s.musicxml", part: "Tenor", tempo: 80, options: NoteComparator.Options(), results: [], trace: [],
             measureStarts: [])
-        #expect(TerminalReport.render(report, colour: false) == """
-            s.musicxml — Tenor, ♩ = 80
-            No notes judged: no accuracy to give and no measure to work on.
+        #expect(
+            TerminalReport.render(report, colour: false) == """
+                s.musicxml — Tenor, ♩ = 80
+                No notes judged: no accuracy to give and no measure to work on.
 
-            """)
+                """)
     }
 }

@@ -7,8 +7,9 @@ struct HTMLReportTests {
     static func report(title: String?) -> SessionReport {
         let results = (0..<4).map { index in
             NoteResult(
-                note: ExpectedNote(index: index, measure: String(index / 2 + 1), measureIndex: index / 2, onset: Double(index),
-                                   duration: 1, midi: 60, isEntrance: index == 0),
+                note: ExpectedNote(
+                    index: index, measure: String(index / 2 + 1), measureIndex: index / 2, onset: Double(index),
+                    duration: 1, midi: 60, isEntrance: index == 0),
                 verdict: index < 2 ? .correct : .octave, medianCents: 0, onsetError: 0, inTunePercent: 100)
         }
         let trace = stride(from: 0.0, to: 4, by: 0.05).map { TracePoint(time: $0, midi: $0 < 2 ? 60 : 72) }
@@ -23,8 +24,11 @@ struct HTMLReportTests {
         let page = HTMLReport.render(Self.report(title: "Hymn <of> Praise"))
         #expect(page.contains("<title>choir: Hymn &lt;of&gt; Praise — Tenor 2</title>"))
         #expect(page.contains("<h1>Hymn &lt;of&gt; Praise — Tenor 2</h1>\n<p class=\"file\">scores/hymn &amp; co.musicxml</p>"))
-        #expect(page.contains("<h2>Work on</h2>\n<ol id=\"workon\">\n<li>m. 2: 2 mistakes, 0% — <code>loop measure 2 at 70%: "
-            + "choir practice 'scores/hymn &amp; co.musicxml' --part 'Tenor 2' --from 2 --to 2 --loop 3 --tempo 70</code></li>\n</ol>"))
+        #expect(
+            page.contains(
+                "<h2>Work on</h2>\n<ol id=\"workon\">\n<li>m. 2: 2 mistakes, 0% — <code>loop measure 2 at 70%: "
+                    + "choir practice 'scores/hymn &amp; co.musicxml' --part 'Tenor 2' --from 2 --to 2 --loop 3 --tempo 70</code></li>\n</ol>"
+            ))
         // Without a title in the score, the file names the piece.
         #expect(HTMLReport.render(Self.report(title: nil)).contains("<title>choir: scores/hymn &amp; co.musicxml — Tenor 2</title>"))
     }
@@ -52,7 +56,10 @@ struct HTMLReportTests {
         report.verse = 2
         report.divisi = SessionReport.DivisiChoice(note: .lower, chords: 1)
         let page = HTMLReport.render(report)
-        #expect(page.contains("<tr class=\"line\"><th>Tenor 2</th><td>100% (2 of 2 notes)</td></tr>\n<tr class=\"line\"><th>Descant</th><td>0% (0 of 2 notes)</td></tr>"))
+        #expect(
+            page.contains(
+                "<tr class=\"line\"><th>Tenor 2</th><td>100% (2 of 2 notes)</td></tr>\n<tr class=\"line\"><th>Descant</th><td>0% (0 of 2 notes)</td></tr>"
+            ))
         #expect(page.contains("<tr><th>Key</th><td>transposed down 2 semitones</td></tr>\n<tr><th>Verse</th><td>2</td></tr>"))
         #expect(page.contains("<tr><th>Divisi</th><td>your line has 1 chord; the lower note of it was judged</td></tr>"))
         #expect(!HTMLReport.render(Self.report(title: nil)).contains("class=\"line\""), "one line: no figures per line")

@@ -33,7 +33,9 @@ struct NoteComparatorTests {
             .map { (time: $0.time, cents: 1200 * log2($0.frequency / 220)) }
         let heard = NoteComparator.vibratoRate(of: track)
         #expect(abs((heard ?? 0) - rate) <= 0.1, "\(String(describing: heard))")
-        let straight = Self.frames(from: 0, to: 0.6) { 5 + 2 * sin(40 * $0) }.map { (time: $0.time, cents: 1200 * log2($0.frequency / 220)) }
+        let straight = Self.frames(from: 0, to: 0.6) { 5 + 2 * sin(40 * $0) }.map {
+            (time: $0.time, cents: 1200 * log2($0.frequency / 220))
+        }
         #expect(NoteComparator.vibratoRate(of: straight) == nil)
     }
 
@@ -41,7 +43,8 @@ struct NoteComparatorTests {
     /// the pitch is judged where they settled.
     @Test func aHeldOverNoteIsLateNotWrong() {
         let track = Self.frames(from: 1.5, to: 2.6) { t in (t < 2.2 ? 300 : 8) + 30 * sin(2 * .pi * 5.5 * t) }
-        let note = ExpectedNote(index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.5, midi: 57, isEntrance: true, previousMIDI: 60)
+        let note = ExpectedNote(
+            index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.5, midi: 57, isEntrance: true, previousMIDI: 60)
         let result = NoteComparator().judge(note, frames: track)
         #expect(result.verdict == .late, "\(result)")
         #expect(abs((result.medianCents ?? 0) - 8) < 6, "\(result)")
@@ -80,13 +83,16 @@ struct NoteComparatorTests {
         let track = Self.frames(from: 1, to: 3) { t in
             (t < step ? 100 : 0) + 55 * sin(2 * .pi * 5.5 * t)
         }
-        let note = ExpectedNote(index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.75, midi: 57, isEntrance: true, previousMIDI: 58)
+        let note = ExpectedNote(
+            index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.75, midi: 57, isEntrance: true, previousMIDI: 58)
         let result = NoteComparator().judge(note, frames: track)
         #expect(result.verdict == .late, "\(result)")
         #expect(abs((result.onsetError ?? 0) - 0.15) < 0.03, "\(result)")
-        let onTime = NoteComparator().judge(note, frames: Self.frames(from: 1, to: 3) { t in
-            (t < 2.01 ? 100 : 0) + 55 * sin(2 * .pi * 5.5 * t)
-        })
+        let onTime = NoteComparator().judge(
+            note,
+            frames: Self.frames(from: 1, to: 3) { t in
+                (t < 2.01 ? 100 : 0) + 55 * sin(2 * .pi * 5.5 * t)
+            })
         #expect(onTime.verdict == .correct, "\(onTime)")
     }
 }
@@ -136,7 +142,8 @@ extension NoteComparatorTests {
             }
         }
         let frames = try PitchTracker.track(signal: signal, configuration: PracticeJudge.detector(for: notes, sampleRate: rate))
-        var judge = PracticeJudge(notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
+        var judge = PracticeJudge(
+            notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
         for frame in frames { _ = judge.add(frame) }
         _ = judge.finish()
         let results = judge.results

@@ -29,7 +29,9 @@ struct PlantedMistakeTests {
         var tallies: [String: Tally] = [:]
         for (take, outcome) in zip(takes, outcomes) {
             let outcome = try #require(outcome, "\(take.name) could not be judged")
-            let singer = take.singer is SyntheticSinger ? "choir's own synthetic singer"
+            let singer =
+                take.singer is SyntheticSinger
+                ? "choir's own synthetic singer"
                 : take.singer is SyntheticChorister ? "the second synthetic design" : "real voices"
             tallies[singer, default: Tally()].add(outcome)
             if !(take.singer is SyntheticSinger) { tallies["voices not tuned on", default: Tally()].add(outcome) }

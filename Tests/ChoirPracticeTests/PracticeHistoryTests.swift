@@ -37,14 +37,16 @@ struct PracticeHistoryTests {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let options = String(decoding: try JSONEncoder().encode(NoteComparator.Options()), as: UTF8.self)
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE session (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
-                    started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
-                    options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0)
-                """)
             try db.execute(
-                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished) VALUES ('old.musicxml', 'Alto', 0, 90, 100, ?, '[]', 1)",
+                sql: """
+                    CREATE TABLE session (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                        started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0)
+                    """)
+            try db.execute(
+                sql:
+                    "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished) VALUES ('old.musicxml', 'Alto', 0, 90, 100, ?, '[]', 1)",
                 arguments: [options])
         }
         let history = try PracticeHistory(path: path)
@@ -81,25 +83,28 @@ struct PracticeHistoryTests {
         let options = String(decoding: try JSONEncoder().encode(NoteComparator.Options()), as: UTF8.self)
         let note = String(decoding: try JSONEncoder().encode(Self.result.note), as: UTF8.self)
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE session (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
-                    started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
-                    options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
-                CREATE TABLE result (
-                    session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
-                    idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
-                    onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT, PRIMARY KEY (session, idx));
-                CREATE TABLE trace (session INTEGER NOT NULL, time REAL NOT NULL, midi REAL NOT NULL);
-                """)
             try db.execute(
-                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished) VALUES ('old.musicxml', 'Alto', 0, 90, 100, ?, '[]', 1)",
+                sql: """
+                    CREATE TABLE session (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, score TEXT NOT NULL, part TEXT NOT NULL,
+                        started REAL NOT NULL, tempo REAL NOT NULL, tempo_percent REAL NOT NULL,
+                        options TEXT NOT NULL, measures TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0, audio TEXT);
+                    CREATE TABLE result (
+                        session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE, note TEXT NOT NULL,
+                        idx INTEGER NOT NULL, measure TEXT NOT NULL, verdict TEXT NOT NULL, median_cents REAL,
+                        onset_error REAL, in_tune_pct REAL NOT NULL, evidence TEXT, PRIMARY KEY (session, idx));
+                    CREATE TABLE trace (session INTEGER NOT NULL, time REAL NOT NULL, midi REAL NOT NULL);
+                    """)
+            try db.execute(
+                sql:
+                    "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished) VALUES ('old.musicxml', 'Alto', 0, 90, 100, ?, '[]', 1)",
                 arguments: [options])
             try db.execute(
                 sql: "INSERT INTO result VALUES (1, ?, 0, '1', 'flat', -38, 0.02, 12, NULL)", arguments: [note])
             // A live session of the time: only live sessions kept an audio record.
             try db.execute(
-                sql: "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished, audio) VALUES ('old.musicxml', 'Alto', 1, 90, 100, ?, '[]', 1, '{}')",
+                sql:
+                    "INSERT INTO session (score, part, started, tempo, tempo_percent, options, measures, finished, audio) VALUES ('old.musicxml', 'Alto', 1, 90, 100, ?, '[]', 1, '{}')",
                 arguments: [options])
         }
         let history = try PracticeHistory(path: path)
@@ -110,7 +115,10 @@ struct PracticeHistoryTests {
         // Opened again, nothing is migrated twice.
         #expect(try PracticeHistory(path: path).report(session: 1).results == [Self.result])
         let applied = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks"])
+        #expect(
+            applied == [
+                "sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks",
+            ])
     }
 
     /// A session keeps how it was sung, its key and its range, and `sessions()` lists them.

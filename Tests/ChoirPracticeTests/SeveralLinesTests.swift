@@ -31,10 +31,13 @@ struct SeveralLinesTests {
         #expect(notes.allSatisfy { note in note.others.allSatisfy { $0.line != "Alto" } }, "my own lines are not another's")
 
         let half = notes.count / 2
-        let sung = notes.enumerated().map { index, note in index < half || note.alternatives.isEmpty ? note : note.sung(as: note.alternatives[0]) }
+        let sung = notes.enumerated().map { index, note in
+            index < half || note.alternatives.isEmpty ? note : note.sung(as: note.alternatives[0])
+        }
         let take = SyntheticSinger(sampleRate: 16000, seed: 11).sing(sung, mistakes: [:], length: notes.last!.end + 1).samples
         let frames = try PitchTracker.track(signal: take, configuration: PracticeJudge.detector(for: sung, sampleRate: 16000))
-        var judge = PracticeJudge(notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
+        var judge = PracticeJudge(
+            notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
         for frame in frames { _ = judge.add(frame) }
         _ = judge.finish()
         let results = judge.results

@@ -43,7 +43,9 @@ struct SteeredJudgeTests {
         #expect(judge.trace.allSatisfy { $0.time < notes.last!.end + 0.5 })
 
         // Going back is a pass of its own: the notes sung again are results of the second pass.
-        #expect(judge.results.prefix(first.count).allSatisfy { $0.pass == 1 } && judge.results.dropFirst(first.count).allSatisfy { $0.pass == 2 })
+        #expect(
+            judge.results.prefix(first.count).allSatisfy { $0.pass == 1 }
+                && judge.results.dropFirst(first.count).allSatisfy { $0.pass == 2 })
         #expect(judge.pass == 2)
 
         // Without the jump the same singing is judged against the wrong notes.

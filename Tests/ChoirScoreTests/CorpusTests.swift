@@ -35,7 +35,8 @@ struct CorpusTests {
     }
 
     static let corpus = ScoreFixtures.fixtures.appendingPathComponent("corpus")
-    static let files: [String] = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?
+    static let files: [String] =
+        (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?
         .filter { $0.hasSuffix(".mxl") || $0.hasSuffix(".xml") || $0.hasSuffix(".musicxml") }.sorted() ?? []
 
     struct Row: Hashable, CustomStringConvertible {
@@ -85,11 +86,14 @@ struct CorpusTests {
             } else {
                 #expect(ours.count == theirs.count, "\(file) \(expected.name)")
             }
-            #expect(oursOnly.isEmpty && theirsOnly.isEmpty,
-                    "\(file) \(expected.name): ours only \(oursOnly.sorted { $0.onset < $1.onset }.prefix(5)), reference only \(theirsOnly.sorted { $0.onset < $1.onset }.prefix(5))")
+            #expect(
+                oursOnly.isEmpty && theirsOnly.isEmpty,
+                "\(file) \(expected.name): ours only \(oursOnly.sorted { $0.onset < $1.onset }.prefix(5)), reference only \(theirsOnly.sorted { $0.onset < $1.onset }.prefix(5))"
+            )
 
             let lyrics = part.lyrics.map {
-                Reference.LyricRow(onset: $0.onset.doubleValue + shift($0.measureIndex), text: $0.text, syllabic: $0.syllabic.rawValue, verse: $0.verse)
+                Reference.LyricRow(
+                    onset: $0.onset.doubleValue + shift($0.measureIndex), text: $0.text, syllabic: $0.syllabic.rawValue, verse: $0.verse)
             }
             #expect(lyrics.count == expected.lyrics.count, "\(file) \(expected.name) lyrics")
             #expect(Set(lyrics) == Set(expected.lyrics), "\(file) \(expected.name) lyrics")

@@ -13,11 +13,15 @@ struct EncodingSlipTests {
     private static func twoParts(_ upper: [String], _ lower: [String], time: String = "4/4") -> String {
         let beats = time.split(separator: "/")
         func part(_ id: String, _ measures: [String]) -> String {
-            "<part id=\"\(id)\">" + measures.enumerated().map { index, content in
-                let attributes = index > 0 ? "" : "<attributes><divisions>1</divisions><time><beats>\(beats[0])</beats>"
-                    + "<beat-type>\(beats[1])</beat-type></time></attributes>"
-                return "<measure number=\"\(index + 1)\">\(attributes)\(content)</measure>"
-            }.joined() + "</part>"
+            "<part id=\"\(id)\">"
+                + measures.enumerated().map { index, content in
+                    let attributes =
+                        index > 0
+                        ? ""
+                        : "<attributes><divisions>1</divisions><time><beats>\(beats[0])</beats>"
+                            + "<beat-type>\(beats[1])</beat-type></time></attributes>"
+                    return "<measure number=\"\(index + 1)\">\(attributes)\(content)</measure>"
+                }.joined() + "</part>"
         }
         return """
             <score-partwise version="4.0"><part-list>
@@ -29,12 +33,13 @@ struct EncodingSlipTests {
     }
 
     @Test func aTieWithoutStopEndsOnTheNextNoteOfItsPitchInItsVoice() throws {
-        let score = try F.read(F.partwise([
-            F.note("C5", 4, extra: Self.start),
-            F.note("C5", 2) + F.note("D5", 2, extra: Self.start),
-            // The next note of the voice is another pitch: the tie ends on nothing.
-            F.note("E5", 4),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("C5", 4, extra: Self.start),
+                F.note("C5", 2) + F.note("D5", 2, extra: Self.start),
+                // The next note of the voice is another pitch: the tie ends on nothing.
+                F.note("E5", 4),
+            ]))
         #expect(score.firstPartNotes == [[0, 6, 72], [6, 2, 74], [8, 4, 76]])
         #expect(score.repairs == [Repair(.unendedTie, part: "Voice", measureIndex: 0)])
         #expect(score.repairLines == ["tie without an end, ended on the next note of its pitch: Voice m. 1"])
@@ -42,20 +47,22 @@ struct EncodingSlipTests {
 
     @Test func anotherVoiceDoesNotEndATieWithoutStop() throws {
         let voice2 = "<voice>2</voice>"
-        let score = try F.read(F.partwise([
-            F.note("G4", 4, extra: Self.start) + "<backup><duration>4</duration></backup>" + F.note("C4", 4, extra: voice2),
-            F.note("E4", 4) + "<backup><duration>4</duration></backup>" + F.note("G4", 4, extra: voice2),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("G4", 4, extra: Self.start) + "<backup><duration>4</duration></backup>" + F.note("C4", 4, extra: voice2),
+                F.note("E4", 4) + "<backup><duration>4</duration></backup>" + F.note("G4", 4, extra: voice2),
+            ]))
         #expect(score.firstPartNotes == [[0, 4, 60], [0, 4, 67], [4, 4, 64], [4, 4, 67]])
         #expect(score.repairs.isEmpty)
     }
 
     @Test func continueTiesChainAndLetRingTiesNothing() throws {
         let tied = { (type: String) in "<notations><tied type=\"\(type)\"/></notations>" }
-        let score = try F.read(F.partwise([
-            F.note("A4", 2, extra: tied("start")) + F.note("A4", 2, extra: tied("continue")),
-            F.note("A4", 2, extra: tied("stop")) + F.note("B4", 1, extra: tied("let-ring")) + F.note("B4", 1),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("A4", 2, extra: tied("start")) + F.note("A4", 2, extra: tied("continue")),
+                F.note("A4", 2, extra: tied("stop")) + F.note("B4", 1, extra: tied("let-ring")) + F.note("B4", 1),
+            ]))
         #expect(score.firstPartNotes == [[0, 6, 69], [6, 1, 71], [7, 1, 71]])
         #expect(score.repairs.isEmpty)
     }
@@ -64,14 +71,15 @@ struct EncodingSlipTests {
         let chord = "<chord/>"
         let direction = "<direction><direction-type><dynamics><p/></dynamics></direction-type></direction>"
         let harmony = "<harmony><root><root-step>C</root-step></root><kind>major</kind></harmony>"
-        let score = try F.read(F.partwise([
-            // A direction and a chord symbol between the notes of one chord; every note but E starts a tie.
-            F.note("C4", 4, extra: Self.start) + direction + F.note("E4", 4, before: chord) + harmony
-                + F.note("G4", 4, extra: Self.start, before: chord),
-            // The writer gave the stop to C only; G's tie still ends here.
-            F.note("C4", 2, extra: Self.stop) + F.note("E4", 2, before: chord) + F.note("G4", 2, before: chord)
-                + F.rest(2),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                // A direction and a chord symbol between the notes of one chord; every note but E starts a tie.
+                F.note("C4", 4, extra: Self.start) + direction + F.note("E4", 4, before: chord) + harmony
+                    + F.note("G4", 4, extra: Self.start, before: chord),
+                // The writer gave the stop to C only; G's tie still ends here.
+                F.note("C4", 2, extra: Self.stop) + F.note("E4", 2, before: chord) + F.note("G4", 2, before: chord)
+                    + F.rest(2),
+            ]))
         #expect(score.firstPartNotes == [[0, 6, 60], [0, 4, 64], [0, 6, 67], [4, 2, 64]])
         #expect(score.repairs == [Repair(.unendedTie, part: "Voice", measureIndex: 0)])
     }
@@ -79,19 +87,23 @@ struct EncodingSlipTests {
     @Test func aMeasureEveryPartKeepsShortIsShort() throws {
         // A 3-beat measure in 4/4 before a change to 3/4; the lower part rests through it with a whole rest.
         let threeFour = "<attributes><time><beats>3</beats><beat-type>4</beat-type></time></attributes>"
-        let score = try F.read(Self.twoParts(
-            [F.note("C5", 4), F.note("D5", 3), threeFour + F.note("E5", 3)],
-            [F.note("C4", 4), "<note><rest measure=\"yes\"/><duration>4</duration><type>whole</type></note>",
-             threeFour + F.note("E4", 3)]))
+        let score = try F.read(
+            Self.twoParts(
+                [F.note("C5", 4), F.note("D5", 3), threeFour + F.note("E5", 3)],
+                [
+                    F.note("C4", 4), "<note><rest measure=\"yes\"/><duration>4</duration><type>whole</type></note>",
+                    threeFour + F.note("E4", 3),
+                ]))
         #expect(score.measures.map(\.duration) == [4, 3, 3].map { Rational($0) })
         #expect(score.parts[1].notes.map(\.onset) == [Rational(0), Rational(7)])
         #expect(score.repairLines == ["whole-measure rest of the wrong length, read as the whole measure: Lower m. 2"])
     }
 
     @Test func partsThatDisagreeOnAMeasureStayInStep() throws {
-        let score = try F.read(Self.twoParts(
-            [F.note("C5", 4), F.note("D5", 4)],
-            [F.note("C4", 4) + F.note("D4", 1), F.note("E4", 4)]))
+        let score = try F.read(
+            Self.twoParts(
+                [F.note("C5", 4), F.note("D5", 4)],
+                [F.note("C4", 4) + F.note("D4", 1), F.note("E4", 4)]))
         // Two parts disagree; the longer wins the tie, and the other part's notes stay where the page has them.
         #expect(score.measures.map(\.duration) == [5, 4].map { Rational($0) })
         #expect(score.parts[0].notes.map(\.onset) == [Rational(0), Rational(5)])
@@ -102,9 +114,10 @@ struct EncodingSlipTests {
         let whole = "<note><rest/><duration>4</duration><type>whole</type></note>"
         let breve = "<note><rest/><duration>8</duration><type>breve</type></note>"
         // Two whole rests in one 4/4 measure of the lower part, and a breve rest in the next.
-        let score = try F.read(Self.twoParts(
-            [F.note("C5", 4), F.note("D5", 4), F.note("E5", 4)],
-            [whole + whole, breve, F.note("E4", 4)]))
+        let score = try F.read(
+            Self.twoParts(
+                [F.note("C5", 4), F.note("D5", 4), F.note("E5", 4)],
+                [whole + whole, breve, F.note("E4", 4)]))
         #expect(score.measures.map(\.start) == [0, 4, 8].map { Rational($0) })
         #expect(score.parts[1].notes.map(\.onset) == [Rational(8)])
         #expect(score.repairLines == ["whole-measure rest of the wrong length, read as the whole measure: Lower mm. 1, 2"])
@@ -130,7 +143,8 @@ struct EncodingSlipTests {
 
     @Test func aPartWithoutIDIsTheDeclaredPartItMustBe() throws {
         let body = "<measure number=\"1\"><attributes><divisions>1</divisions></attributes>\(F.note("A4", 4))</measure>"
-        let score = try F.read("""
+        let score = try F.read(
+            """
             <score-partwise><part-list><score-part id="P1"><part-name>Alto</part-name></score-part></part-list>
             <part>\(body)</part></score-partwise>
             """)
@@ -148,7 +162,8 @@ struct EncodingSlipTests {
     }
 
     @Test func aScoreWithoutDivisionsCountsInQuarterNotes() throws {
-        let score = try F.read("""
+        let score = try F.read(
+            """
             <score-partwise><part-list><score-part id="P1"><part-name>Tenor</part-name></score-part></part-list>
             <part id="P1"><measure number="1">\(F.note("C4", 2) + F.note("D4", 2))</measure>
             <measure number="2">\(F.note("E4", 4))</measure></part></score-partwise>
@@ -169,9 +184,10 @@ struct EncodingSlipTests {
         #expect(notes(0) == [[0, 4, 72], [4, 4, 74], [8, 6, 72], [17, 3, 77]])
         #expect(notes(1) == [[11, 1, 72], [12, 1, 74], [13, 1, 76], [14, 3, 77], [17, 3, 72]])
         #expect(notes(3) == [[0, 6, 57], [6, 2, 58], [8, 3, 55], [11, 3, 57], [14, 3, 60], [17, 3, 60]])
-        #expect(score.repairLines == [
-            "tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1",
-            "whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3",
-        ])
+        #expect(
+            score.repairLines == [
+                "tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1",
+                "whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3",
+            ])
     }
 }

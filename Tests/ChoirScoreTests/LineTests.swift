@@ -8,10 +8,12 @@ struct LineTests {
 
     /// One part whose staff carries two voices.
     static func twoVoices(partName: String, extra: String = "") throws -> Score {
-        try F.read(F.partwise([
-            F.note("E4", 4, extra: "<voice>1</voice>" + extra) + "<backup><duration>4</duration></backup>"
-                + F.note("C3", 4, extra: "<voice>2</voice>")
-        ], partName: partName))
+        try F.read(
+            F.partwise(
+                [
+                    F.note("E4", 4, extra: "<voice>1</voice>" + extra) + "<backup><duration>4</duration></backup>"
+                        + F.note("C3", 4, extra: "<voice>2</voice>")
+                ], partName: partName))
     }
 
     @Test(arguments: [
@@ -77,8 +79,9 @@ struct LineTests {
         do {
             _ = try LineSelector.select("6", from: Self.satb)
         } catch {
-            #expect(error.description
-                == "unknown line '6': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass, 5 Baritone Solo")
+            #expect(
+                error.description
+                    == "unknown line '6': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass, 5 Baritone Solo")
         }
         let divisi = ["Soprano 1", "Soprano 2"].map { Line(name: $0, partIndex: 0, voice: nil, notes: [], lyrics: []) }
         do {

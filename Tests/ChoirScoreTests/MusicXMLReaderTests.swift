@@ -40,22 +40,25 @@ struct MusicXMLReaderTests {
     }
 
     @Test func divisionsMayChangeMidPart() throws {
-        let score = try F.read(F.partwise([
-            F.note("C4", 1) + F.note("D4", 3),
-            "<attributes><divisions>3</divisions></attributes>" + F.note("E4", 1) + F.note("F4", 2) + F.note("G4", 9),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("C4", 1) + F.note("D4", 3),
+                "<attributes><divisions>3</divisions></attributes>" + F.note("E4", 1) + F.note("F4", 2) + F.note("G4", 9),
+            ]))
         #expect(score.parts[0].notes.map(\.onset) == [Rational(0), Rational(1), Rational(4), Rational(13, 3), Rational(5)])
         #expect(score.parts[0].notes[2].duration == Rational(1, 3))
     }
 
     @Test func backupForwardChordsVoicesAndStaves() throws {
-        let score = try F.read(F.partwise([
-            F.note("E4", 2, extra: "<voice>1</voice>") + F.note("G4", 2, extra: "<voice>1</voice>", before: "<chord/>")
-                + F.note("F4", 2, extra: "<voice>1</voice>")
-                + "<backup><duration>4</duration></backup>"
-                + "<forward><duration>1</duration><voice>2</voice></forward>"
-                + F.note("C4", 3, extra: "<voice>2</voice><staff>2</staff>")
-        ], divisions: 1))
+        let score = try F.read(
+            F.partwise(
+                [
+                    F.note("E4", 2, extra: "<voice>1</voice>") + F.note("G4", 2, extra: "<voice>1</voice>", before: "<chord/>")
+                        + F.note("F4", 2, extra: "<voice>1</voice>")
+                        + "<backup><duration>4</duration></backup>"
+                        + "<forward><duration>1</duration><voice>2</voice></forward>"
+                        + F.note("C4", 3, extra: "<voice>2</voice><staff>2</staff>")
+                ], divisions: 1))
         let notes = score.parts[0].notes
         #expect(score.firstPartNotes == [[0, 2, 64], [0, 2, 67], [1, 3, 60], [2, 2, 65]])
         #expect(notes.map(\.voice) == ["1", "1", "2", "1"])
@@ -64,10 +67,11 @@ struct MusicXMLReaderTests {
     }
 
     @Test func graceNotesTakeNoTimeAndCueNotesAreSilent() throws {
-        let score = try F.read(F.partwise([
-            "<note><grace/><pitch><step>D</step><octave>4</octave></pitch><type>eighth</type></note>"
-                + F.note("C4", 1) + F.note("A4", 1, before: "<cue/>") + F.note("E4", 2)
-        ]))
+        let score = try F.read(
+            F.partwise([
+                "<note><grace/><pitch><step>D</step><octave>4</octave></pitch><type>eighth</type></note>"
+                    + F.note("C4", 1) + F.note("A4", 1, before: "<cue/>") + F.note("E4", 2)
+            ]))
         #expect(score.firstPartNotes == [[0, 1, 60], [2, 2, 64]])
     }
 
@@ -92,20 +96,24 @@ struct MusicXMLReaderTests {
 
     @Test func transpositionIsApplied() throws {
         // A B-flat clarinet: written D5 sounds C5; an octave-change moves it a further octave.
-        let score = try F.read(F.partwise([
-            "<attributes><transpose><diatonic>-1</diatonic><chromatic>-2</chromatic></transpose></attributes>"
-                + F.note("D5", 1),
-            "<attributes><transpose><diatonic>-1</diatonic><chromatic>-2</chromatic><octave-change>-1</octave-change></transpose></attributes>"
-                + F.note("D5", 1),
-        ], time: "1/4"))
+        let score = try F.read(
+            F.partwise(
+                [
+                    "<attributes><transpose><diatonic>-1</diatonic><chromatic>-2</chromatic></transpose></attributes>"
+                        + F.note("D5", 1),
+                    "<attributes><transpose><diatonic>-1</diatonic><chromatic>-2</chromatic><octave-change>-1</octave-change></transpose></attributes>"
+                        + F.note("D5", 1),
+                ], time: "1/4"))
         #expect(score.firstPartNotes == [[0, 1, 72], [1, 1, 60]])
     }
 
     @Test func microtonesKeepTheirCents() throws {
-        let score = try F.read(F.partwise([
-            "<note><pitch><step>A</step><alter>-0.5</alter><octave>4</octave></pitch><duration>1</duration></note>"
-                + "<note><pitch><step>C</step><alter>1.25</alter><octave>4</octave></pitch><duration>1</duration></note>"
-        ], time: "2/4"))
+        let score = try F.read(
+            F.partwise(
+                [
+                    "<note><pitch><step>A</step><alter>-0.5</alter><octave>4</octave></pitch><duration>1</duration></note>"
+                        + "<note><pitch><step>C</step><alter>1.25</alter><octave>4</octave></pitch><duration>1</duration></note>"
+                ], time: "2/4"))
         let notes = score.parts[0].notes
         #expect(notes.map(\.midi) == [69, 61])
         #expect(notes.map(\.cents) == [-50, 25])
@@ -114,47 +122,55 @@ struct MusicXMLReaderTests {
 
     @Test func tiesMergeAcrossMeasuresAndChains() throws {
         let start = "<tie type=\"start\"/>", stop = "<tie type=\"stop\"/>"
-        let score = try F.read(F.partwise([
-            F.note("C4", 2) + F.note("G4", 2, extra: start),
-            F.note("G4", 4, extra: stop + start),
-            F.note("G4", 1, extra: stop) + F.note("G4", 3),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("C4", 2) + F.note("G4", 2, extra: start),
+                F.note("G4", 4, extra: stop + start),
+                F.note("G4", 1, extra: stop) + F.note("G4", 3),
+            ]))
         #expect(score.firstPartNotes == [[0, 2, 60], [2, 7, 67], [9, 3, 67]])
     }
 
     @Test func tiedNotationAloneAlsoTies() throws {
-        let score = try F.read(F.partwise([
-            F.note("E4", 4, extra: "<notations><tied type=\"start\"/></notations>"),
-            F.note("E4", 4, extra: "<notations><tied type=\"stop\"/></notations>"),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("E4", 4, extra: "<notations><tied type=\"start\"/></notations>"),
+                F.note("E4", 4, extra: "<notations><tied type=\"stop\"/></notations>"),
+            ]))
         #expect(score.firstPartNotes == [[0, 8, 64]])
     }
 
     @Test func dynamicsSetVelocity() throws {
-        let score = try F.read(F.partwise([
-            F.note("C4", 1)
-                + "<direction><direction-type><dynamics><pp/></dynamics></direction-type></direction>"
-                + F.note("D4", 1)
-                + "<direction><direction-type><dynamics><f/></dynamics></direction-type><sound dynamics=\"50\"/></direction>"
-                + F.note("E4", 1)
-                + "<note dynamics=\"120\"><pitch><step>F</step><octave>4</octave></pitch><duration>1</duration></note>"
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note("C4", 1)
+                    + "<direction><direction-type><dynamics><pp/></dynamics></direction-type></direction>"
+                    + F.note("D4", 1)
+                    + "<direction><direction-type><dynamics><f/></dynamics></direction-type><sound dynamics=\"50\"/></direction>"
+                    + F.note("E4", 1)
+                    + "<note dynamics=\"120\"><pitch><step>F</step><octave>4</octave></pitch><duration>1</duration></note>"
+            ]))
         // Default mezzo-forte, pp, then <sound dynamics> (50% of forte's 90) over the printed f, then the note's own.
         #expect(score.parts[0].notes.map(\.velocity) == [80, 36, 45, 108])
     }
 
     @Test func lyricsKeepSyllablesVersesElisionsAndExtenders() throws {
-        let score = try F.read(F.partwise([
-            F.note("C4", 1, extra: """
-                <lyric number="1"><syllabic>begin</syllabic><text>A</text></lyric>\
-                <lyric number="2"><syllabic>single</syllabic><text>Twas</text></lyric>
-                """)
-                + F.note("D4", 1, extra: """
-                <lyric number="1"><syllabic>end</syllabic><text>men</text><extend/></lyric>\
-                <lyric number="2"><syllabic>single</syllabic><text>grace</text><elision>‿</elision><syllabic>single</syllabic><text>and</text></lyric>
-                """)
-                + F.note("E4", 2, extra: "<lyric number=\"1\"><extend type=\"stop\"/></lyric>")
-        ]))
+        let score = try F.read(
+            F.partwise([
+                F.note(
+                    "C4", 1,
+                    extra: """
+                        <lyric number="1"><syllabic>begin</syllabic><text>A</text></lyric>\
+                        <lyric number="2"><syllabic>single</syllabic><text>Twas</text></lyric>
+                        """)
+                    + F.note(
+                        "D4", 1,
+                        extra: """
+                            <lyric number="1"><syllabic>end</syllabic><text>men</text><extend/></lyric>\
+                            <lyric number="2"><syllabic>single</syllabic><text>grace</text><elision>‿</elision><syllabic>single</syllabic><text>and</text></lyric>
+                            """)
+                    + F.note("E4", 2, extra: "<lyric number=\"1\"><extend type=\"stop\"/></lyric>")
+            ]))
         let lyrics = score.parts[0].lyrics
         #expect(lyrics.map(\.text) == ["A", "Twas", "men", "grace‿and"])
         #expect(lyrics.map(\.syllabic) == [.begin, .single, .end, .composite])
@@ -164,13 +180,14 @@ struct MusicXMLReaderTests {
     }
 
     @Test func tempoFromSoundAndMetronome() throws {
-        let score = try F.read(F.partwise([
-            "<direction><direction-type><metronome><beat-unit>quarter</beat-unit><beat-unit-dot/>"
-                + "<per-minute>60</per-minute></metronome></direction-type></direction>" + F.note("C4", 4),
-            F.note("C4", 2) + "<direction><sound tempo=\"100\"/></direction>" + F.note("C4", 2),
-            "<direction><direction-type><metronome><beat-unit>half</beat-unit><per-minute>c. 40</per-minute>"
-                + "</metronome></direction-type><sound tempo=\"84\"/></direction>" + F.note("C4", 4),
-        ]))
+        let score = try F.read(
+            F.partwise([
+                "<direction><direction-type><metronome><beat-unit>quarter</beat-unit><beat-unit-dot/>"
+                    + "<per-minute>60</per-minute></metronome></direction-type></direction>" + F.note("C4", 4),
+                F.note("C4", 2) + "<direction><sound tempo=\"100\"/></direction>" + F.note("C4", 2),
+                "<direction><direction-type><metronome><beat-unit>half</beat-unit><per-minute>c. 40</per-minute>"
+                    + "</metronome></direction-type><sound tempo=\"84\"/></direction>" + F.note("C4", 4),
+            ]))
         #expect(score.tempos.map(\.position) == [Rational(0), Rational(6), Rational(8)])
         #expect(score.tempos.map(\.quarterNotesPerMinute) == [90, 100, 84])
         let timeline = Timeline(score)

@@ -124,11 +124,14 @@ struct VerseTests {
     /// Measure 1 is repeated with two verses under it; measure 2, the refrain, has one.
     static let score: Score = {
         func sung(_ verses: [String]) -> String {
-            F.note("C4", 4, extra: verses.enumerated().map { "<lyric number=\"\($0.offset + 1)\"><text>\($0.element)</text></lyric>" }.joined())
+            F.note(
+                "C4", 4, extra: verses.enumerated().map { "<lyric number=\"\($0.offset + 1)\"><text>\($0.element)</text></lyric>" }.joined()
+            )
         }
-        return try! F.read(F.partwise([
-            PlaybackOrderTests.forward + sung(["one", "two"]) + PlaybackOrderTests.backward, sung(["all"]),
-        ]))
+        return try! F.read(
+            F.partwise([
+                PlaybackOrderTests.forward + sung(["one", "two"]) + PlaybackOrderTests.backward, sung(["all"]),
+            ]))
     }()
 
     static func sung(verse: Int) -> [String] {
@@ -140,7 +143,8 @@ struct VerseTests {
         // Starting at verse 2 there is no third verse to go on to: the repeat sings verse 2 again.
         #expect(Self.sung(verse: 2) == ["two", "two", "all"])
         // In written order, each measure once, at its verse.
-        #expect(Timeline(Self.score, unfolded: false).lyrics(of: Self.score.lines[0], verse: 2, in: Self.score).map(\.text) == ["two", "all"])
+        #expect(
+            Timeline(Self.score, unfolded: false).lyrics(of: Self.score.lines[0], verse: 2, in: Self.score).map(\.text) == ["two", "all"])
     }
 
     @Test func aVerseTheScoreLacksIsNamed() {

@@ -13,30 +13,44 @@ struct ReaderErrorTests {
     @Test(arguments: [
         ("", "test.musicxml: empty file: expected a MusicXML document"),
         ("just some text", "test.musicxml:1:1: expected '<' but found text outside the root element"),
-        ("<html><body/></html>",
-         "test.musicxml:1:1: expected <score-partwise> or <score-timewise> but found <html>: not a MusicXML score"),
-        ("<score-partwise>\n  <part-list>\n    <score-part id=\"P1\">",
-         "test.musicxml:3:25: unexpected end of file: expected </score-part>"),
+        (
+            "<html><body/></html>",
+            "test.musicxml:1:1: expected <score-partwise> or <score-timewise> but found <html>: not a MusicXML score"
+        ),
+        (
+            "<score-partwise>\n  <part-list>\n    <score-part id=\"P1\">",
+            "test.musicxml:3:25: unexpected end of file: expected </score-part>"
+        ),
         ("<score-partwise>\n<work></title></score-partwise>", "test.musicxml:2:7: expected </work> but found </title>"),
-        ("<score-partwise><part-list/></score-partwise>",
-         "test.musicxml:1:1: expected at least one <score-part> in <part-list>"),
+        (
+            "<score-partwise><part-list/></score-partwise>",
+            "test.musicxml:1:1: expected at least one <score-part> in <part-list>"
+        ),
     ])
     func malformedDocuments(xml: String, message: String) {
         #expect(F.error(xml) == message)
     }
 
     @Test(arguments: [
-        ("<duration>4</duration>", "<duration>-4</duration>",
-         "expected a duration of zero or more divisions but found a negative duration"),
-        ("<duration>4</duration>", "<duration>4000000000</duration>",
-         "duration 4000000000 is 4000000000.0 quarter notes: expected at most 100000"),
-        ("<duration>4</duration>", "<duration>four</duration>",
-         "expected a duration of zero or more divisions but found 'four'"),
+        (
+            "<duration>4</duration>", "<duration>-4</duration>",
+            "expected a duration of zero or more divisions but found a negative duration"
+        ),
+        (
+            "<duration>4</duration>", "<duration>4000000000</duration>",
+            "duration 4000000000 is 4000000000.0 quarter notes: expected at most 100000"
+        ),
+        (
+            "<duration>4</duration>", "<duration>four</duration>",
+            "expected a duration of zero or more divisions but found 'four'"
+        ),
         ("<divisions>1</divisions>", "<divisions>0</divisions>", "expected a positive number in <divisions> but found '0'"),
         ("<octave>4</octave>", "<octave>12</octave>", "expected an <octave> from 0 to 9 but found '12'"),
         ("<step>C</step>", "<step>H</step>", "expected <pitch> with a <step> from A to G in a pitched note"),
-        ("<octave>4</octave>", "<octave>9</octave></pitch><pitch><step>B</step><alter>2</alter><octave>9</octave>",
-         "impossible pitch: B9 with alter 2.0 sounds at MIDI 133.0, expected 0 to 127"),
+        (
+            "<octave>4</octave>", "<octave>9</octave></pitch><pitch><step>B</step><alter>2</alter><octave>9</octave>",
+            "impossible pitch: B9 with alter 2.0 sounds at MIDI 133.0, expected 0 to 127"
+        ),
     ])
     func absurdValues(original: String, replacement: String, message: String) throws {
         let xml = Self.valid.replacingOccurrences(of: original, with: replacement)

@@ -14,8 +14,11 @@ enum ReferenceErrors {
             "Piano": (
                 ours: rows([[104, 3, 70], [104, 3, 77], [109, 4, 75], [110, 3, 63], [118, 6, 55]]),
                 // music21 also drops the tied G3 of measures 30-31 altogether.
-                theirs: rows([[104, 2, 70], [104, 2, 77], [106, 1, 70], [106, 1, 77], [109, 3, 75], [110, 2, 63],
-                              [112, 1, 63], [112, 1, 75]]))
+                theirs: rows([
+                    [104, 2, 70], [104, 2, 77], [106, 1, 70], [106, 1, 77], [109, 3, 75], [110, 2, 63],
+                    [112, 1, 63], [112, 1, 75],
+                ])
+            )
         ],
         "beethoven_opus18no1_movement1.mxl": [
             "Violin II": (ours: rows([[120, 4, 60]]), theirs: rows([[120, 3, 60], [123, 1, 60]]))
@@ -34,11 +37,13 @@ struct ReferenceErrorTests {
     /// MusicXML 4.0, `<tie>`: "The tie element indicates that a tie begins or ends with this note."
     /// Ties belong to notes, not chords: in a chord where only C4 is tied, C4 sounds on and E4 is struck again.
     @Test func tiesBelongToNotesNotChords() throws {
-        let score = try ScoreFixtures.read(ScoreFixtures.partwise([
-            ScoreFixtures.note("C4", 4, extra: "<tie type=\"start\"/>") + ScoreFixtures.note("E4", 4, before: "<chord/>"),
-            ScoreFixtures.note("C4", 1, extra: "<tie type=\"stop\"/>")
-                + ScoreFixtures.note("E4", 1, before: "<chord/>") + ScoreFixtures.rest(3),
-        ], time: "4/4"))
+        let score = try ScoreFixtures.read(
+            ScoreFixtures.partwise(
+                [
+                    ScoreFixtures.note("C4", 4, extra: "<tie type=\"start\"/>") + ScoreFixtures.note("E4", 4, before: "<chord/>"),
+                    ScoreFixtures.note("C4", 1, extra: "<tie type=\"stop\"/>")
+                        + ScoreFixtures.note("E4", 1, before: "<chord/>") + ScoreFixtures.rest(3),
+                ], time: "4/4"))
         #expect(score.firstPartNotes == [[0, 5, 60], [0, 4, 64], [4, 1, 64]])
     }
 

@@ -54,28 +54,54 @@ enum ZipWriter {
         var bytes: [UInt8] = []
         var directory: [UInt8] = []
         func u16(_ v: Int, _ into: inout [UInt8]) { into += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func u32(_ v: Int, _ into: inout [UInt8]) { u16(v & 0xFFFF, &into); u16((v >> 16) & 0xFFFF, &into) }
+        func u32(_ v: Int, _ into: inout [UInt8]) {
+            u16(v & 0xFFFF, &into)
+            u16((v >> 16) & 0xFFFF, &into)
+        }
         for entry in entries {
             let offset = bytes.count
             let name = Array(entry.name.utf8)
             bytes += [0x50, 0x4B, 0x03, 0x04]
-            u16(20, &bytes); u16(0, &bytes); u16(Int(entry.method), &bytes); u16(0, &bytes); u16(0, &bytes)
-            u32(Int(entry.crc), &bytes); u32(entry.data.count, &bytes); u32(entry.size, &bytes)
-            u16(name.count, &bytes); u16(0, &bytes)
+            u16(20, &bytes)
+            u16(0, &bytes)
+            u16(Int(entry.method), &bytes)
+            u16(0, &bytes)
+            u16(0, &bytes)
+            u32(Int(entry.crc), &bytes)
+            u32(entry.data.count, &bytes)
+            u32(entry.size, &bytes)
+            u16(name.count, &bytes)
+            u16(0, &bytes)
             bytes += name + entry.data
             directory += [0x50, 0x4B, 0x01, 0x02]
-            u16(20, &directory); u16(20, &directory); u16(0, &directory); u16(Int(entry.method), &directory)
-            u16(0, &directory); u16(0, &directory)
-            u32(Int(entry.crc), &directory); u32(entry.data.count, &directory); u32(entry.size, &directory)
-            u16(name.count, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory)
-            u32(0, &directory); u32(offset, &directory)
+            u16(20, &directory)
+            u16(20, &directory)
+            u16(0, &directory)
+            u16(Int(entry.method), &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u32(Int(entry.crc), &directory)
+            u32(entry.data.count, &directory)
+            u32(entry.size, &directory)
+            u16(name.count, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u32(0, &directory)
+            u32(offset, &directory)
             directory += name
         }
         let directoryOffset = bytes.count
         bytes += directory
         bytes += [0x50, 0x4B, 0x05, 0x06]
-        u16(0, &bytes); u16(0, &bytes); u16(entries.count, &bytes); u16(entries.count, &bytes)
-        u32(directory.count, &bytes); u32(directoryOffset, &bytes); u16(0, &bytes)
+        u16(0, &bytes)
+        u16(0, &bytes)
+        u16(entries.count, &bytes)
+        u16(entries.count, &bytes)
+        u32(directory.count, &bytes)
+        u32(directoryOffset, &bytes)
+        u16(0, &bytes)
         return bytes
     }
 }

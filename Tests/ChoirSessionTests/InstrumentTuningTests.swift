@@ -9,7 +9,9 @@ import Testing
 struct InstrumentTuningTests {
     /// The keys `keys` in turn, each held 1.1 s, as a line named `name`.
     static func scale(_ name: String, _ keys: ClosedRange<Int>) throws -> String {
-        let notes = keys.enumerated().map { ScoreWriter.Note(onset: 1.5 * Double($0.offset), duration: InstrumentTuning.held, midi: $0.element) }
+        let notes = keys.enumerated().map {
+            ScoreWriter.Note(onset: 1.5 * Double($0.offset), duration: InstrumentTuning.held, midi: $0.element)
+        }
         let path = NSTemporaryDirectory() + "choir-scale-\(name)-\(UUID().uuidString).musicxml"
         try ScoreWriter.musicXML(title: "Scale", parts: [ScoreWriter.Part(name: name, notes: notes)])
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -42,8 +44,9 @@ struct InstrumentTuningTests {
         let g3 = before.first { $0.key == 55 }!.cents, b3 = before.first { $0.key == 59 }!.cents
         #expect(g3 < -20 && abs(b3) < 5, "untuned, G3 is \(g3) cents and B3 \(b3)")
         let untuned = before.max { abs($0.cents) < abs($1.cents) }!
-        print("Choir Aahs, C2-C6 held: untuned worst key \(untuned.key) at \(String(format: "%+.1f", untuned.cents)) cents, "
-            + "tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.cents)) cents")
+        print(
+            "Choir Aahs, C2-C6 held: untuned worst key \(untuned.key) at \(String(format: "%+.1f", untuned.cents)) cents, "
+                + "tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.cents)) cents")
     }
 
     /// Voice Oohs, another voice a score may ask for, is within 5 cents on every key from C2 to C6.

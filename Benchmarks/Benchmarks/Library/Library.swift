@@ -16,7 +16,9 @@ let files: [String] = {
         try? FileManager.default.createDirectory(atPath: shelf, withIntermediateDirectories: true)
         for name in names {
             let path = shelf + "/" + name
-            if !FileManager.default.fileExists(atPath: path) { try? FileManager.default.copyItem(atPath: corpus.path + "/" + name, toPath: path) }
+            if !FileManager.default.fileExists(atPath: path) {
+                try? FileManager.default.copyItem(atPath: corpus.path + "/" + name, toPath: path)
+            }
             copies.append(path)
         }
     }
@@ -29,7 +31,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
 
     // `choir library add` on 406 scores into a new library: read, summarised and stored. Under 2 s.
-    Benchmark("library add, 406 scores", configuration: .init(thresholds: [.wallClock: .init(absolute: [.p100: 2_000_000_000])])) { benchmark in
+    Benchmark("library add, 406 scores", configuration: .init(thresholds: [.wallClock: .init(absolute: [.p100: 2_000_000_000])])) {
+        benchmark in
         precondition(files.count == 406, "expected 406 copies of the corpus in \(folder)")
         let database = folder + "/history-\(UUID().uuidString).sqlite"
         benchmark.startMeasurement()
@@ -42,9 +45,10 @@ let benchmarks: @Sendable () -> Void = {
     // What `choir info` does on the same 406 scores (read and summarised, two at a time, nothing stored): the
     // figure to set the library's beside.
     Benchmark("choir info's reading, 406 scores") { benchmark in
-        blackHole(ScoreReader.each(of: files) { path in
-            (try? ScoreReader.read(contentsOf: path)).map { (Timeline($0).seconds, $0.lines.map { $0.lowest?.midi }) }
-        })
+        blackHole(
+            ScoreReader.each(of: files) { path in
+                (try? ScoreReader.read(contentsOf: path)).map { (Timeline($0).seconds, $0.lines.map { $0.lowest?.midi }) }
+            })
     }
 
     // `choir library add` again, nothing changed: every file is recognised by its size and date, none read.
@@ -60,7 +64,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // `choir library search --line tenor --lowest D3 --highest F#4` over 406 scores. Under 50 ms.
-    Benchmark("library search, 406 scores", configuration: .init(thresholds: [.wallClock: .init(absolute: [.p100: 50_000_000])])) { benchmark in
+    Benchmark("library search, 406 scores", configuration: .init(thresholds: [.wallClock: .init(absolute: [.p100: 50_000_000])])) {
+        benchmark in
         let library = try Library(path: kept)
         if try library.entries().isEmpty { _ = try library.add(files) }
         var query = LibraryQuery()

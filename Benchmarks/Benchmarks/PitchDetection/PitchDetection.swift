@@ -31,7 +31,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A file's analysis: a minute of singing, two threads, as `choir pitch` and a file session run it.
-    let minute = voice.render((0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * pow(2, Double($0 % 8) / 12)) }, length: 60)
+    let minute = voice.render(
+        (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * pow(2, Double($0 % 8) / 12)) }, length: 60)
     Benchmark("Track a minute of singing (48 kHz)", configuration: .init(maxIterations: 20)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try! PitchTracker.track(signal: minute, configuration: .init(sampleRate: 48000)))
@@ -63,7 +64,9 @@ let benchmarks: @Sendable () -> Void = {
         mix.withUnsafeBufferPointer { buffer in
             for _ in benchmark.scaledIterations {
                 microphone.withUnsafeBufferPointer { heard in
-                    path.add(microphone: UnsafeBufferPointer(rebasing: heard[0..<path.block]), mix: UnsafeBufferPointer(rebasing: buffer[0..<path.context]))
+                    path.add(
+                        microphone: UnsafeBufferPointer(rebasing: heard[0..<path.block]),
+                        mix: UnsafeBufferPointer(rebasing: buffer[0..<path.context]))
                 }
             }
         }

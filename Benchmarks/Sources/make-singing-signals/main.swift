@@ -9,7 +9,14 @@ let steps = [0, 2, 4, 5, 7, 9, 7, 5, 12, 11, 9, 7, -5, 0]
 let voices: [(String, Double, Double, (inout SyntheticVoice) -> Void)] = [
     ("bass", 123.5, 48000, { _ in }), ("tenor", 147, 48000, { _ in }), ("alto", 220, 48000, { _ in }),
     ("soprano", 392, 48000, { _ in }),
-    ("breathy", 196, 44100, { $0.breath = 0.15; $0.vibratoCents = 60; $0.scoopCents = -150 }),
+    (
+        "breathy", 196, 44100,
+        {
+            $0.breath = 0.15
+            $0.vibratoCents = 60
+            $0.scoopCents = -150
+        }
+    ),
 ]
 for (name, register, rate, adjust) in voices {
     var voice = SyntheticVoice(sampleRate: rate)
@@ -32,7 +39,9 @@ for (name, register, rate, adjust) in voices {
 }
 // A minute of singing for timing: the tenor phrase over and over.
 var voice = SyntheticVoice(sampleRate: 48000)
-let minute = (0..<133).map { SyntheticVoice.Note(start: Double($0) * 0.45, duration: 0.4, frequency: 147 * pow(2, Double(steps[$0 % steps.count]) / 12)) }
+let minute = (0..<133).map {
+    SyntheticVoice.Note(start: Double($0) * 0.45, duration: 0.4, frequency: 147 * pow(2, Double(steps[$0 % steps.count]) / 12))
+}
 let long = voice.render(minute, length: 60)
 FileManager.default.createFile(
     atPath: "\(folder)/minute.wav",
