@@ -101,6 +101,7 @@ threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liv
 test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     #!/usr/bin/env bash
     set -euo pipefail
+    just lint
     swift build --build-tests
     swift build --build-tests --sanitize=thread --scratch-path .build-tsan
     export TSAN_OPTIONS="halt_on_error=1"
@@ -167,6 +168,14 @@ fuzz SECONDS="1800": setup
     cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
     ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
         -max_len=65536 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}} -artifact_prefix=.build-fuzz/findings/
+
+# Format every Swift file in place with the toolchain's swift-format and the project's `.swift-format`.
+fmt:
+    swift format --in-place --recursive --parallel Sources Tests Benchmarks
+
+# Check that every Swift file is formatted as `just fmt` leaves it (the tests run this first).
+lint:
+    swift format lint --strict --recursive --parallel Sources Tests Benchmarks
 
 # Rewrite the expected CLI outputs in Tests/Fixtures/cli from the current build (review with git diff).
 update-golden: setup
