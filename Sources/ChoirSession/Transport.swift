@@ -67,7 +67,7 @@ struct Transport {
 
     private mutating func step(measures delta: Int) {
         let measures = resolved.schedule.measures
-        guard let renderer, !measures.isEmpty else { return }
+        guard renderer != nil, !measures.isEmpty else { return }
         let current = measures.lastIndex { $0.start <= scoreTime + 0.05 } ?? 0
         // Going back from the middle of a measure first returns to its start, as a player's "previous" does.
         let started = scoreTime - measures[current].start > 0.5
