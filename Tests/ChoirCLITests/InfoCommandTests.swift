@@ -63,7 +63,8 @@ struct InfoCommandTests {
                     Tenore: G3–C4
                     Basso: F2–F3
                   Repaired  tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1
-                            whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3
+                            whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto m. 3
+                            more rests than the measure holds (two whole rests, say), read as the measure's rest: Quinto mm. 1, 2
 
                 """)
         let json = try CLI.run(["info", "--json", file])
@@ -73,6 +74,8 @@ struct InfoCommandTests {
         #expect(repairs.first?["kind"] as? String == "unended_tie")
         #expect(repairs.first?["part"] as? String == "Canto")
         #expect(repairs.first?["measure"] as? String == "1")
+        // The measures with two whole rests, as their own kind.
+        #expect(repairs.filter { $0["kind"] as? String == "extra_rests" }.map { $0["measure"] as? String } == ["1", "2"])
     }
 
     @Test func infoAsJSON() throws {
