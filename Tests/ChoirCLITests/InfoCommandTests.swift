@@ -78,6 +78,29 @@ struct InfoCommandTests {
         #expect(repairs.filter { $0["kind"] as? String == "extra_rests" }.map { $0["measure"] as? String } == ["1", "2"])
     }
 
+    /// A file of the LilyPond suite whose ties are drawn only: choir holds them and says where.
+    @Test func infoListsTheDrawnTiesOfASuiteFile() throws {
+        let file = "Tests/Fixtures/lilypond/33k-Tie-Types.xml"
+        let result = try CLI.run(["info", file])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                \(file)
+                  Title     (untitled)
+                  Composer  (unknown)
+                  Key       C major
+                  Time      4/4
+                  Tempo     ♩ = 120 (not marked)
+                  Measures  4
+                  Duration  0:08
+                  Verses    0
+                  Lines
+                    Part 1: C♯4–G5
+                  Repaired  tie drawn (<tied>) without its sound (<tie>), held as drawn: Part 1 mm. 1, 2
+
+                """)
+    }
+
     @Test func infoAsJSON() throws {
         let result = try CLI.run(["info", "--json", CLI.example])
         #expect(result.status == 0)
