@@ -14,6 +14,8 @@ final class MusicXMLReader {
     /// Parts read though the part list never declared them, and parts read without an id, by part id.
     private var undeclared: Set<String> = []
     private var withoutID: Set<String> = []
+    /// Declared parts read from a `<part>` that repeated another part's id, by part id.
+    private var repeatedID: Set<String> = []
     private var measures: [MeasureBuilder] = []
 
     /// Bounds that keep arithmetic exact and memory bounded on hostile input.
@@ -88,7 +90,18 @@ final class MusicXMLReader {
                 try self.readPartList(xml)
             case "part" where !timewise:
                 guard sawPartList else { throw ReadError("expected <part-list> before the first <part>", offset: xml.tokenOffset) }
-                let builder = try self.builder(for: xml.attribute("id"), xml: xml)
+                var id = xml.attribute("id")
+                if let given = id, self.builders[given] != nil {
+                    // A partwise document gives each part once: a second <part> with an id already read is the
+                    // one declared part no <part> has claimed, as with a missing id.
+                    guard let unread = self.declaredParts.first(where: { self.builders[$0.id] == nil }) else {
+                        throw ReadError(
+                            "<part id=\"\(given)\"> appears twice: expected one <part> per part", offset: xml.tokenOffset)
+                    }
+                    self.repeatedID.insert(unread.id)
+                    id = unread.id
+                }
+                let builder = try self.builder(for: id, xml: xml)
                 var measureIndex = 0
                 try xml.forEachChild { xml, name in
                     guard name == "measure" else { return }
@@ -491,6 +504,7 @@ final class MusicXMLReader {
                 staffCount: builder?.staffCount ?? 1, notes: notes, lyrics: builder?.lyrics(layout: layout) ?? [])
             if undeclared.contains(declaration.id) { repairs.append(Repair(.undeclaredPart, part: name)) }
             if withoutID.contains(declaration.id) { repairs.append(Repair(.partWithoutID, part: name)) }
+            if repeatedID.contains(declaration.id) { repairs.append(Repair(.repeatedPartID, part: name)) }
             guard let builder else { return part }
             if let index = builder.measureWithoutDivisions {
                 repairs.append(Repair(.noDivisions, part: name, measureIndex: index))

@@ -5,6 +5,7 @@ public struct Repair: Hashable, Sendable {
     public enum Kind: String, CaseIterable, Comparable, Sendable {
         case undeclaredPart = "undeclared_part"
         case partWithoutID = "part_without_id"
+        case repeatedPartID = "repeated_part_id"
         case noDivisions = "no_divisions"
         case noDuration = "no_duration"
         case backupPastStart = "backup_past_start"
@@ -20,6 +21,7 @@ public struct Repair: Hashable, Sendable {
             switch self {
             case .undeclaredPart: "part missing from the part list, read all the same"
             case .partWithoutID: "part without an id, read as the declared part it must be"
+            case .repeatedPartID: "part with another part's id, read as the declared part it must be"
             case .noDivisions: "no <divisions>, durations read in quarter notes"
             case .noDuration: "note without <duration>, timed by its written type"
             case .backupPastStart: "<backup> past the start of its measure, stopped at the barline"

@@ -203,6 +203,15 @@ struct EncodingSlipTests {
                 <part><measure number="1">\(divisions)\(F.note("A4", 4))</measure></part></score-partwise>
                 """, [[0, 4, 69]], "\(summary): Alto"
             )
+        case .repeatedPartID:
+            return (
+                """
+                <score-partwise><part-list><score-part id="P1"><part-name>Soprano</part-name></score-part>
+                <score-part id="P2"><part-name>Alto</part-name></score-part></part-list>
+                <part id="P1"><measure number="1">\(divisions)\(F.note("C5", 4))</measure></part>
+                <part id="P1"><measure number="1">\(divisions)\(F.note("E4", 4))</measure></part></score-partwise>
+                """, [[0, 4, 72]], "\(summary): Alto"
+            )
         case .noDivisions:
             return (
                 """
@@ -281,6 +290,28 @@ struct EncodingSlipTests {
             <part>\(body)</part></score-partwise>
             """
         #expect(F.error(damaged) == "test.musicxml:3:1: expected an id attribute on <part>")
+    }
+
+    @Test func aPartWithAnotherPartsIDIsTheDeclaredPartItMustBe() throws {
+        let body = { (pitch: String) in
+            "<measure number=\"1\"><attributes><divisions>1</divisions></attributes>\(F.note(pitch, 4))</measure>"
+        }
+        let score = try F.read(
+            """
+            <score-partwise><part-list><score-part id="P1"><part-name>Soprano</part-name></score-part>
+            <score-part id="P2"><part-name>Alto</part-name></score-part></part-list>
+            <part id="P1">\(body("C5"))</part><part id="P1">\(body("E4"))</part></score-partwise>
+            """)
+        #expect(score.parts.map { $0.notes.map(\.midi) } == [[72], [64]])
+        #expect(score.repairLines == ["part with another part's id, read as the declared part it must be: Alto"])
+
+        // With every declared part already read, a repeated id is damage, and refused.
+        let damaged = """
+            <score-partwise><part-list><score-part id="P1"><part-name>Alto</part-name></score-part></part-list>
+            <part id="P1">\(body("A4"))</part>
+            <part id="P1">\(body("A4"))</part></score-partwise>
+            """
+        #expect(F.error(damaged) == "test.musicxml:3:1: <part id=\"P1\"> appears twice: expected one <part> per part")
     }
 
     @Test func aScoreWithoutDivisionsCountsInQuarterNotes() throws {
