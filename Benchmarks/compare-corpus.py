@@ -94,6 +94,16 @@ def rows(notes, starts=None):
     return collections.Counter((round(onset(n), 5), round(n[1], 5), round(n[2], 3)) for n in notes)
 
 
+def checked_reference(path):
+    """The notes checked by hand for a file of the suite that music21 misreads, and why; None for the others."""
+    entry = os.path.join(os.path.dirname(path), "reference", os.path.basename(path) + ".json")
+    if not os.path.exists(entry):
+        return None
+    with open(entry) as f:
+        reference = json.load(f)
+    return reference if reference.get("reason") else None
+
+
 def compare(choir, path):
     theirs = cached_reading(path)
     if theirs is None or "refused" in theirs:
@@ -101,6 +111,10 @@ def compare(choir, path):
     ours = choir_reading(choir, path)
     if "refused" in ours:
         return path, "refused", ours["refused"]
+    checked = checked_reference(path)
+    if checked:
+        agrees = [rows(part["notes"]) for part in ours["parts"]] == [rows(part["notes"]) for part in checked["parts"]]
+        return path, "checked" if agrees else "differs", "" if agrees else "differs from the notes checked by hand"
     if len(ours["parts"]) != len(theirs["parts"]):
         return path, "differs", f"{len(ours['parts'])} parts, music21 {len(theirs['parts'])}"
     layout_only = False
@@ -139,9 +153,11 @@ def main():
             tally = collections.Counter(status for _, status, _ in results)
             read = len(results) - tally["skipped"]
             in_step = tally["agrees"] + tally["in step"]
+            # Files whose page music21 misreads are held to the notes checked by hand (Tests/Fixtures/lilypond).
+            checked = f"; {tally['checked']} more agree with the notes checked by hand" if tally["checked"] else ""
             print(f"{group}: {tally['agrees']} of {read} agree ({100 * tally['agrees'] / max(read, 1):.1f}%); "
                   f"{in_step} ({100 * in_step / max(read, 1):.1f}%) once music21's part-by-part measure layout is "
-                  f"set aside; {tally['refused']} refused by choir, {tally['skipped']} unread by music21")
+                  f"set aside{checked}; {tally['refused']} refused by choir, {tally['skipped']} unread by music21")
             shown = 0
             for path, status, detail in results:
                 if status in ("differs", "refused") and shown < args.show:
