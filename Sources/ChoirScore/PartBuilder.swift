@@ -325,6 +325,12 @@ final class PartBuilder {
             if slot == nil, note.tieStop, let run = tiedRuns[note.voice], run.start < onset, onset <= run.end {
                 slot = candidates.lastIndex { notes[$0.index].voice == note.voice && notes[$0.index].onset >= run.start }
             }
+            if slot == nil, !note.tieStop, note.hasLyric,
+                let sung = candidates.firstIndex(where: { notes[$0.index].end == onset && notes[$0.index].voice == note.voice })
+            {
+                tieRepairs.append((.tieIntoSyllable, notes[candidates[sung].index].measureIndex))
+                openTies[pitch]?.remove(at: sung)
+            }
             if let slot {
                 let open = candidates[slot]
                 if !note.tieStop {

@@ -238,6 +238,12 @@ struct EncodingSlipTests {
             )
         case .unendedTie:
             return (F.partwise([F.note("B4", 4, extra: Self.start), F.note("B4", 4)]), [[0, 8, 71]], "\(summary): Voice m. 1")
+        case .tieIntoSyllable:
+            let lyric = "<lyric><text>men</text></lyric>"
+            return (
+                F.partwise([F.note("B4", 4, extra: Self.start), F.note("B4", 4, extra: lyric)]), [[0, 4, 71], [4, 4, 71]],
+                "\(summary): Voice m. 1"
+            )
         case .measureRest:
             let wholeRest = "<note><rest measure=\"yes\"/><duration>4</duration></note>"
             return (
