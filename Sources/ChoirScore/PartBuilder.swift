@@ -316,14 +316,17 @@ final class PartBuilder {
             let candidates = openTies[pitch] ?? []
             // A tie stop takes a tie from any voice (ties may cross voices); a note without one still ends a tie
             // of its voice whose stop the writer left out, as a musician reads the tie on the page, unless it
-            // has a syllable of its own, which is sung. A stop after the tie's note ended takes an arpeggio's
-            // tie: its notes and every note since in the voice start ties, and all ring into the tied chord.
+            // has a syllable of its own, which is sung. A stop after the tie's note ended (not while it sounds)
+            // takes an arpeggio's tie: its notes and every note since in the voice start ties, and all ring into
+            // the tied chord.
             var slot = candidates.firstIndex {
                 notes[$0.index].end == onset
                     && (note.tieStop || (notes[$0.index].voice == note.voice && !note.hasLyric))
             }
             if slot == nil, note.tieStop, let run = tiedRuns[note.voice], run.start < onset, onset <= run.end {
-                slot = candidates.lastIndex { notes[$0.index].voice == note.voice && notes[$0.index].onset >= run.start }
+                slot = candidates.lastIndex {
+                    notes[$0.index].voice == note.voice && notes[$0.index].onset >= run.start && notes[$0.index].end < onset
+                }
             }
             if slot == nil, !note.tieStop, note.hasLyric,
                 let sung = candidates.firstIndex(where: { notes[$0.index].end == onset && notes[$0.index].voice == note.voice })

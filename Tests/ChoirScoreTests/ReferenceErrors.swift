@@ -218,11 +218,17 @@ struct ReferenceErrorTests {
     }
 
     /// An arpeggio tie reaches only across notes that start ties themselves: a tie stop after a rest or an untied
-    /// note finds no tie, as written (a tie out of a coda, say), and the note is struck.
+    /// note finds no tie, as written (a tie out of a coda, say), and the note is struck. The held-out corpus has
+    /// such a stop in an over-full measure of Beethoven's op. 18 no. 1 (finale, Violin II, m. 297).
     @Test func aTieStopAfterAGapIsStruck() throws {
         let start = "<tie type=\"start\"/>", stop = "<tie type=\"stop\"/>"
         let score = try F.read(
             F.partwise([F.note("E4", 1, extra: start) + F.rest(1) + F.note("G4", 2), F.note("E4", 4, extra: stop)]))
         #expect(score.firstPartNotes == [[0, 1, 64], [2, 2, 67], [4, 4, 64]])
+
+        // Nor does a stop while the tie's note still sounds (an over-full measure's notes overlap): both are kept.
+        let overlapping = try F.read(
+            F.partwise([F.note("F5", 3, extra: start) + "<backup><duration>2</duration></backup>" + F.note("F5", 1, extra: stop)]))
+        #expect(overlapping.firstPartNotes == [[0, 3, 77], [1, 1, 77]])
     }
 }
