@@ -165,7 +165,7 @@ fuzz SECONDS="1800": setup
     swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
         -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
     mkdir -p .build-fuzz/corpus .build-fuzz/findings
-    cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
+    cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml Tests/Fixtures/lilypond/*.*ml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
     ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
         -max_len=65536 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}} -artifact_prefix=.build-fuzz/findings/
 

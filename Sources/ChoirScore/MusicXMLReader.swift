@@ -14,6 +14,8 @@ final class MusicXMLReader {
     /// Parts read though the part list never declared them, and parts read without an id, by part id.
     private var undeclared: Set<String> = []
     private var withoutID: Set<String> = []
+    /// Declared parts read from a `<part>` that repeated another part's id, by part id.
+    private var repeatedID: Set<String> = []
     private var measures: [MeasureBuilder] = []
 
     /// Bounds that keep arithmetic exact and memory bounded on hostile input.
@@ -88,7 +90,18 @@ final class MusicXMLReader {
                 try self.readPartList(xml)
             case "part" where !timewise:
                 guard sawPartList else { throw ReadError("expected <part-list> before the first <part>", offset: xml.tokenOffset) }
-                let builder = try self.builder(for: xml.attribute("id"), xml: xml)
+                var id = xml.attribute("id")
+                if let given = id, self.builders[given] != nil {
+                    // A partwise document gives each part once: a second <part> with an id already read is the
+                    // one declared part no <part> has claimed, as with a missing id.
+                    guard let unread = self.declaredParts.first(where: { self.builders[$0.id] == nil }) else {
+                        throw ReadError(
+                            "<part id=\"\(given)\"> appears twice: expected one <part> per part", offset: xml.tokenOffset)
+                    }
+                    self.repeatedID.insert(unread.id)
+                    id = unread.id
+                }
+                let builder = try self.builder(for: id, xml: xml)
                 var measureIndex = 0
                 try xml.forEachChild { xml, name in
                     guard name == "measure" else { return }
@@ -127,7 +140,7 @@ final class MusicXMLReader {
             declaredParts.append(PartDeclaration(id: id))
             undeclared.insert(id)
         }
-        let builder = PartBuilder()
+        let builder = PartBuilder(id: id)
         builders[id] = builder
         return builder
     }
@@ -305,23 +318,29 @@ final class MusicXMLReader {
         if let dynamics { part.velocity = dynamics }
         if !soundSeen {
             // Writers that leave out <sound> still print the jumps as words and symbols.
-            if segnoSign { measures[index].segno = measures[index].segno ?? "segno" }
-            if codaSign { measures[index].coda = measures[index].coda ?? "coda" }
-            for text in words { applyJumpWords(text, index: index) }
+            if segnoSign { printJump(index: index, part: part) { $0.segno = "segno" } }
+            if codaSign { printJump(index: index, part: part) { $0.coda = "coda" } }
+            for text in words { applyJumpWords(text, index: index, part: part) }
         }
     }
 
-    private func applyJumpWords(_ text: String, index: Int) {
+    private func applyJumpWords(_ text: String, index: Int, part: PartBuilder) {
         let lower = text.lowercased()
         if lower.hasPrefix("d.c.") || lower.hasPrefix("da capo") {
-            measures[index].daCapo = true
+            printJump(index: index, part: part) { $0.daCapo = true }
         } else if lower.hasPrefix("d.s.") || lower.hasPrefix("dal segno") {
-            measures[index].dalSegno = "segno"
+            printJump(index: index, part: part) { $0.dalSegno = "segno" }
         } else if lower == "fine" {
-            measures[index].fine = true
+            printJump(index: index, part: part) { $0.fine = true }
         } else if lower.hasPrefix("to coda") {
-            measures[index].toCoda = "coda"
+            printJump(index: index, part: part) { $0.toCoda = "coda" }
         }
+    }
+
+    /// Records a jump or its target that is printed only; the first part to print one in a measure names it.
+    private func printJump(index: Int, part: PartBuilder, _ set: (inout Jumps) -> Void) {
+        set(&measures[index].printed)
+        if measures[index].printedIn == nil { measures[index].printedIn = part.id }
     }
 
     private static func readMetronome(_ xml: XMLTokenizer) throws -> Double? {
@@ -354,12 +373,12 @@ final class MusicXMLReader {
         if let dynamics = xml.attribute("dynamics").flatMap({ Double($0.trimmed) }), dynamics.isFinite, dynamics >= 0 {
             part.velocity = Dynamics.velocity(percentOfForte: dynamics)
         }
-        if xml.attribute("dacapo") == "yes" { measures[index].daCapo = true }
-        if let name = xml.attribute("dalsegno") { measures[index].dalSegno = name }
-        if let name = xml.attribute("segno") { measures[index].segno = name }
-        if let name = xml.attribute("coda") { measures[index].coda = name }
-        if let name = xml.attribute("tocoda") { measures[index].toCoda = name }
-        if xml.attribute("fine") != nil { measures[index].fine = true }
+        if xml.attribute("dacapo") == "yes" { measures[index].sounded.daCapo = true }
+        if let name = xml.attribute("dalsegno") { measures[index].sounded.dalSegno = name }
+        if let name = xml.attribute("segno") { measures[index].sounded.segno = name }
+        if let name = xml.attribute("coda") { measures[index].sounded.coda = name }
+        if let name = xml.attribute("tocoda") { measures[index].sounded.toCoda = name }
+        if xml.attribute("fine") != nil { measures[index].sounded.fine = true }
         if xml.attribute("forward-repeat") == "yes" { measures[index].repeatForward = true }
         if xml.attribute("after-jump") == "yes" { measures[index].repeatsAfterJump = true }
     }
@@ -390,8 +409,8 @@ final class MusicXMLReader {
                 case "stop", "discontinue": self.measures[index].endingStop = true
                 default: break
                 }
-            case "segno": if self.measures[index].segno == nil { self.measures[index].segno = "segno" }
-            case "coda": if self.measures[index].coda == nil { self.measures[index].coda = "coda" }
+            case "segno": self.printJump(index: index, part: part) { $0.segno = "segno" }
+            case "coda": self.printJump(index: index, part: part) { $0.coda = "coda" }
             case "sound": self.applySound(xml, index: index, part: part)
             default: break
             }
@@ -440,12 +459,13 @@ final class MusicXMLReader {
             measure.repeatForward = builder.repeatForward
             measure.repeatBackward = builder.hasBackwardRepeat
             measure.repeatTimes = builder.repeatBackward > 0 ? builder.repeatBackward : nil
-            measure.segno = builder.segno
-            measure.coda = builder.coda
-            measure.toCoda = builder.toCoda
-            measure.daCapo = builder.daCapo
-            measure.dalSegno = builder.dalSegno
-            measure.fine = builder.fine
+            let jumps = builder.jumps
+            measure.segno = jumps.segno
+            measure.coda = jumps.coda
+            measure.toCoda = jumps.toCoda
+            measure.daCapo = jumps.daCapo
+            measure.dalSegno = jumps.dalSegno
+            measure.fine = jumps.fine
             measure.repeatsAfterJump = builder.repeatsAfterJump
             layout.append(measure)
             guard let next = start.addingReportingOverflow(length) else {
@@ -467,41 +487,68 @@ final class MusicXMLReader {
         }
         tempos.sort { $0.position < $1.position }
 
-        var repairs: [Repair] = []
-        let parts = declaredParts.enumerated().map { number, declaration -> Part in
-            let builder = builders[declaration.id]
-            let name = [
+        let names = declaredParts.enumerated().map { number, declaration in
+            [
                 declaration.name, declaration.instrumentName ?? "",
                 declaration.midiProgram.map { GeneralMIDI.programNames[$0] } ?? "", "Part \(number + 1)",
             ]
             .first { !$0.isEmpty }!
-            let (notes, unendedTies) = builder?.notes(layout: layout) ?? ([], [])
+        }
+        var repairs: [Repair] = []
+        let parts = zip(declaredParts, names).map { declaration, name -> Part in
+            let builder = builders[declaration.id]
+            let (notes, tieRepairs) = builder?.notes(layout: layout) ?? ([], [])
             var part = Part(
                 id: declaration.id, name: name, abbreviation: declaration.abbreviation,
                 midiProgram: declaration.midiProgram, instrumentName: declaration.instrumentName,
                 staffCount: builder?.staffCount ?? 1, notes: notes, lyrics: builder?.lyrics(layout: layout) ?? [])
             if undeclared.contains(declaration.id) { repairs.append(Repair(.undeclaredPart, part: name)) }
             if withoutID.contains(declaration.id) { repairs.append(Repair(.partWithoutID, part: name)) }
+            if repeatedID.contains(declaration.id) { repairs.append(Repair(.repeatedPartID, part: name)) }
             guard let builder else { return part }
             if let index = builder.measureWithoutDivisions {
                 repairs.append(Repair(.noDivisions, part: name, measureIndex: index))
             }
-            repairs += unendedTies.map { Repair(.unendedTie, part: name, measureIndex: $0) }
+            repairs += builder.measuresWithoutDuration.map { Repair(.noDuration, part: name, measureIndex: $0) }
+            repairs += builder.backupsPastStart.map { Repair(.backupPastStart, part: name, measureIndex: $0) }
+            repairs += tieRepairs.map { Repair($0.kind, part: name, measureIndex: $0.measureIndex) }
             for (index, measure) in layout.enumerated() {
                 let length = builder.length(ofMeasure: index)
                 if let sounding = length.sounding, sounding != measure.duration {
                     part.misfitMeasures[index] = sounding - measure.duration
                     repairs.append(Repair(.measureLength, part: name, measureIndex: index))
                 } else if let rests = length.rests, rests != measure.duration {
-                    repairs.append(Repair(.measureRest, part: name, measureIndex: index))
+                    // One rest is the measure's rest; several that overrun it are read as one (two whole rests
+                    // in 4/4); several that fall short leave the measure short in this part.
+                    let kind: Repair.Kind =
+                        length.restCount == 1 ? .measureRest : rests > measure.duration ? .extraRests : .measureLength
+                    repairs.append(Repair(kind, part: name, measureIndex: index))
                 }
             }
             return part
         }
+        // A printed jump changes what plays; a printed Fine, segno or coda only when a jump uses it.
+        let jumps = measures.map(\.jumps)
+        let returns = jumps.contains { $0.daCapo || $0.dalSegno != nil }
+        let toSegno = jumps.contains { $0.dalSegno != nil }
+        let toCoda = jumps.contains { $0.toCoda != nil }
+        for (index, (builder, taken)) in zip(measures, jumps).enumerated() {
+            let sounded = builder.sounded
+            let printedOnly =
+                taken.daCapo != sounded.daCapo || taken.dalSegno != sounded.dalSegno || taken.toCoda != sounded.toCoda
+                || (returns && taken.fine != sounded.fine) || (toSegno && taken.segno != sounded.segno)
+                || (toCoda && taken.coda != sounded.coda)
+            guard printedOnly, let id = builder.printedIn, let part = declaredParts.firstIndex(where: { $0.id == id }) else {
+                continue
+            }
+            repairs.append(Repair(.printedJump, part: names[part], measureIndex: index))
+        }
         var score = Score(
             title: title ?? movementTitle ?? creditTitle, composer: composer, parts: parts, measures: layout,
             tempos: tempos)
-        score.repairs = repairs
+        // A tie chain or several slips in one measure give one repair each.
+        var seen: Set<Repair> = []
+        score.repairs = repairs.filter { seen.insert($0).inserted }
         return score
     }
 
@@ -542,14 +589,33 @@ private struct MeasureBuilder {
     var repeatBackward = 0
     var endingStart: [Int]?
     var endingStop = false
+    /// Jumps and their targets as `<sound>` gives them, and as printed only (words and signs).
+    var sounded = Jumps()
+    var printed = Jumps()
+    /// The id of the first part that printed a jump or target here.
+    var printedIn: String?
+    var repeatsAfterJump = false
+    var tempos: [(Rational, Double)] = []
+}
+
+extension MeasureBuilder {
+    /// The jumps played: those `<sound>` gives, and where it gives none of a kind, the printed ones.
+    var jumps: Jumps {
+        Jumps(
+            segno: sounded.segno ?? printed.segno, coda: sounded.coda ?? printed.coda,
+            toCoda: sounded.toCoda ?? printed.toCoda, daCapo: sounded.daCapo || printed.daCapo,
+            dalSegno: sounded.dalSegno ?? printed.dalSegno, fine: sounded.fine || printed.fine)
+    }
+}
+
+/// A measure's jumps (D.C., D.S., To Coda, Fine) and jump targets (segno, coda), by name.
+private struct Jumps: Equatable {
     var segno: String?
     var coda: String?
     var toCoda: String?
     var daCapo = false
     var dalSegno: String?
     var fine = false
-    var repeatsAfterJump = false
-    var tempos: [(Rational, Double)] = []
 }
 
 /// A reading failure at a byte offset of the document.

@@ -3,12 +3,18 @@
 /// Positions are kept as (measure, offset) until every part has been read, because a measure's start
 /// depends on the longest part in every measure before it.
 final class PartBuilder {
+    /// The part's id in the document.
+    let id: String
     /// Divisions per quarter note in force; 1 until a `<divisions>` says otherwise.
     var divisions = Rational(1) {
         didSet { divisionsGiven = true }
     }
     /// The measure where a duration was first read before any `<divisions>` (taken as 1).
     private(set) var measureWithoutDivisions: Int?
+    /// Measures with a note timed by its written type for want of a `<duration>`.
+    private(set) var measuresWithoutDuration: [Int] = []
+    /// Measures with a `<backup>` past their start, stopped at the barline.
+    private(set) var backupsPastStart: [Int] = []
     /// Velocity from the last dynamic mark.
     var velocity = Dynamics.defaultVelocity
     var staffCount = 1
@@ -20,13 +26,17 @@ final class PartBuilder {
     private var divisionsGiven = false
     private var measureIndex = 0
     private var chordOnset = Rational.zero
-    /// Where each voice of the current measure ends, and whether it holds only rests. A measure has a few
-    /// voices at most, so a list searched in order is quicker than hashing every note's voice.
-    private var voices: [(name: String, end: Rational, restsOnly: Bool)] = []
+    /// Where each voice of the current measure ends, whether it holds only rests, and how many. A measure has
+    /// a few voices at most, so a list searched in order is quicker than hashing every note's voice.
+    private var voices: [(name: String, end: Rational, restsOnly: Bool, rests: Int)] = []
     private var measureLengths: [MeasureLength] = []
     private var raw: [RawNote] = []
     private var rawLyrics: [RawLyric] = []
     private var verseNames: [String: Int] = [:]
+
+    init(id: String) {
+        self.id = id
+    }
 
     func beginMeasure(_ index: Int) {
         measureIndex = index
@@ -41,7 +51,10 @@ final class PartBuilder {
         // often written with the wrong duration (a whole rest in 3/4, two whole rests in one 4/4 measure).
         for voice in voices {
             if voice.restsOnly {
-                measureLengths[measureIndex].rests = max(measureLengths[measureIndex].rests ?? .zero, voice.end)
+                if voice.end >= measureLengths[measureIndex].rests ?? .zero {
+                    measureLengths[measureIndex].rests = voice.end
+                    measureLengths[measureIndex].restCount = voice.rests
+                }
             } else {
                 measureLengths[measureIndex].sounding = max(measureLengths[measureIndex].sounding ?? .zero, voice.end)
             }
@@ -55,11 +68,12 @@ final class PartBuilder {
 
     private func reach(_ end: Rational, voice: String, rest: Bool) {
         guard let index = voices.firstIndex(where: { $0.name == voice }) else {
-            voices.append((voice, end, rest))
+            voices.append((voice, end, rest, rest ? 1 : 0))
             return
         }
         voices[index].end = max(voices[index].end, end)
         voices[index].restsOnly = voices[index].restsOnly && rest
+        voices[index].rests += rest ? 1 : 0
     }
 
     func setTransposition(_ semitones: Double, staff: Int?) {
@@ -88,7 +102,8 @@ final class PartBuilder {
     }
 
     func backup(_ duration: Rational) {
-        // A backup past the start of the measure is an encoding error; stop at the barline.
+        // A backup past the start of the measure is an encoding slip; stop at the barline.
+        if duration > cursor, backupsPastStart.last != measureIndex { backupsPastStart.append(measureIndex) }
         cursor = duration > cursor ? .zero : cursor - duration
     }
 
@@ -115,7 +130,8 @@ final class PartBuilder {
         var duration: Rational?
         var type: Rational?, dots = 0, actualNotes = 1, normalNotes = 1
         var voice = "1", staff = 1
-        var tieStart = false, tieStop = false
+        // Ties as sounded (`<tie>`) and as drawn (`<tied>`); a drawn tie is held even without its sound.
+        var tieStart = false, tieStop = false, tieSounded = false
         var lyrics: [(number: String?, syllabic: Lyric.Syllabic, text: String, extends: Bool)] = []
 
         try xml.forEachChild { xml, name in
@@ -148,6 +164,7 @@ final class PartBuilder {
                 }
             case "duration": duration = try self.quarters(xml.readText(), xml: xml)
             case "tie":
+                tieSounded = true
                 switch xml.attribute("type") {
                 case "start": tieStart = true
                 case "stop": tieStop = true
@@ -189,6 +206,7 @@ final class PartBuilder {
             length = duration
         } else if let type, (1...1000).contains(actualNotes), (1...1000).contains(normalNotes) {
             length = NoteType.dotted(type, dots: min(dots, 8)) * Rational(normalNotes, actualNotes)
+            if measuresWithoutDuration.last != measureIndex { measuresWithoutDuration.append(measureIndex) }
         } else {
             throw ReadError("expected <duration> in a <note> that is not a grace note", offset: noteOffset)
         }
@@ -217,7 +235,8 @@ final class PartBuilder {
             RawNote(
                 measure: measureIndex, offset: onset, duration: length, midi: midi,
                 cents: (sounding - Double(midi)) * 100,
-                velocity: velocity, voice: voice, staff: staff, tieStart: tieStart, tieStop: tieStop))
+                velocity: velocity, voice: voice, staff: staff, tieStart: tieStart, tieStop: tieStop,
+                tieSounded: tieSounded, hasLyric: !lyrics.isEmpty))
         for lyric in lyrics {
             rawLyrics.append(
                 RawLyric(
@@ -276,13 +295,16 @@ final class PartBuilder {
 
     // MARK: - Assembly
 
-    /// The part's notes on the final layout, ties merged, sorted by onset and pitch, and the measures where
-    /// a tie without a stop was ended on the next note of its pitch in its voice.
-    func notes(layout: [Measure]) -> (notes: [Note], unendedTies: [Int]) {
+    /// The part's notes on the final layout, ties merged, sorted by onset and pitch, and the ties read as a
+    /// musician reads them where the encoding is short of them: by kind, the measure where each tie starts.
+    func notes(layout: [Measure]) -> (notes: [Note], tieRepairs: [(kind: Repair.Kind, measureIndex: Int)]) {
         var notes: [Note] = []
         notes.reserveCapacity(raw.count)
-        var unendedTies: [Int] = []
-        var openTies: [Double: [Int]] = [:]
+        var tieRepairs: [(kind: Repair.Kind, measureIndex: Int)] = []
+        // Open ties by exact pitch: the note they extend, and whether the last tie into it was only drawn.
+        var openTies: [Double: [(index: Int, drawn: Bool)]] = [:]
+        // Per voice, the stretch that notes starting ties cover without a gap: an arpeggio's ties reach across it.
+        var tiedRuns: [String: (start: Rational, end: Rational)] = [:]
         let ordered = raw.enumerated().sorted {
             let a = layout[$0.element.measure].start + $0.element.offset
             let b = layout[$1.element.measure].start + $1.element.offset
@@ -291,27 +313,58 @@ final class PartBuilder {
         for (_, note) in ordered {
             let onset = layout[note.measure].start + note.offset
             let pitch = Double(note.midi) * 100 + note.cents
-            // A tie stop takes a tie from any voice (ties may cross voices); a note without one still ends
-            // a tie of its voice whose stop the writer left out, as a musician reads the tie on the page.
-            if let candidates = openTies[pitch],
-                let slot = candidates.firstIndex(where: {
-                    notes[$0].end == onset && (note.tieStop || notes[$0].voice == note.voice)
-                })
-            {
-                let index = candidates[slot]
-                if !note.tieStop { unendedTies.append(notes[index].measureIndex) }
-                notes[index].duration += note.duration
-                if !note.tieStart { openTies[pitch]?.remove(at: slot) }
-                continue
+            let candidates = openTies[pitch] ?? []
+            // A tie stop takes a tie from any voice (ties may cross voices); a note without one still ends a tie
+            // of its voice whose stop the writer left out, as a musician reads the tie on the page, unless it
+            // has a syllable of its own, which is sung. A stop after the tie's note ended (not while it sounds)
+            // takes an arpeggio's tie: its notes and every note since in the voice start ties, and all ring into
+            // the tied chord.
+            var slot = candidates.firstIndex {
+                notes[$0.index].end == onset
+                    && (note.tieStop || (notes[$0.index].voice == note.voice && !note.hasLyric))
             }
-            notes.append(
-                Note(
-                    onset: onset, duration: note.duration, midi: note.midi, cents: note.cents,
-                    velocity: note.velocity, voice: note.voice, staff: note.staff, measureIndex: note.measure))
-            if note.tieStart { openTies[pitch, default: []].append(notes.count - 1) }
+            if slot == nil, note.tieStop, let run = tiedRuns[note.voice], run.start < onset, onset <= run.end {
+                slot = candidates.lastIndex {
+                    notes[$0.index].voice == note.voice && notes[$0.index].onset >= run.start && notes[$0.index].end < onset
+                }
+            }
+            if slot == nil, !note.tieStop, note.hasLyric,
+                let sung = candidates.firstIndex(where: { notes[$0.index].end == onset && notes[$0.index].voice == note.voice })
+            {
+                tieRepairs.append((.tieIntoSyllable, notes[candidates[sung].index].measureIndex))
+                openTies[pitch]?.remove(at: sung)
+            }
+            if let slot {
+                let open = candidates[slot]
+                if !note.tieStop {
+                    tieRepairs.append((.unendedTie, notes[open.index].measureIndex))
+                } else if open.drawn, !note.tieSounded {
+                    tieRepairs.append((.drawnTie, notes[open.index].measureIndex))
+                }
+                notes[open.index].duration = onset + note.duration - notes[open.index].onset
+                if note.tieStart {
+                    openTies[pitch]?[slot].drawn = !note.tieSounded
+                } else {
+                    openTies[pitch]?.remove(at: slot)
+                }
+            } else {
+                notes.append(
+                    Note(
+                        onset: onset, duration: note.duration, midi: note.midi, cents: note.cents,
+                        velocity: note.velocity, voice: note.voice, staff: note.staff, measureIndex: note.measure))
+                if note.tieStart { openTies[pitch, default: []].append((notes.count - 1, !note.tieSounded)) }
+            }
+            if note.tieStart {
+                let end = onset + note.duration
+                if let run = tiedRuns[note.voice], run.start <= onset, onset <= run.end {
+                    tiedRuns[note.voice]!.end = max(run.end, end)
+                } else {
+                    tiedRuns[note.voice] = (onset, end)
+                }
+            }
         }
         notes.sort { $0.onset == $1.onset ? $0.pitch < $1.pitch : $0.onset < $1.onset }
-        return (notes, unendedTies)
+        return (notes, tieRepairs)
     }
 
     /// The part's lyrics on the final layout, sorted by onset and verse.
@@ -335,6 +388,8 @@ struct MeasureLength {
     var sounding: Rational?
     /// Where the voices of nothing but rests end; nil when there are none.
     var rests: Rational?
+    /// How many rests the longest of those voices holds.
+    var restCount = 0
 
     var isEmpty: Bool { sounding == nil && rests == nil }
 }
@@ -350,6 +405,9 @@ private struct RawNote {
     var staff: Int
     var tieStart: Bool
     var tieStop: Bool
+    /// Whether the note has a `<tie>` (the tie's sound) and not only a `<tied>` (the tie as drawn).
+    var tieSounded: Bool
+    var hasLyric: Bool
 }
 
 private struct RawLyric {

@@ -5,20 +5,34 @@ public struct Repair: Hashable, Sendable {
     public enum Kind: String, CaseIterable, Comparable, Sendable {
         case undeclaredPart = "undeclared_part"
         case partWithoutID = "part_without_id"
+        case repeatedPartID = "repeated_part_id"
         case noDivisions = "no_divisions"
+        case noDuration = "no_duration"
+        case backupPastStart = "backup_past_start"
+        case drawnTie = "drawn_tie"
         case unendedTie = "unended_tie"
+        case tieIntoSyllable = "tie_into_syllable"
         case measureRest = "measure_rest"
+        case extraRests = "extra_rests"
         case measureLength = "measure_length"
+        case printedJump = "printed_jump"
 
         /// What was wrong and what choir did, in a singer's words.
         public var summary: String {
             switch self {
             case .undeclaredPart: "part missing from the part list, read all the same"
             case .partWithoutID: "part without an id, read as the declared part it must be"
+            case .repeatedPartID: "part with another part's id, read as the declared part it must be"
             case .noDivisions: "no <divisions>, durations read in quarter notes"
+            case .noDuration: "note without <duration>, timed by its written type"
+            case .backupPastStart: "<backup> past the start of its measure, stopped at the barline"
+            case .drawnTie: "tie drawn (<tied>) without its sound (<tie>), held as drawn"
             case .unendedTie: "tie without an end, ended on the next note of its pitch"
+            case .tieIntoSyllable: "tie without an end into a note with its own syllable, the syllable sung"
             case .measureRest: "whole-measure rest of the wrong length, read as the whole measure"
+            case .extraRests: "more rests than the measure holds (two whole rests, say), read as the measure's rest"
             case .measureLength: "measure shorter or longer than in the other parts, later notes kept in step"
+            case .printedJump: "jump or its sign printed without <sound>, taken as printed"
             }
         }
 

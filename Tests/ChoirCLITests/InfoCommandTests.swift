@@ -63,7 +63,8 @@ struct InfoCommandTests {
                     Tenore: G3–C4
                     Basso: F2–F3
                   Repaired  tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1
-                            whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3
+                            whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto m. 3
+                            more rests than the measure holds (two whole rests, say), read as the measure's rest: Quinto mm. 1, 2
 
                 """)
         let json = try CLI.run(["info", "--json", file])
@@ -73,6 +74,31 @@ struct InfoCommandTests {
         #expect(repairs.first?["kind"] as? String == "unended_tie")
         #expect(repairs.first?["part"] as? String == "Canto")
         #expect(repairs.first?["measure"] as? String == "1")
+        // The measures with two whole rests, as their own kind.
+        #expect(repairs.filter { $0["kind"] as? String == "extra_rests" }.map { $0["measure"] as? String } == ["1", "2"])
+    }
+
+    /// A file of the LilyPond suite whose ties are drawn only: choir holds them and says where.
+    @Test func infoListsTheDrawnTiesOfASuiteFile() throws {
+        let file = "Tests/Fixtures/lilypond/33k-Tie-Types.xml"
+        let result = try CLI.run(["info", file])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                \(file)
+                  Title     (untitled)
+                  Composer  (unknown)
+                  Key       C major
+                  Time      4/4
+                  Tempo     ♩ = 120 (not marked)
+                  Measures  4
+                  Duration  0:08
+                  Verses    0
+                  Lines
+                    Part 1: C♯4–G5
+                  Repaired  tie drawn (<tied>) without its sound (<tie>), held as drawn: Part 1 mm. 1, 2
+
+                """)
     }
 
     @Test func infoAsJSON() throws {

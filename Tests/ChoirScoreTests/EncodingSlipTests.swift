@@ -64,7 +64,8 @@ struct EncodingSlipTests {
                 F.note("A4", 2, extra: tied("stop")) + F.note("B4", 1, extra: tied("let-ring")) + F.note("B4", 1),
             ]))
         #expect(score.firstPartNotes == [[0, 6, 69], [6, 1, 71], [7, 1, 71]])
-        #expect(score.repairs.isEmpty)
+        // The ties are drawn only (`<tied>`, no `<tie>`): held as drawn, and said once for the chain.
+        #expect(score.repairs == [Repair(.drawnTie, part: "Voice", measureIndex: 0)])
     }
 
     @Test func chordsWithTiesAndElementsBetweenTheirNotes() throws {
@@ -120,13 +121,149 @@ struct EncodingSlipTests {
                 [whole + whole, breve, F.note("E4", 4)]))
         #expect(score.measures.map(\.start) == [0, 4, 8].map { Rational($0) })
         #expect(score.parts[1].notes.map(\.onset) == [Rational(8)])
-        #expect(score.repairLines == ["whole-measure rest of the wrong length, read as the whole measure: Lower mm. 1, 2"])
+        #expect(
+            score.repairLines == [
+                "whole-measure rest of the wrong length, read as the whole measure: Lower m. 2",
+                "more rests than the measure holds (two whole rests, say), read as the measure's rest: Lower m. 1",
+            ])
 
         // Alone in the score, a breve rest in 4/4 still lasts one 4/4 measure.
         let alone = try F.read(F.partwise([breve, F.note("G4", 4)]))
         #expect(alone.firstPartNotes == [[4, 4, 67]])
+        #expect(alone.repairLines == ["whole-measure rest of the wrong length, read as the whole measure: Voice m. 1"])
     }
 
+    /// Two whole rests one after the other in one voice (no `<backup>`) are the measure's rest as a musician
+    /// reads it: the part stays in step with the others, and `choir info` says so, with the part and measures.
+    @Test func twoWholeRestsInOneMeasureAreOneMeasureRest() throws {
+        let whole = "<note><rest/><duration>4</duration><voice>1</voice><type>whole</type></note>"
+        let score = try F.read(
+            Self.twoParts(
+                [F.note("C5", 4), F.note("D5", 4), F.note("E5", 4), F.note("F5", 4)],
+                [whole + whole, F.note("D4", 4), whole + whole, F.note("F4", 4)]))
+        #expect(score.measures.map(\.duration) == [4, 4, 4, 4].map { Rational($0) })
+        #expect(score.parts[1].notes.map(\.onset) == [Rational(4), Rational(12)])
+        #expect(score.parts[1].misfitMeasures.isEmpty)
+        #expect(
+            score.repairs == [Repair(.extraRests, part: "Lower", measureIndex: 0), Repair(.extraRests, part: "Lower", measureIndex: 2)])
+        #expect(
+            score.repairLines == ["more rests than the measure holds (two whole rests, say), read as the measure's rest: Lower mm. 1, 3"])
+
+        // Rests that fall short of the measure leave it short in that part only: the measure keeps its length.
+        let short = try F.read(Self.twoParts([F.note("C5", 4), F.note("D5", 4)], [F.rest(1) + F.rest(2), F.note("D4", 4)]))
+        #expect(short.parts[1].notes.map(\.onset) == [Rational(4)])
+        #expect(short.repairLines == ["measure shorter or longer than in the other parts, later notes kept in step: Lower m. 1"])
+    }
+
+    @Test func jumpsWithTheirSoundAreNoRepair() throws {
+        let direction = { (text: String, sound: String) in
+            "<direction><direction-type><words>\(text)</words></direction-type><sound \(sound)/></direction>"
+        }
+        let score = try F.read(
+            F.partwise([
+                F.note("C4", 4) + direction("Fine", "fine=\"yes\""), direction("D.C. al Fine", "dacapo=\"yes\"") + F.note("D4", 4),
+            ]))
+        #expect(score.measures.map(\.daCapo) == [false, true])
+        #expect(score.measures.map(\.fine) == [true, false])
+        #expect(score.repairs.isEmpty)
+
+        // A segno printed without <sound>, which no D.S. uses, changes nothing and is no repair.
+        let segno = "<direction><direction-type><segno/></direction-type></direction>"
+        #expect(try F.read(F.partwise([segno + F.note("C4", 4)])).repairs.isEmpty)
+    }
+
+    /// Every kind of repair is announced by `choir info`, with its part and measures; each on a minimal score.
+    @Test(arguments: Repair.Kind.allCases)
+    func everyRepairIsAnnounced(kind: Repair.Kind) throws {
+        let (xml, notes, line) = Self.example(of: kind)
+        let score = try F.read(xml)
+        #expect(Set(score.repairs.map(\.kind)) == [kind])
+        #expect(score.repairLines == [line])
+        if let notes { #expect(score.firstPartNotes == notes) }
+    }
+
+    /// A minimal score with one slip of `kind`, its first part's notes as read (nil where another test shows
+    /// them), and the line `choir info` gives. The switch has no default, so a new kind needs its example.
+    private static func example(of kind: Repair.Kind) -> (xml: String, notes: [[Double]]?, line: String) {
+        let summary = kind.summary
+        let divisions = "<attributes><divisions>1</divisions></attributes>"
+        switch kind {
+        case .undeclaredPart:
+            return (
+                """
+                <score-partwise><part-list><score-part id="P1"><part-name>Soprano</part-name></score-part></part-list>
+                <part id="P1"><measure number="1">\(divisions)\(F.note("C5", 4))</measure></part>
+                <part id="P2"><measure number="1">\(divisions)\(F.note("C4", 4))</measure></part></score-partwise>
+                """, [[0, 4, 72]], "\(summary): Part 2"
+            )
+        case .partWithoutID:
+            return (
+                """
+                <score-partwise><part-list><score-part id="P1"><part-name>Alto</part-name></score-part></part-list>
+                <part><measure number="1">\(divisions)\(F.note("A4", 4))</measure></part></score-partwise>
+                """, [[0, 4, 69]], "\(summary): Alto"
+            )
+        case .repeatedPartID:
+            return (
+                """
+                <score-partwise><part-list><score-part id="P1"><part-name>Soprano</part-name></score-part>
+                <score-part id="P2"><part-name>Alto</part-name></score-part></part-list>
+                <part id="P1"><measure number="1">\(divisions)\(F.note("C5", 4))</measure></part>
+                <part id="P1"><measure number="1">\(divisions)\(F.note("E4", 4))</measure></part></score-partwise>
+                """, [[0, 4, 72]], "\(summary): Alto"
+            )
+        case .noDivisions:
+            return (
+                """
+                <score-partwise><part-list><score-part id="P1"><part-name>Tenor</part-name></score-part></part-list>
+                <part id="P1"><measure number="1">\(F.note("C4", 4))</measure></part></score-partwise>
+                """, [[0, 4, 60]], "\(summary): Tenor m. 1"
+            )
+        case .noDuration:
+            let dottedHalf = "<note><pitch><step>E</step><octave>4</octave></pitch><type>half</type><dot/></note>"
+            return (
+                F.partwise([F.note("C4", 1) + dottedHalf, F.note("G4", 4)]), [[0, 1, 60], [1, 3, 64], [4, 4, 67]], "\(summary): Voice m. 1"
+            )
+        case .backupPastStart:
+            let backup = "<backup><duration>6</duration></backup>"
+            return (
+                F.partwise([F.note("C5", 4), F.note("D5", 4) + backup + F.note("G3", 4, extra: "<voice>2</voice>")]),
+                [[0, 4, 72], [4, 4, 55], [4, 4, 74]], "\(summary): Voice m. 2"
+            )
+        case .drawnTie:
+            let tied = { (type: String) in "<notations><tied type=\"\(type)\"/></notations>" }
+            return (
+                F.partwise([F.note("F4", 2) + F.note("A4", 2, extra: tied("start")), F.note("A4", 2, extra: tied("stop")) + F.rest(2)]),
+                [[0, 2, 65], [2, 4, 69]], "\(summary): Voice m. 1"
+            )
+        case .unendedTie:
+            return (F.partwise([F.note("B4", 4, extra: Self.start), F.note("B4", 4)]), [[0, 8, 71]], "\(summary): Voice m. 1")
+        case .tieIntoSyllable:
+            let lyric = "<lyric><text>men</text></lyric>"
+            return (
+                F.partwise([F.note("B4", 4, extra: Self.start), F.note("B4", 4, extra: lyric)]), [[0, 4, 71], [4, 4, 71]],
+                "\(summary): Voice m. 1"
+            )
+        case .measureRest:
+            let wholeRest = "<note><rest measure=\"yes\"/><duration>4</duration></note>"
+            return (
+                F.partwise([F.note("C4", 3), wholeRest, F.note("D4", 3)], time: "3/4"), [[0, 3, 60], [6, 3, 62]], "\(summary): Voice m. 2"
+            )
+        case .extraRests:
+            return (F.partwise([F.rest(4) + F.rest(4), F.note("D4", 4)]), [[4, 4, 62]], "\(summary): Voice m. 1")
+        case .measureLength:
+            return (Self.twoParts([F.note("C5", 4), F.note("D5", 4)], [F.note("C4", 3), F.note("D4", 4)]), nil, "\(summary): Lower m. 1")
+        case .printedJump:
+            let words = { (text: String) in "<direction><direction-type><words>\(text)</words></direction-type></direction>" }
+            return (
+                F.partwise([F.note("C4", 4) + words("Fine"), words("D.C. al Fine") + F.note("D4", 4)]),
+                [[0, 4, 60], [4, 4, 62]], "\(summary): Voice mm. 1, 2"
+            )
+        }
+    }
+
+    /// 41h-TooManyParts of the LilyPond suite has two such parts; their staves are on the page, so choir reads
+    /// them, where music21 drops them.
     @Test func aPartTheListNeverDeclaredIsReadAndNamed() throws {
         let xml = """
             <score-partwise version="4.0">
@@ -161,6 +298,28 @@ struct EncodingSlipTests {
         #expect(F.error(damaged) == "test.musicxml:3:1: expected an id attribute on <part>")
     }
 
+    @Test func aPartWithAnotherPartsIDIsTheDeclaredPartItMustBe() throws {
+        let body = { (pitch: String) in
+            "<measure number=\"1\"><attributes><divisions>1</divisions></attributes>\(F.note(pitch, 4))</measure>"
+        }
+        let score = try F.read(
+            """
+            <score-partwise><part-list><score-part id="P1"><part-name>Soprano</part-name></score-part>
+            <score-part id="P2"><part-name>Alto</part-name></score-part></part-list>
+            <part id="P1">\(body("C5"))</part><part id="P1">\(body("E4"))</part></score-partwise>
+            """)
+        #expect(score.parts.map { $0.notes.map(\.midi) } == [[72], [64]])
+        #expect(score.repairLines == ["part with another part's id, read as the declared part it must be: Alto"])
+
+        // With every declared part already read, a repeated id is damage, and refused.
+        let damaged = """
+            <score-partwise><part-list><score-part id="P1"><part-name>Alto</part-name></score-part></part-list>
+            <part id="P1">\(body("A4"))</part>
+            <part id="P1">\(body("A4"))</part></score-partwise>
+            """
+        #expect(F.error(damaged) == "test.musicxml:3:1: <part id=\"P1\"> appears twice: expected one <part> per part")
+    }
+
     @Test func aScoreWithoutDivisionsCountsInQuarterNotes() throws {
         let score = try F.read(
             """
@@ -187,7 +346,8 @@ struct EncodingSlipTests {
         #expect(
             score.repairLines == [
                 "tie without an end, ended on the next note of its pitch: Canto mm. 1, 3; Tenore m. 1",
-                "whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto mm. 1, 2, 3",
+                "whole-measure rest of the wrong length, read as the whole measure: Canto m. 5; Quinto m. 3",
+                "more rests than the measure holds (two whole rests, say), read as the measure's rest: Quinto mm. 1, 2",
             ])
     }
 }

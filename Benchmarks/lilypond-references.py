@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Writes the reference notes of the LilyPond MusicXML test suite (Tests/Fixtures/lilypond/reference).
+
+    python3 Benchmarks/lilypond-references.py [--check]
+
+Each file's reference is music21's reading of it, in the shape of the shared corpus references (notes only),
+except where a reference already there gives a `reason`: those were checked by hand against the file because
+music21 does not read the page as a musician does, and are kept. For them the script prints what music21 reads
+instead, so that a newer music21 that reads them right shows up. With --check it writes nothing and says which
+references differ from music21's reading today. Needs music21 (`just bench` installs it).
+"""
+import collections, importlib.util, json, os, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+suite = os.path.join(root, "Tests", "Fixtures", "lilypond")
+spec = importlib.util.spec_from_file_location("compare_corpus", os.path.join(root, "Benchmarks", "compare-corpus.py"))
+compare_corpus = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare_corpus)
+
+
+def reading(path):
+    """music21's notes per part, as [onset, duration, midi] rows in quarter notes, sorted."""
+    theirs = compare_corpus.cached_reading(path)
+    if theirs is None or "refused" in theirs:
+        return None
+    return [{"name": part["name"],
+             "notes": sorted([round(n[0], 9), round(n[1], 9), round(n[2], 3)] for n in part["notes"])}
+            for part in theirs["parts"]]
+
+
+def rows(parts):
+    return [collections.Counter(tuple(note) for note in part["notes"]) for part in parts]
+
+
+def main():
+    check = "--check" in sys.argv
+    import music21
+    source = f"music21 {music21.__version__}"
+    os.makedirs(os.path.join(suite, "reference"), exist_ok=True)
+    for name in sorted(os.listdir(suite)):
+        if not name.endswith((".xml", ".mxl")):
+            continue
+        target = os.path.join(suite, "reference", name + ".json")
+        kept = None
+        if os.path.exists(target):
+            with open(target) as f:
+                kept = json.load(f)
+        parts = reading(os.path.join(suite, name))
+        if kept and kept.get("reason"):
+            same = parts is not None and rows(parts) == rows(kept["parts"])
+            print(f"{name}: checked by hand; music21 {'now agrees' if same else 'reads it otherwise'}")
+            continue
+        if parts is None:
+            print(f"{name}: music21 cannot read it; write its reference by hand, with a reason")
+            continue
+        if check:
+            if kept is None or rows(kept["parts"]) != rows(parts):
+                print(f"{name}: the reference differs from music21's reading today")
+            continue
+        with open(target, "w") as f:
+            json.dump({"file": name, "source": source, "reason": None, "parts": parts}, f)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
