@@ -7,7 +7,7 @@ public enum HTMLReport {
     /// Each verdict's colour, the same on every page that shows verdicts.
     public static let colours: [Verdict: String] = [
         .correct: "#3a9d5d", .flat: "#3b7dd8", .sharp: "#e08a1e", .wrong: "#d64541", .octave: "#8e44ad",
-        .late: "#c9a227", .missing: "#9aa0a6",
+        .early: "#17a2b8", .late: "#c9a227", .rushed: "#0e6e7c", .dragged: "#8a6d12", .missing: "#9aa0a6",
     ]
 
     public static func render(_ report: SessionReport) -> String {

@@ -77,6 +77,7 @@ public final class PracticeSession: @unchecked Sendable {
     private struct LiveSetup {
         var tracker: PitchTracker
         var configuration: PitchTracker.Configuration
+        var spectra: SpectrumAnalyser
         var ring: SPSCRing<Float>
         var capture: ALSACapture
         var mix: MixOutput
@@ -110,8 +111,9 @@ public final class PracticeSession: @unchecked Sendable {
             }
             latency = plan.latency ?? 0
             let take = try Self.openTake(path, plan: plan, resolved: resolved, latency: latency)
-            // A take shorter than the range is judged up to its end: the notes it holds whole.
-            let end = take.audio.duration - resolved.schedule.preroll - latency
+            // A take shorter than the range is judged up to its end: the notes it holds whole (a take moved to fit
+            // the score may hold a few more or fewer, which the session finds once it has heard it).
+            let end = take.audio.duration - resolved.schedule.preroll - latency + (plan.aligns ? TakeAlignment.reach : 0)
             let covered = notes.prefix { $0.onset + $0.duration <= end }
             guard !covered.isEmpty else {
                 throw SessionError(
@@ -120,10 +122,7 @@ public final class PracticeSession: @unchecked Sendable {
                         + "least \(String(printf: "%.1f", notes[0].onset + notes[0].duration + resolved.schedule.preroll + latency)) s, "
                         + "to the end of the first note of the practised range")
             }
-            if covered.count < notes.count {
-                header.unsung = SessionReport.Unsung(notes: notes.count - covered.count, measure: notes[covered.count].measure)
-                notes = Array(covered)
-            }
+            notes = Array(covered)
             source = .take(take)
             halfWindow = 0
         case .device(let device):
@@ -242,7 +241,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         let recording = try plan.record.map { (path) throws(SessionError) in try TakeRecording(path: path, sampleRate: sampleRate) }
         return LiveSetup(
-            tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
+            tracker: tracker, configuration: configuration, spectra: SpectrumAnalyser(sampleRate: Double(sampleRate)), ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
     }
 
     /// Starts the session on its own thread.
@@ -282,11 +281,24 @@ public final class PracticeSession: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    private func finishRun(_ run: (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending)) {
+    /// What a run of the session judged, and how it ended.
+    private struct Run {
+        var judged: (results: [NoteResult], trace: [TracePoint])
+        var audio: AudioHealth?
+        var ending: Ending
+        /// Seconds a take was moved by to fit the score (``TakeAlignment``).
+        var alignment: Double?
+        /// The notes a take ended before.
+        var unsung: SessionReport.Unsung?
+    }
+
+    private func finishRun(_ run: Run) {
         var report = header
         report.results = run.judged.results
         report.trace = run.judged.trace
         report.audio = run.audio
+        report.alignment = run.alignment
+        report.unsung = run.unsung
         recorder?.finish(audio: run.audio)
         state.withLock { $0.ended = true }
         result.withLock {
@@ -294,7 +306,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
     }
 
-    private func run() -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+    private func run() -> Run {
         switch source {
         case .take(let take): return runTake(take)
         case .live(let live): return runLive(live)
@@ -311,31 +323,54 @@ public final class PracticeSession: @unchecked Sendable {
         }
     }
 
-    private func runTake(_ take: TakeSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
-        let offset = resolved.schedule.preroll + latency
+    private func runTake(_ take: TakeSetup) -> Run {
+        var offset = resolved.schedule.preroll + latency
         let analysis: TakeAnalysis
         do {
             analysis = try TakeAnalysis(
                 samples: take.audio.samples, sampleRate: Double(take.audio.sampleRate), notes: notes, start: offset,
                 mix: take.heard?.mix, singersLine: take.heard?.singersLine)
         } catch {
-            return (([], []), nil, .failed(SessionError(.input, "\(take.path): \(error)")))
+            return Run(judged: ([], []), audio: nil, ending: .failed(SessionError(.input, "\(take.path): \(error)")))
         }
-        var judge = analysis.judge(notes, options: plan.options)
+        var run = Run(judged: ([], []), audio: nil, ending: .completed)
+        if plan.aligns {
+            let shift = analysis.alignment(of: notes, options: plan.options, start: offset)
+            offset += shift
+            if shift != 0 { run.alignment = shift }
+        }
+        // A take shorter than the range is judged up to its end: the notes it holds whole. One that starts after
+        // the first beat (cut) cannot be heard coming in on the notes it cuts into.
+        let end = take.audio.duration - offset
+        let notes = self.notes.prefix { $0.onset + $0.duration <= end }.map { note in
+            var heard = note
+            if note.onset + offset < 0.1 { heard.isEntrance = false }
+            return heard
+        }
+        if notes.count < self.notes.count {
+            run.unsung = SessionReport.Unsung(notes: self.notes.count - notes.count, measure: self.notes[notes.count].measure)
+        }
+        guard !notes.isEmpty else {
+            run.ending = .failed(
+                SessionError(
+                    .input,
+                    "\(take.path): the take is \(String(printf: "%.1f", take.audio.duration)) s long and its singing starts "
+                        + "\(String(printf: "%.2f", offset)) s in: expected it to hold at least the first note of the practised range"))
+            return run
+        }
+        var judge = analysis.judge(Array(notes), options: plan.options)
         var saver = Saver()
         var ending = Ending.completed
-        do {
+        do throws(SessionError) {
             try take.mix.start()
             var lastSave = -Double.infinity
-            for var frame in analysis.frames {
-                frame.time -= offset
-                try take.mix.advance(to: frame.time + resolved.schedule.preroll)
-                _ = judge.add(frame)
+            try analysis.feed(&judge, offset: offset) { (judge, time) throws(SessionError) -> Bool in
+                try take.mix.advance(to: time + resolved.schedule.preroll)
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
-                guard frame.time - lastSave >= 0.25 else { continue }
+                guard time - lastSave >= 0.25 else { return true }
                 saver.save(recorder, results: judge.results, trace: judge.trace)
-                publish(time: frame.time, results: judge.results, trace: judge.trace)
-                lastSave = frame.time
+                publish(time: time, results: judge.results, trace: judge.trace)
+                lastSave = time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
                     defer { commands.removeAll() }
@@ -343,7 +378,7 @@ public final class PracticeSession: @unchecked Sendable {
                 }) {
                     ending = .quit
                 }
-                if ending != .completed { break }
+                return ending == .completed
             }
             if ending == .completed {
                 _ = judge.finish()
@@ -356,16 +391,20 @@ public final class PracticeSession: @unchecked Sendable {
             ending = .failed(error)
         }
         saver.save(recorder, results: judge.results, trace: judge.trace)
-        return ((judge.results, judge.trace), nil, ending)
+        run.judged = (judge.results, judge.trace)
+        run.ending = ending
+        return run
     }
 
-    private func runLive(_ live: LiveSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+    private func runLive(_ live: LiveSetup) -> Run {
         let sampleRate = plan.sampleRate, rate = Double(sampleRate)
         let (tracker, ring, capture, mix, echo) = (live.tracker, live.ring, live.capture, live.mix, live.echo)
         let preroll = resolved.schedule.preroll
         var judge = SteeredJudge(notes: notes, options: plan.options, start: SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1))
         var transport = Transport(resolved: resolved, notes: notes, renderer: mix.renderer, sampleRate: sampleRate, locked: plan.locked)
-        let frames = SlidingWindow(window: live.configuration.window, hop: live.configuration.hop)
+        // The tracker reads the newest part of the window; the spectra, which time entrances, the whole of it.
+        let window = live.configuration.window, analyser = live.spectra
+        let frames = SlidingWindow(window: max(window, analyser.length), hop: live.configuration.hop)
         var saver = Saver()
         var ending = Ending.completed
         var position = 0.0
@@ -378,7 +417,7 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             capture.stop()
             mix.abandon()
-            return (([], []), nil, .failed(error))
+            return Run(judged: ([], []), audio: nil, ending: .failed(error))
         }
         // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
         let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
@@ -426,7 +465,7 @@ public final class PracticeSession: @unchecked Sendable {
                 if let reading = capture.clock.reading {
                     heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate - Int(tracker.delay * 1e9)
                 }
-                var frame = Double(newest) - Double(frames.window) / 2
+                var frame = Double(newest) - Double(window) / 2
                 if let alignment {
                     alignment.update()
                     guard let offset = alignment.offset else { continue }
@@ -436,10 +475,14 @@ public final class PracticeSession: @unchecked Sendable {
                 try mix.advance(to: position)
                 let time = position - latency
                 guard frames.isFull else { continue }
+                let spectrumTime = time - Double(frames.window - window) / 2 / rate
+                judge.add(frames.withSamples { analyser.analyse(UnsafeBufferPointer(rebasing: $0.suffix(analyser.length)), time: spectrumTime) })
                 // The tracker decides each frame a few hops after analysing it.
-                guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: echo?.echoLevel ?? 0) }) else {
-                    continue
-                }
+                guard
+                    let pitch = frames.withSamples({
+                        tracker.analyse(UnsafeBufferPointer(rebasing: $0.suffix(window)), time: time, accompaniment: echo?.echoLevel ?? 0)
+                    })
+                else { continue }
                 judge.add(pitch)
                 if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
@@ -471,7 +514,7 @@ public final class PracticeSession: @unchecked Sendable {
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
-        return ((judge.results, judge.trace), audio, ending)
+        return Run(judged: (judge.results, judge.trace), audio: audio, ending: ending)
     }
 
     /// A recorded take's progress, for the snapshot.

@@ -110,7 +110,7 @@ public struct PlantedTake {
             analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
         }
         var judge = analysis.judge(notes, options: options)
-        for frame in analysis.frames { _ = judge.add(frame) }
+        analysis.feed(&judge) { _, _ in true }
         _ = judge.finish()
         return Outcome(notes: notes, planted: planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
     }
