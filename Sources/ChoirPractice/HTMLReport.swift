@@ -129,9 +129,7 @@ public enum HTMLReport {
             svg +=
                 "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
                 + "width=\"\(String(printf: "%.1f", max(1, note.duration * pxPerSecond - 1)))\" height=\"\(rowHeight - 1)\" rx=\"2\" "
-                + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
-                + "\(note.name) \(result.verdict.rawValue)"
-                + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
+                + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>\(escape(result.summary))"
                 + (ChordIntonation.note(result).map {
                     "; \(escape($0.description)): \(ChordIntonation.Tendency.cents($0.pureCents)) of pure"
                 } ?? "")

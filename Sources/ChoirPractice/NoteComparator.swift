@@ -104,16 +104,54 @@ public struct NoteComparator: Sendable {
     ) -> NoteResult {
         let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
         func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
+        // The pitch heard at a frame: its sung neighbours within 60 ms averaged, so that a vibrato's crest, which can
+        // reach a semitone away, does not pass for a step to the next note.
+        let times = frames.map(\.time)
+        func heldPitch(_ frame: PitchFrame) -> Double {
+            guard isSung(frame) else { return cents(frame) }
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < frame.time - 0.06 { low = middle + 1 } else { high = middle }
+            }
+            var sum = 0.0, count = 0
+            for neighbour in frames[low...] {
+                guard neighbour.time <= frame.time + 0.06 else { break }
+                if isSung(neighbour) {
+                    sum += cents(neighbour)
+                    count += 1
+                }
+            }
+            return sum / Double(count)
+        }
 
-        let measured = self.body(of: note, frames: frames)
-        let body = measured.steady
-        let voicedShare = measured.frames > 0 ? Double(measured.sung) / Double(measured.frames) : 0
-        if getenv("CHOIR_DEBUG_MISSING") != nil, voicedShare < options.minimumVoicedShare {
-            print("DEBUG missing \(note.index) \(note.name) ringing \(ringing)")
-            for frame in heard where frame.time >= note.onset - 0.05 && frame.time < note.end {
-                print(String(format: "  %.3f f=%.1f c=%.2f lvl=%.4f gate=%.4f", frame.time, frame.frequency, frame.confidence, frame.level, levelGate), (0..<frame.candidates.count).map { String(format: "%.1f/%.2f", frame.candidates[$0].frequency, frame.candidates[$0].aperiodicity) }.joined(separator: " "))
+        // The pitch the singer held on the note before, when they sang straight on from it: where a slide or a step
+        // comes from.
+        let previousSung = previous.flatMap { previous in
+            previous.medianCents.map { Double(previous.note.midi) * 100 + $0 }
+        }
+        // A singer who comes in late is late, not wrong nor missing: what they sing after the beat at the pitch of
+        // the note before is that note held over, and silence is silence; this note's body begins where they reach it
+        // (within a semitone, past a slide from the old one). A singer who never reaches it is judged on what they
+        // sang instead.
+        var comesIn: Double?
+        if note.isEntrance {
+            func holdsBefore(_ frame: PitchFrame) -> Bool {
+                guard note.previousMIDI != nil, let previousSung, abs(previousSung - Double(note.midi) * 100) > 60 else { return false }
+                return abs(heldPitch(frame) + Double(note.midi) * 100 - previousSung) <= 50
+            }
+            let onTheBeat = frames.filter { $0.time >= note.onset && $0.time < note.onset + 0.04 }
+            if !onTheBeat.isEmpty, onTheBeat.allSatisfy({ !isSung($0) || holdsBefore($0) }) {
+                let reached = frames.first { frame in
+                    frame.time >= note.onset && isSung(frame) && !holdsBefore(frame)
+                        && abs(1200 * log2(frame.frequency / Self.frequency(of: note))) <= 100
+                }
+                if let reached, reached.time < note.end - 0.1 { comesIn = reached.time - min(options.graceSeconds, note.duration * 0.4) }
             }
         }
+        let measured = self.body(of: note, frames: frames, from: comesIn)
+        let body = measured.steady
+        let voicedShare = measured.frames > 0 ? Double(measured.sung) / Double(measured.frames) : 0
         guard measured.frames > 0, voicedShare >= options.minimumVoicedShare else {
             return NoteResult(
                 note: note, verdict: .missing, medianCents: nil, onsetError: nil, inTunePercent: 0,
@@ -129,11 +167,6 @@ public struct NoteComparator: Sendable {
         let folded = median - shift
         let inTune = body.filter { abs($0.cents - shift) <= options.toleranceCents }.count
         let inTunePercent = 100 * Double(inTune) / Double(body.count)
-        // The pitch the singer held on the note before, when they sang straight on from it: where a slide or a step
-        // comes from.
-        let previousSung = previous.flatMap { previous in
-            previous.medianCents.map { Double(previous.note.midi) * 100 + $0 }
-        }
         let before = note.previousMIDI == nil ? nil : previousSung.map { $0 - Double(note.midi) * 100 - shift }
         // The note before, sung at another pitch and still near: what an early entrance must clearly have left.
         let lastSung = previous.flatMap { previous in
@@ -147,7 +180,7 @@ public struct NoteComparator: Sendable {
         let candidates = frames.filter { $0.time >= searchStart - 0.1 && $0.time < note.end }
         func nearer(_ frame: PitchFrame) -> Bool {
             guard let before else { return true }
-            let c = cents(frame) - shift
+            let c = heldPitch(frame) - shift
             // Before the beat the singer is still on the note before: only a pitch clearly nearer this one has left
             // it (a note sung flat may come within a semitone's reach of the next).
             if frame.time < note.onset { return abs(c - folded) < abs(c - before) - 20 }
@@ -174,7 +207,7 @@ public struct NoteComparator: Sendable {
                     continue
                 }
                 silentSince = nil
-                let c = cents(frame) - shift
+                let c = heldPitch(frame) - shift
                 guard abs(c - folded) <= 70, frame.level >= full / 3, lastSung.map({ abs(c - folded) < abs(c - $0) - 20 }) ?? true else {
                     return false
                 }
@@ -224,32 +257,49 @@ public struct NoteComparator: Sendable {
                     if frame.time - quietSince! >= 0.03 { quietUntil = frame.time }
                 }
             }
+            // Nor does a note begin while the singer holds another pitch near it for a tenth of a second or more (one
+            // they fall or rise into it from, not a quick scoop, nor a note before still ringing): it begins where they
+            // reach it.
+            func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(1200 * log2(frame.frequency / $0)) <= 60 } }
+            // A note that rings fades; one the singer still holds keeps its level.
+            func isFading(_ index: Int) -> Bool {
+                let frame = candidates[index]
+                let loudest = candidates[..<index].reversed().prefix { frame.time - $0.time <= 0.08 }.map(\.level).max() ?? 0
+                return frame.level < 0.8 * loudest
+            }
+            var nearbySince: Double?
+            for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time {
+                let frame = candidates[index]
+                let distance = isSung(frame) ? abs(heldPitch(frame) - shift - folded) : 0
+                if distance > 60 && (!isRinging(frame) || !isFading(index)) {
+                    if nearbySince == nil { nearbySince = frame.time }
+                    if frame.time - nearbySince! >= 0.1 { quietUntil = frame.time }
+                } else {
+                    nearbySince = nil
+                }
+            }
             let entrance =
                 Self.entrance(arrival: arrival.time, sung: sung, ringing: ringing, spectra: spectra, from: quietUntil)
                 ?? arrival.time
             onsetError = entrance - note.onset
-            if let want = getenv("CHOIR_DEBUG_ONSET").map({ Double(String(cString: $0)) ?? 0 }), abs(want - note.onset) < 0.002 {
-                print("DEBUGNOTE \(note.name) onset \(note.onset) arrival \(arrival.time) entrance \(entrance) before \(String(describing: before)) lastSung \(String(describing: lastSung)) folded \(folded) searchStart \(searchStart)")
-                for frame in candidates where frame.time < arrival.time + 0.05 {
-                    print(String(format: "   %.3f f=%.1f c=%.2f lvl=%.4f sung=%d cents=%.0f", frame.time, frame.frequency, frame.confidence, frame.level, isSung(frame) ? 1 : 0, frame.isVoiced ? cents(frame) - shift : .nan))
-                }
-            }
         }
 
+        // A wrong note or octave matters most; then an entrance out of time, whose pitch was held too briefly to be
+        // sure of; then the pitch.
         let verdict: Verdict
         let timing = options.timingTolerance(for: note)
         if offOctave && !options.octaveIsCorrect {
             verdict = .octave
         } else if abs(folded) > 50 + doubt {
             verdict = .wrong
-        } else if folded < -options.toleranceCents - doubt {
-            verdict = .flat
-        } else if folded > options.toleranceCents + doubt {
-            verdict = .sharp
         } else if note.isEntrance, (onsetError ?? .infinity) > timing {
             verdict = .late
         } else if note.isEntrance, let onsetError, onsetError < -timing {
             verdict = .early
+        } else if folded < -options.toleranceCents - doubt {
+            verdict = .flat
+        } else if folded > options.toleranceCents + doubt {
+            verdict = .sharp
         } else {
             verdict = .correct
         }
@@ -308,11 +358,6 @@ public struct NoteComparator: Sendable {
         guard floor <= -6 else { return nil }
         var start = last
         while start > 0 && smoothed[start - 1] >= floor / 2 { start -= 1 }
-        if getenv("CHOIR_DEBUG") != nil {
-            print(
-                "DEBUG arrival \(arrival) sung \(sung) ringing \(String(describing: ringing)) floor \(floor) start \(times[start])",
-                zip(times, smoothed).map { String(format: "%.3f:%.0f", $0, $1) }.joined(separator: " "))
-        }
         return min(arrival, times[start] + spectralDelay)
     }
 
@@ -380,10 +425,11 @@ public struct NoteComparator: Sendable {
     /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
     /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
     /// pitch lags behind.
-    func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>, ringing: [Double] = []) -> Body {
+    func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>, ringing: [Double] = [], from start: Double? = nil) -> Body {
         let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
         let grace = min(options.graceSeconds, note.duration * 0.4)
-        let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        let bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        let bodyStart = max(note.onset + grace, start.map { min(bodyEnd - 0.05, $0 + grace) } ?? -.infinity)
         var sung: [PitchFrame] = []
         var count = 0
         for frame in frames where frame.time >= bodyStart && frame.time < bodyEnd {

@@ -107,9 +107,9 @@ public struct PracticeJudge: Sendable {
     }
 
     /// `result`'s verdict, made rushed or dragged where an early or late entrance ends a steady drift: the three
-    /// entrances before it, in the last eight seconds, came ever earlier (or later), the one just before by at
-    /// least half the tolerance already, and the four together moved by the tolerance or more. One entrance out of
-    /// place stays early or late.
+    /// entrances before it, in the last eight seconds, came ever earlier (or later) by steps of less than half the
+    /// tolerance, moving by half the tolerance or more, the last of them by at least three fifths of it already. One
+    /// entrance out of place, or a jump, stays early or late.
     func drift(_ result: NoteResult) -> Verdict {
         guard result.verdict == .early || result.verdict == .late, let error = result.onsetError else { return result.verdict }
         let late = result.verdict == .late
@@ -118,8 +118,8 @@ public struct PracticeJudge: Sendable {
             .compactMap(\.onsetError).suffix(3)
         guard recent.count == 3 else { return result.verdict }
         let errors = (Array(recent) + [error]).map { late ? $0 : -$0 }
-        let steady = zip(errors, errors.dropFirst()).allSatisfy { $1 >= $0 - 0.025 }
-        guard steady, errors[2] >= tolerance / 2, errors[3] - errors[0] >= tolerance else { return result.verdict }
+        let steady = zip(errors, errors.dropFirst()).allSatisfy { $1 >= $0 - 0.025 && $1 - $0 < tolerance / 2 }
+        guard steady, errors[2] >= 0.6 * tolerance, errors[2] - errors[0] >= tolerance / 2 else { return result.verdict }
         return late ? .dragged : .rushed
     }
 

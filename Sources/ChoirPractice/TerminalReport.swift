@@ -116,7 +116,7 @@ public enum TerminalReport {
         var out =
             all
             ? "Notes (\(listed.count)):\n"
-            : "Notes to work on (\(listed.count == mistakes.count ? "\(listed.count)" : "\(listed.count) of \(mistakes.count), furthest off"):\n"
+            : "Notes to work on (\(listed.count == mistakes.count ? "\(listed.count)" : "\(listed.count) of \(mistakes.count), furthest off")):\n"
         for row in rows {
             let cells = zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  ")
             out += "  " + String(cells.reversed().drop { $0 == " " }.reversed()) + "\n"

@@ -344,7 +344,7 @@ public final class PracticeSession: @unchecked Sendable {
         let end = take.audio.duration - offset
         let notes = self.notes.prefix { $0.onset + $0.duration <= end }.map { note in
             var heard = note
-            if note.onset + offset < 0.1 { heard.isEntrance = false }
+            if note.onset + offset < 0 { heard.isEntrance = false }
             return heard
         }
         if notes.count < self.notes.count {

@@ -67,16 +67,17 @@ public struct PlantedTake {
     }
 
     /// Performs the take, with `bleed`, and judges it as a file session does.
-    public func judge(bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options()) throws
-        -> Outcome
-    {
+    public func judge(
+        bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
+        kinds: [PlantedMistake] = PlantedMistake.allCases
+    ) throws -> Outcome {
         let lines = score.lines
         let singerLine = try LineSelector.select(part, from: lines)
         var playback = PlaybackOptions()
         playback.singer = singerLine
         let schedule = try Schedule(score: score, lines: lines, options: playback)
         let notes = ExpectedNote.notes(of: singerLine, in: schedule, score: score)
-        let planted = singer.plan(notes)
+        let planted = singer.plan(notes, kinds: kinds)
         let rate = singer.sampleRate
         var take = singer.perform(notes, mistakes: planted, length: schedule.length + 1)
         var played: [Float]?
@@ -120,16 +121,30 @@ public struct PlantedTake {
 /// flagged notes were planted (precision), and how many notes sung in the right octave were called `octave`.
 public struct Tally: CustomStringConvertible, Sendable {
     public var planted = 0, caught = 0, flagged = 0, flaggedPlanted = 0, falseOctaves = 0
+    /// Entrances planted early or late, and how many were called so; notes sung in time (planted nothing, or a
+    /// mistake of pitch), and how many of them were called early, late, rushed or dragged.
+    public var timingPlanted = 0, timingCaught = 0, inTime = 0, falseTiming = 0
     public var confusions: [String: Int] = [:]
 
     public init() {}
 
     public var recall: Double { Double(caught) / Double(max(1, planted)) }
     public var precision: Double { Double(flaggedPlanted) / Double(max(1, flagged)) }
+    /// The share of planted early and late entrances called so.
+    public var timingRecall: Double { Double(timingCaught) / Double(max(1, timingPlanted)) }
+    /// The share of notes sung in time that were called early, late, rushed or dragged.
+    public var falseTimingRate: Double { Double(falseTiming) / Double(max(1, inTime)) }
 
     public mutating func add(_ outcome: PlantedTake.Outcome) {
         for result in outcome.results {
             let mistake = outcome.planted[result.note.index]
+            if mistake?.isTiming == true {
+                timingPlanted += 1
+                if result.verdict == mistake?.verdict { timingCaught += 1 }
+            } else if mistake != .missing {
+                inTime += 1
+                if result.verdict.isTiming { falseTiming += 1 }
+            }
             if let mistake {
                 planted += 1
                 if result.verdict == mistake.verdict {
@@ -149,8 +164,11 @@ public struct Tally: CustomStringConvertible, Sendable {
     public var description: String {
         let misses = confusions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return String(
-            format: "planted %d, right verdict %d (%.1f%%); flagged %d, planted among them %d (%.1f%%); octave on the right octave %d",
-            planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, falseOctaves)
+            format:
+                "planted %d, right verdict %d (%.1f%%); flagged %d, planted among them %d (%.1f%%); octave on the right octave %d; "
+                + "early or late planted %d, found %d (%.1f%%); in time %d, called otherwise %d (%.1f%%)",
+            planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, falseOctaves, timingPlanted, timingCaught,
+            100 * timingRecall, inTime, falseTiming, 100 * falseTimingRate)
             + (misses.isEmpty ? "" : "; misses: " + misses)
     }
 }
