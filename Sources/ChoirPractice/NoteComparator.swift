@@ -257,9 +257,9 @@ public struct NoteComparator: Sendable {
                     if frame.time - quietSince! >= 0.03 { quietUntil = frame.time }
                 }
             }
-            // Nor does a note begin while the singer holds another pitch near it for a tenth of a second or more (one
-            // they fall or rise into it from, not a quick scoop, nor a note before still ringing): it begins where they
-            // reach it.
+            // Nor does a note begin while the singer still holds the note before for a tenth of a second or more (not
+            // a note that rings on in a room or a sample's release, which fades): it begins where they leave it. A
+            // scoop into a note after a rest is that note begun out of tune, not begun late.
             func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(1200 * log2(frame.frequency / $0)) <= 60 } }
             // A note that rings fades; one the singer still holds keeps its level.
             func isFading(_ index: Int) -> Bool {
@@ -267,15 +267,16 @@ public struct NoteComparator: Sendable {
                 let loudest = candidates[..<index].reversed().prefix { frame.time - $0.time <= 0.08 }.map(\.level).max() ?? 0
                 return frame.level < 0.8 * loudest
             }
-            var nearbySince: Double?
+            var holdingSince: Double?
             for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time {
                 let frame = candidates[index]
-                let distance = isSung(frame) ? abs(heldPitch(frame) - shift - folded) : 0
-                if distance > 60 && (!isRinging(frame) || !isFading(index)) {
-                    if nearbySince == nil { nearbySince = frame.time }
-                    if frame.time - nearbySince! >= 0.1 { quietUntil = frame.time }
+                let pitch = heldPitch(frame) - shift
+                let holdsBefore = isSung(frame) && abs(pitch - folded) > 60 && before.map { abs(pitch - $0) <= 60 } == true
+                if holdsBefore && (!isRinging(frame) || !isFading(index)) {
+                    if holdingSince == nil { holdingSince = frame.time }
+                    if frame.time - holdingSince! >= 0.1 { quietUntil = frame.time }
                 } else {
-                    nearbySince = nil
+                    holdingSince = nil
                 }
             }
             let entrance =

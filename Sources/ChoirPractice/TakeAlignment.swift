@@ -37,8 +37,9 @@ public enum TakeAlignment {
             let a = index(lower), b = index(upper)
             return a..<max(a, b)
         }
-        func score(_ shift: Double) -> Double {
-            var total = 0.0
+        // The score of a shift, and the most it could be (every frame of the notes' bodies sung on their pitch).
+        func fit(_ shift: Double) -> (score: Double, most: Double) {
+            var total = 0.0, most = 0.0
             var previousEnd: Double?
             for note in fitted {
                 let onset = note.onset + start + shift, end = note.end + start + shift
@@ -47,6 +48,7 @@ public enum TakeAlignment {
                 }
                 let edge = min(0.05, note.duration / 4)
                 for i in span(from: onset + edge, to: end - edge) {
+                    most += 1
                     guard let midi = sung[i] else { continue }
                     let distance = abs(midi - Double(note.midi))
                     if distance <= 0.6 {
@@ -57,10 +59,10 @@ public enum TakeAlignment {
                 }
                 previousEnd = end
             }
-            return total
+            return (total, most)
         }
         let shifts = stride(from: -reach, through: reach + 1e-9, by: 0.01).map { $0 }
-        let scores = shifts.map(score)
+        let scores = shifts.map { fit($0).score }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }), scores[best] > 0 else { return 0 }
         // The middle of the plateau around the best shift.
         let level = scores[best] - 0.02 * abs(scores[best])
@@ -68,9 +70,12 @@ public enum TakeAlignment {
         while low > 0 && scores[low - 1] >= level { low -= 1 }
         while high < scores.count - 1 && scores[high + 1] >= level { high += 1 }
         let shift = (shifts[low] + shifts[high]) / 2
-        // A shift that fits no better than none (within 5%, or three frames) is no evidence of one.
-        let none = score(0)
-        guard abs(shift) >= smallest, scores[best] - none >= max(3, 0.05 * scores[best]) else { return 0 }
+        // A shift that fits no better than none (within 5%, or three frames) is no evidence of one, nor is one that
+        // fits less than a third of the notes' frames: the take is of another line, or of nothing the score says.
+        let none = fit(0).score
+        guard abs(shift) >= smallest, scores[best] - none >= max(3, 0.05 * scores[best]), scores[best] >= fit(shift).most / 3 else {
+            return 0
+        }
         return shift
     }
 }

@@ -39,8 +39,10 @@ public final class PracticeSession: @unchecked Sendable {
 
     public let plan: PracticePlan
     public let resolved: ResolvedPlayback
-    /// The singer's notes in the range, on the score's clock.
+    /// The singer's notes in the range, on the score's clock (of a take, those it may hold).
     public let notes: [ExpectedNote]
+    /// All the singer's notes in the range, a take's or not: what a take too short for them leaves unsung.
+    private let range: [ExpectedNote]
     /// The report as it starts: what is practised, with no verdicts yet.
     public let header: SessionReport
     /// Seconds from the centre of the analysis window to its newest sample (live; 0 for a take).
@@ -97,7 +99,8 @@ public final class PracticeSession: @unchecked Sendable {
         self.plan = plan
         self.resolved = resolved
         self.recorder = recorder
-        var notes = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
+        let range = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
+        var notes = range
         var header = header
         guard !notes.isEmpty else {
             throw SessionError(.usage, "\(plan.playback.score): \(resolved.part!) has no notes to sing in this range")
@@ -135,6 +138,7 @@ public final class PracticeSession: @unchecked Sendable {
             halfWindow = Double(live.configuration.window) / 2 / Double(rate)
         }
         self.notes = notes
+        self.range = range
         self.header = header
         state.withLock {
             $0.tempo = resolved.schedule.initialTempo
@@ -347,15 +351,17 @@ public final class PracticeSession: @unchecked Sendable {
             if note.onset + offset < 0 { heard.isEntrance = false }
             return heard
         }
-        if notes.count < self.notes.count {
-            run.unsung = SessionReport.Unsung(notes: self.notes.count - notes.count, measure: self.notes[notes.count].measure)
+        if notes.count < range.count {
+            run.unsung = SessionReport.Unsung(notes: range.count - notes.count, measure: range[notes.count].measure)
         }
         guard !notes.isEmpty else {
             run.ending = .failed(
                 SessionError(
                     .input,
-                    "\(take.path): the take is \(String(printf: "%.1f", take.audio.duration)) s long and its singing starts "
-                        + "\(String(printf: "%.2f", offset)) s in: expected it to hold at least the first note of the practised range"))
+                    "\(take.path): the take is \(String(printf: "%.1f", take.audio.duration)) s long"
+                        + (run.alignment.map { ", its singing moved \(String(printf: "%+.2f", $0)) s to fit the score" } ?? "")
+                        + ": expected at least \(String(printf: "%.1f", range[0].onset + range[0].duration + offset)) s, "
+                        + "to the end of the first note of the practised range"))
             return run
         }
         var judge = analysis.judge(Array(notes), options: plan.options)

@@ -26,7 +26,7 @@ struct TimingCommandTests {
         (document["summary"] as! [String: Any])["accuracy_pct"] as! Double
     }
 
-    /// The demo take's three planted mistakes (late in m. 6, an octave down in m. 7, sharp in m. 12, as
+    /// The demo take's three planted mistakes (flat in m. 6, late in m. 7 and m. 12, as
     /// `make-demo-take` plants them) are named by measure, beat, syllable, written and sung pitch, timing and
     /// verdict, in score order; the JSON carries the same for every note.
     @Test func theDemoTakesMistakesAreNamed() throws {
@@ -34,9 +34,9 @@ struct TimingCommandTests {
         let table = judged.stdout.split(separator: "\n").drop { !$0.hasPrefix("Notes to work on") }.prefix(5).map(String.init)
         #expect(table.first == "Notes to work on (3):", "\(judged.stdout)")
         let rows = table.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.map { [$0[0], $0[2], $0[3], $0.last!] } == [["6", "wretch", "G3", "late"], ["7", "me!", "A3", "octave"], ["12", "Was", "F♯3", "sharp"]])
-        #expect(rows[0].joined(separator: " ").contains("ms late"), "\(rows[0])")
-        #expect(rows[1][4] == "A2", "the octave below is what was sung: \(rows[1])")
+        #expect(rows.map { [$0[0], $0[2], $0[3], $0.last!] } == [["6", "wretch", "G3", "flat"], ["7", "me!", "A3", "late"], ["12", "Was", "F♯3", "late"]])
+        #expect(rows[1].joined(separator: " ").contains("ms late"), "\(rows[1])")
+        #expect(rows[0][4] == "G3" && rows[0][5].hasPrefix("−"), "flat is sung below the note: \(rows[0])")
         for note in judged.notes {
             for key in ["beat", "syllable", "sung_name", "offset_ms", "timing_tolerance_ms", "summary"] {
                 #expect(note.keys.contains(key), "\(key) missing from \(note)")
@@ -44,7 +44,7 @@ struct TimingCommandTests {
         }
         let late = try #require(judged.notes.first { $0["verdict"] as? String == "late" })
         #expect((late["offset_ms"] as? Int ?? 0) > (late["timing_tolerance_ms"] as? Int ?? .max))
-        #expect((late["summary"] as? String)?.hasPrefix("m. 6 beat 1 “wretch”: G3 sung G3") == true, "\(late)")
+        #expect((late["summary"] as? String)?.hasPrefix("m. 7 beat 1 “me!”: A3 sung A3") == true, "\(late)")
     }
 
     /// With `--all-notes`, every note is listed, right ones too.
