@@ -4,7 +4,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
-apt_packages := "pkg-config libcurl4-openssl-dev libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
 support_packages := "librubberband-dev libspeexdsp-dev"

@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
         // The browser view: the engraved score (Verovio), served on loopback, in step with a session.
         .library(name: "ChoirView", targets: ["ChoirView"]),
+        // The local server the browser front ends talk to: HTTP/1.1 and WebSocket on loopback, behind a token.
+        .library(name: "ChoirServer", targets: ["ChoirServer"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -24,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,9 +64,11 @@ let package = Package(
         .target(
             name: "ChoirLibrary",
             dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+        // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
+        .target(name: "ChoirServer"),
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", .product(name: "FlyingFox", package: "FlyingFox")]),
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
@@ -90,6 +93,7 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
