@@ -233,7 +233,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
         let tap = plan.loudspeakers && plan.output.isDevice ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
-        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap)
+        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap, paced: true)
         // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
         let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         if let singerTap, !resolved.singers.isEmpty { mix.renderer?.tap(lines: resolved.singers, into: singerTap) }

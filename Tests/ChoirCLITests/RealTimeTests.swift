@@ -574,6 +574,45 @@ extension RealTimeTests {
         #expect(closed.status == 0, "\(closed)")
     }
 
+    /// A live session with no sound (`--output none`) plays its mix silently on the music's true time, so that its
+    /// transport works as with a device: the pickup and two bars at ♩ = 240 and their ring take 2.75 s; paused from
+    /// the page for a second, the session takes a second longer, and the page's clock stands still meanwhile.
+    @Test func aLiveSessionWithNoSoundIsSteeredOnTrueTime() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let session = try Launched(
+            [
+                "practice", CLI.example, "--part", "tenor", "--input", "pulse", "--output", "none", "--headphones", "--to", "2", "--bpm",
+                "240", "--no-history", "--view",
+            ], server: server, environment: ["XDG_CACHE_HOME": data, "XDG_DATA_HOME": data])
+        defer { if session.process.isRunning { kill(session.process.processIdentifier, SIGKILL) } }
+        try session.input.fileHandleForWriting.close()
+        let first = try #require(session.line(within: 60) { $0.hasPrefix("Score view: ") }, "\(session.finish())")
+        let started = first.seconds
+        let (host, page) = try ScoreViewTests.split(String(first.line.dropFirst("Score view: ".count)))
+        let tab = try #require(HTTPProbe(port: try ScoreViewTests.port(host)))
+        #expect(tab.upgrade(page + "live", host: host, origin: "http://" + host)?.status == 101)
+        // The page is sent what changes: the latest state is the last message, however long ago it came.
+        var latest: [String: Any]?
+        func state() -> [String: Any]? {
+            while let text = tab.text(within: 0.05) { latest = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] }
+            return latest
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        tab.send(HTTPProbe.frame(opcode: 1, Array(#"{"command":"pause"}"#.utf8)))
+        Thread.sleep(forTimeInterval: 0.2)
+        let paused = try #require(state())
+        Thread.sleep(forTimeInterval: 0.8)
+        let stillPaused = try #require(state())
+        #expect(
+            paused["paused"] as? Bool == true && stillPaused["time"] as? Double == paused["time"] as? Double, "\(paused) \(stillPaused)")
+        tab.send(HTTPProbe.frame(opcode: 1, Array(#"{"command":"pause"}"#.utf8)))
+        let ended = session.finish()
+        let took = StampedLines.now() - started
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(took > 3.7 && took < 4.8, "the session took \(took) s")
+    }
+
     /// `choir view` on a terminal: a line says where the music is, and the terminal's keys steer it as the page's do.
     @Test func theViewCommandTakesTheTerminalsKeys() throws {
         let server = try Self.server()
