@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "ChoirTestSupport",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP"]),
-        .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
+        .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore", "ChoirAudio"]),
         .executableTarget(
             name: "make-demo-take",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
