@@ -64,8 +64,10 @@ public final class PracticeHistory: Sendable {
     }
 
     /// The database at `path`, opened as the history opens it (created if need be, in WAL mode, waiting a second
-    /// for another writer) and brought up to date by `migrator`: the library shares the history's file.
+    /// for another writer) and brought up to date by `migrator`: the library shares the history's file. The first
+    /// opening in a process checks the file (``DamagedHistory``): a damaged one is moved aside and a new one started.
     public static func open(_ path: String, migrator: DatabaseMigrator) throws(Failure) -> DatabaseQueue {
+        _ = DamagedHistory.setAsideIfDamaged(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]).ifEmpty("."),

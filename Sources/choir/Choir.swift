@@ -34,6 +34,17 @@ struct Choir: ParsableCommand {
             Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self,
             LibraryCommand.self, Mark.self, Coaching.self, Plan.self,
         ])
+
+    static func main() {
+        // Whichever command finds the history damaged says so, once, as it happens.
+        DamagedHistory.whenSetAside { damaged in
+            var standardError = StandardError()
+            print(
+                "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
+                to: &standardError)
+        }
+        main(nil)
+    }
 }
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart.

@@ -288,15 +288,22 @@ struct PracticeCommandTests {
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: data + "/choir/history.sqlite"))
         let corrupt = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
+        // A file that is not a database is set aside, and the session goes into a new history.
         #expect(corrupt.status == 0)
+        let moved = try #require(try Self.damaged(in: data))
         #expect(
             corrupt.stderr
-                == "choir: \(data)/choir/history.sqlite: the history database is corrupt (not an SQLite database); practising without history\n"
-        )
+                == "choir: \(data)/choir/history.sqlite is damaged (file is not a database); it was moved to \(moved) and a new history started; "
+                + "to copy back every session still readable: choir history --recover \(moved)\n")
         #expect(corrupt.stdout.contains("Accuracy: 89.3%"))
-        // Without a session to run, an unusable history is the command's failure, with its sysexits status.
-        let unreadable = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
-        #expect(unreadable.status == 65 && unreadable.stderr.hasSuffix("the history database is corrupt (not an SQLite database)\n"))
+        #expect(try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout.contains("#1 "))
+        // Nothing of it can be read.
+        let unreadable = try CLI.run(["history", "--recover", moved], environment: ["XDG_DATA_HOME": data])
+        #expect(
+            unreadable.status == 65
+                && unreadable.stderr
+                    == "choir: \(moved): cannot be read at all (the history database is corrupt (not an SQLite database)): expected a history choir set aside\n",
+            "\(unreadable.stderr)")
 
         let locked = try Self.dataHome()
         #expect(try CLI.run(["history"], environment: ["XDG_DATA_HOME": locked]).status == 0)  // creates it
@@ -324,5 +331,78 @@ struct PracticeCommandTests {
             blocked.stderr
                 == "choir: \(locked)/choir/history.sqlite: the history database is locked by another program; practising without history\n")
         #expect(blocked.stdout.contains("Accuracy: 89.3%"))
+    }
+
+    /// The damaged history choir set aside in `data`, if there is one.
+    static func damaged(in data: String) throws -> String? {
+        try FileManager.default.contentsOfDirectory(atPath: data + "/choir").filter {
+            $0.hasPrefix("history-damaged-") && $0.hasSuffix(".sqlite")
+        }
+        .first.map { data + "/choir/" + $0 }
+    }
+
+    /// The issue's damage: random bytes over a few pages in the middle of a history of three sessions (pages of
+    /// the pitch trace, found with SQLite's dbstat). The next practice says in one line that the history was
+    /// damaged, where it now is and how to recover it, and keeps its session in a new history; `choir history
+    /// --recover` copies the three sessions back (every note of each: only trace points were on the damaged pages),
+    /// listed before the new one by date, and each rebuilds the report it had.
+    @Test func aDamagedHistoryIsSetAsideAndRecovered() throws {
+        let data = try Self.dataHome()
+        let environment = ["XDG_DATA_HOME": data]
+        let practice = ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", "none"]
+        for _ in 0..<3 { #expect(try CLI.run(practice, environment: environment).status == 0) }
+        let reports = try (1...3).map { try CLI.run(["report", "\($0)"], environment: environment).stdout }
+        let path = data + "/choir/history.sqlite"
+        let damage = try runTool(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sqlite3, random, sys
+                db = sqlite3.connect(sys.argv[1]); db.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+                size = db.execute('PRAGMA page_size').fetchone()[0]
+                pages = [p for (p,) in db.execute("SELECT pageno FROM dbstat WHERE name = 'trace' AND pagetype = 'leaf' ORDER BY pageno")]
+                db.close()
+                random.seed(33)
+                with open(sys.argv[1], 'r+b') as f:
+                    for page in pages[len(pages) // 2:len(pages) // 2 + 3]:
+                        f.seek((page - 1) * size); f.write(bytes(random.randrange(256) for _ in range(size)))
+                print(len(pages))
+                """,
+                path,
+            ], environment: ProcessInfo.processInfo.environment)
+        #expect(damage.status == 0 && (Int(damage.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20, "\(damage.output)")
+
+        let after = try CLI.run(practice, environment: environment)
+        #expect(after.status == 0 && after.stdout.contains("Accuracy: 89.3%"))
+        let moved = try #require(try Self.damaged(in: data))
+        // SQLite says what it found: quick_check's first finding, or the error it stopped on.
+        #expect(after.stderr.hasPrefix("choir: \(path) is damaged ("), "\(after.stderr)")
+        #expect(
+            after.stderr.hasSuffix(
+                "; it was moved to \(moved) and a new history started; to copy back every session still readable: choir history --recover \(moved)\n"
+            )
+                && after.stderr.count { $0 == "\n" } == 1, "\(after.stderr)")
+        #expect(try CLI.run(["history"], environment: environment).stdout.count { $0 == "#" } == 1)
+
+        let recovered = try CLI.run(["history", "--recover", moved], environment: environment)
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        let said = recovered.stdout.split(separator: "\n").map(String.init)
+        #expect(said.count == 2 && said[0].hasPrefix("Recovered from \(moved): 3 sessions (84 notes, "), "\(recovered.stdout)")
+        #expect(said.count == 2 && said[0].hasSuffix("trace points), 0 marks, 0 library entries, 0 plans and 0 plan runs."))
+        #expect(said.count == 2 && said[1].hasPrefix("Lost to the damage: the rows on "))
+        let listed = try CLI.run(["history"], environment: environment).stdout
+        let numbers = listed.split(separator: "\n").compactMap { $0.split(separator: " ").first { $0.hasPrefix("#") } }
+        #expect(numbers == ["#2", "#3", "#4", "#1"], "\(listed)")
+        for (number, report) in zip(2...4, reports) {
+            let rebuilt = try CLI.run(["report", "\(number)"], environment: environment).stdout
+            let accuracy = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("Accuracy") || $0.hasPrefix("Verdicts") } }
+            #expect(accuracy(rebuilt) == accuracy(report) && !accuracy(report).isEmpty, "\(rebuilt)")
+        }
+        // Again: nothing more.
+        let again = try CLI.run(["history", "--recover", moved], environment: environment)
+        #expect(
+            again.stdout.hasPrefix("Recovered from \(moved): 0 sessions (0 notes, 0 trace points)")
+                && again.stdout.contains("\n3 sessions from it were here already.\n"))
     }
 }
