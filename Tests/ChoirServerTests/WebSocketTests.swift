@@ -67,6 +67,8 @@ import Testing
         let (host, origin, path) = ("127.0.0.1:\(server.port)", "http://127.0.0.1:\(server.port)", "/\(server.token)/live")
         let deaf = HTTPProbe(port: server.port)!
         #expect(deaf.upgrade(path, host: host, origin: origin)?.status == 101)
+        // One at a time, so that the first socket opened is the deaf page's.
+        #expect(waitFor { opened.withLock { $0.count } == 1 })
         let reader = HTTPProbe(port: server.port)!
         #expect(reader.upgrade(path, host: host, origin: origin)?.status == 101)
         #expect(waitFor { opened.withLock { $0.count } == 2 })
