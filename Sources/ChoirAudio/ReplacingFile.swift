@@ -16,12 +16,14 @@ public final class ReplacingFile {
     private let temporary: String
     private var file: UnsafeMutablePointer<FILE>?
 
-    /// Creates the temporary file beside `path`, with the permissions a new file there would get.
+    /// Creates the temporary file beside `path`, with the permissions a new file there would get. Temporary files
+    /// left in that folder by a process that was killed are removed first.
     public init(path: String) throws(Failure) {
         self.path = path
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        Self.removeStale(in: directory)
         var attempt = 0
         while true {
             let candidate = "\(directory).\(name).\(getpid()).\(attempt).partial"
@@ -76,6 +78,29 @@ public final class ReplacingFile {
         let file = try ReplacingFile(path: path)
         try file.write(Array(text.utf8))
         try file.commit()
+    }
+
+    /// Removes the temporary files (".NAME.PID.N.partial") in `directory` whose process is gone: a process that
+    /// was killed while writing leaves its file, which no one else would ever finish or remove. A file whose
+    /// process still runs (or whose number another process has taken since) is left alone.
+    static func removeStale(in directory: String) {
+        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = stalePID(name), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory + name)
+        }
+    }
+
+    /// The process that wrote `name`, if it is named as a temporary file of this type: ".NAME.PID.N.partial".
+    static func stalePID(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(".partial") else { return nil }
+        let fields = name.dropLast(".partial".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard fields.count >= 4, fields.last.flatMap({ Int($0) }) != nil, let pid = pid_t(fields[fields.count - 2]), pid > 0 else {
+            return nil
+        }
+        return pid
     }
 
     private func failure() -> Failure {

@@ -405,4 +405,97 @@ struct PracticeCommandTests {
             again.stdout.hasPrefix("Recovered from \(moved): 0 sessions (0 notes, 0 trace points)")
                 && again.stdout.contains("\n3 sessions from it were here already.\n"))
     }
+
+    /// A take of eight passes (the demo take eight times), for a session long enough to be stopped in the middle.
+    static func eightPasses(in folder: String) throws -> String {
+        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let path = folder + "/eight-passes.wav"
+        try Data(
+            WAVFile.encode(
+                interleaved: Array([[Float]](repeating: take.samples, count: 8).joined()), channels: 1, sampleRate: take.sampleRate)
+        )
+        .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// `choir practice` of eight passes from a take, its mix written as it is judged, stopped by `signal` once the
+    /// mix is into the second pass.
+    static func stopped(by signal: Int32, data: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = [
+            "practice", CLI.example, "--part", "tenor", "--input", try eightPasses(in: data), "--loop", "8", "--output", data + "/mix.wav",
+        ]
+        process.currentDirectoryURL = CLI.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": data, "NO_COLOR": "1"]) { $1 }
+        let out = Pipe(), err = Pipe()
+        (process.standardOutput, process.standardError) = (out, err)
+        try process.run()
+        // 48 kHz stereo in 16 bits is 192 kB a second, and a pass lasts 37 s: 8 MB is into the second.
+        let end = Date().addingTimeInterval(120)
+        while try Date() < end && process.isRunning && (partials(in: data).map(\.size).max() ?? 0) < 8_000_000 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, signal)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    /// The temporary files (".NAME.PID.N.partial") in `folder`, with their sizes.
+    static func partials(in folder: String) throws -> [(name: String, size: Int)] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") && $0.hasSuffix(".partial") }.map {
+            ($0, (try FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// The issue's case: SIGTERM or SIGINT during a looped practice from a file. choir ends with 128 + the signal;
+    /// its report says where the session stopped and how many of the range's 224 notes it reached (and no "Not
+    /// sung" line: the take did not end there); the history keeps it as interrupted with those notes, and `choir
+    /// report` says the same; the mix is not written, and no temporary file is left.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalDuringALoopLeavesAnInterruptedSession(signal: Int32) throws {
+        let data = try Self.dataHome()
+        let stopped = try Self.stopped(by: signal, data: data)
+        #expect(stopped.status == 128 + signal, "\(stopped.stderr)")
+        let lines = stopped.stdout.split(separator: "\n").map(String.init)
+        let interrupted = try #require(lines.first { $0.hasPrefix("Interrupted ") }, "\(stopped.stdout)")
+        let accuracy = try #require(lines.first { $0.hasPrefix("Accuracy: ") })
+        let reached = try #require(Int(accuracy.split(separator: " ").last { Int($0) != nil } ?? ""))
+        #expect(interrupted.hasPrefix("Interrupted in m. ") && interrupted.contains(", pass 2 of 8, "), "\(interrupted)")
+        #expect(interrupted.hasSuffix(", after \(reached) of 224 notes; the rest not judged"), "\(interrupted)")
+        #expect(reached > 28 && reached < 56, "\(accuracy)")
+        #expect(!stopped.stdout.contains("Not sung"))
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
+        #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("  (interrupted)") == true, "\(history)")
+        let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
+        #expect(rebuilt.contains("\n" + accuracy + "\n" + interrupted + "\n"), "\(rebuilt)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/mix.wav"))
+        #expect(try Self.partials(in: data).isEmpty)
+    }
+
+    /// SIGKILL gives choir no say: the mix's temporary file is left, and the history has the session cut off, its
+    /// report saying after which note it stopped. The next practice writing there removes the file the killed one
+    /// left before writing its own mix.
+    @Test func aKilledSessionsPartialMixIsRemovedAtTheNextStart() throws {
+        let data = try Self.dataHome()
+        let killed = try Self.stopped(by: SIGKILL, data: data)
+        #expect(killed.status == SIGKILL)
+        let left = try Self.partials(in: data)
+        #expect(left.count == 1 && left[0].size > 8_000_000, "\(left)")
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
+        #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("interrupted)") == true, "\(history)")
+        let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
+        let interrupted = rebuilt.split(separator: "\n").first { $0.hasPrefix("Interrupted ") }
+        #expect(interrupted?.hasPrefix("Interrupted in m. ") == true, "\(rebuilt)")
+        #expect(interrupted?.hasSuffix(" notes; the rest not judged") == true && interrupted?.contains(" of ") == false)
+
+        let next = try CLI.run(
+            ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", data + "/mix.wav"],
+            environment: ["XDG_DATA_HOME": data])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try Self.partials(in: data).isEmpty)
+        #expect(try WAVFile.read(contentsOf: data + "/mix.wav").duration > 30)
+    }
 }

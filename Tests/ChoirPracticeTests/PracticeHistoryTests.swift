@@ -118,6 +118,7 @@ struct PracticeHistoryTests {
         #expect(
             applied == [
                 "sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks",
+                "where an interrupted session stopped",
             ])
     }
 
