@@ -50,16 +50,19 @@ let package = Package(
         .systemLibrary(
             name: "CSpeexDSP", pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
-        .target(name: "ChoirScore", dependencies: ["CZlib"]),
-        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
-        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
+        // File names as bytes, from the command line to the system's calls.
+        .target(name: "ChoirFiles"),
+        .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirFiles"]),
+        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile", "ChoirFiles"]),
+        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
         .target(
             name: "ChoirPractice",
             dependencies: [
                 "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+        .target(
+            name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",
@@ -73,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView",
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -90,7 +93,7 @@ let package = Package(
         // A front end of the real-time tests that drives a live session through ChoirSession's API alone.
         .executableTarget(name: "session-driver", dependencies: ["ChoirPractice", "ChoirSession"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
-        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
+        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),

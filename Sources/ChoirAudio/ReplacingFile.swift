@@ -1,3 +1,4 @@
+import ChoirFiles
 import Glibc
 
 /// A file written under a temporary name beside its target and renamed over it once complete, so that the
@@ -27,7 +28,7 @@ public final class ReplacingFile {
         var attempt = 0
         while true {
             let candidate = "\(directory).\(name).\(getpid()).\(attempt).partial"
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let descriptor = FileName.withPath(candidate) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
             if descriptor >= 0 {
                 temporary = candidate
                 file = fdopen(descriptor, "wb")
@@ -43,7 +44,7 @@ public final class ReplacingFile {
     deinit {
         if let file {
             fclose(file)
-            unlink(temporary)
+            _ = FileName.withPath(temporary, unlink)
         }
     }
 
@@ -66,9 +67,9 @@ public final class ReplacingFile {
         self.file = nil
         let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
         let closed = fclose(file) == 0
-        guard flushed && closed, rename(temporary, path) == 0 else {
+        guard flushed && closed, FileName.withPath(temporary, { from in FileName.withPath(path) { rename(from, $0) } }) == 0 else {
             let error = failure()
-            unlink(temporary)
+            _ = FileName.withPath(temporary, unlink)
             throw error
         }
     }
@@ -84,12 +85,12 @@ public final class ReplacingFile {
     /// was killed while writing leaves its file, which no one else would ever finish or remove. A file whose
     /// process still runs (or whose number another process has taken since) is left alone.
     static func removeStale(in directory: String) {
-        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return }
+        guard let folder = FileName.withPath(directory.isEmpty ? "." : directory, opendir) else { return }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.decode($0.prefix { $0 != 0 }) }
             guard let pid = stalePID(name), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink(directory + name)
+            _ = FileName.withPath(directory + name, unlink)
         }
     }
 

@@ -1,9 +1,10 @@
 import ArgumentParser
-import Glibc
-import FoundationEssentials
+import ChoirFiles
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import FoundationEssentials
+import Glibc
 
 /// choir: rehearse a line of a choral score against the other lines.
 @main
@@ -43,7 +44,8 @@ struct Choir: ParsableCommand {
                 "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
                 to: &standardError)
         }
-        main(nil)
+        // The arguments' bytes as they are: a file name need not be UTF-8.
+        main(Array(FileName.arguments.dropFirst()))
     }
 }
 

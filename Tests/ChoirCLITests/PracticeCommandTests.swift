@@ -498,4 +498,79 @@ struct PracticeCommandTests {
         #expect(try Self.partials(in: data).isEmpty)
         #expect(try WAVFile.read(contentsOf: data + "/mix.wav").duration > 30)
     }
+
+    /// File names that are not UTF-8 (Latin-1's é, â and ï) are passed through as bytes: the score, the take, the mix
+    /// and the report, all named so, are read and written under exactly those names, and an error names the file
+    /// with its own bytes.
+    @Test func fileNamesThatAreNotUTF8ArePassedThroughAsBytes() throws {
+        let folder = Array(try Self.dataHome().utf8) + [UInt8(ascii: "/")]
+        let score = folder + Array("gr".utf8) + [0xE2] + Array("ce.musicxml".utf8)
+        let take = folder + Array("t".utf8) + [0xE9] + Array("nor.wav".utf8)
+        let mix = folder + Array("m".utf8) + [0xEF] + Array("x.wav".utf8)
+        let report = folder + Array("r".utf8) + [0xE9] + Array("port.json".utf8)
+        for (from, to) in [(CLI.example, score), (Self.take, take)] {
+            let bytes = try #require(FileManager.default.contents(atPath: CLI.root.appendingPathComponent(from).path))
+            let descriptor = (to + [0]).withUnsafeBufferPointer { path in
+                path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            }
+            try #require(descriptor >= 0)
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        let practised = try Self.run(
+            [
+                Array("practice".utf8), score, Array("--part".utf8), Array("tenor".utf8), Array("--input".utf8), take,
+                Array("--output".utf8), mix,
+            ]
+                + [Array("--report".utf8), report, Array("--no-history".utf8)])
+        #expect(practised.status == 0, "\(String(decoding: practised.stderr, as: UTF8.self))")
+        #expect(practised.stdout.starts(with: score + Array(" — Tenor, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\n".utf8)))
+        for written in [mix, report] {
+            #expect(
+                (written + [0]).withUnsafeBufferPointer { path in path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, R_OK) } }
+                    == 0)
+        }
+        let missing = folder + Array("missing-".utf8) + [0xE9] + Array(".musicxml".utf8)
+        let failed = try Self.run([Array("info".utf8), missing])
+        #expect(failed.status == 66)
+        #expect(
+            failed.stderr == Array("choir: ".utf8) + missing
+                + Array(": no such file: expected a MusicXML (.musicxml, .xml) or .mxl file\n".utf8))
+    }
+
+    /// Runs choir with `arguments` given as bytes; its status and what it printed, as bytes.
+    static func run(_ arguments: [[UInt8]]) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+        let words = ([Array(CLI.executable.path.utf8)] + arguments).map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        }
+        defer { words.forEach { $0.deallocate() } }
+        let environment = (ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "LC_ALL": "C.UTF-8"]) { $1 })
+            .map { strdup("\($0.key)=\($0.value)") }
+        defer { environment.forEach { free($0) } }
+        var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
+        try #require(pipe(&out) == 0 && pipe(&err) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, words[0], &actions, nil, words.map { Optional($0) } + [nil], environment + [nil])
+        close(out[1])
+        close(err[1])
+        try #require(spawned == 0)
+        func drain(_ descriptor: Int32) -> [UInt8] {
+            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+            while case let count = read(descriptor, &chunk, chunk.count), count > 0 { bytes += chunk[..<count] }
+            close(descriptor)
+            return bytes
+        }
+        let stdout = drain(out[0]), stderr = drain(err[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return ((status >> 8) & 0xFF, stdout, stderr)
+    }
 }
