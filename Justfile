@@ -88,11 +88,10 @@ demo-take:
     swift run make-demo-take {{example}} {{demo_take}}
 
 # The tests whose code runs on more than one thread, run under ThreadSanitizer (the CLI's tests run choir built with
-# the same sanitizer): streams, the tracker's threads, the live echo solver, the history's writer, file sessions, the
-# local server's clients;
+# the same sanitizer): streams, the tracker's threads, the live echo solver, the history's writer, file sessions;
 # and live sessions: one driven through the library, one steered by keys, and each signal ending one. The rest of
 # the real-time suite runs without it (all of it passes under it too, in 8 minutes more).
-threaded := "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests|PracticeCommandTests|PlaybackCommandTests|PitchCommandTests|LoopbackServerTests|WebSocketTests"
+threaded := "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests|PracticeCommandTests|PlaybackCommandTests|PitchCommandTests"
 threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liveViewFollowsTheKeys"
 
 # Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
