@@ -406,13 +406,14 @@ struct PracticeCommandTests {
                 && again.stdout.contains("\n3 sessions from it were here already.\n"))
     }
 
-    /// A take of three passes (the demo take three times), for a session long enough to be stopped in the middle.
+    /// A take of three passes of measures 0 to 6 (the demo take's first 14.25 s, three times), for a session long
+    /// enough to be stopped in the middle.
     static func threePasses(in folder: String) throws -> String {
         let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let path = folder + "/three-passes.wav"
+        let pass = Array(take.samples.prefix(Int(14.25 * Double(take.sampleRate))))
         try Data(
-            WAVFile.encode(
-                interleaved: Array([[Float]](repeating: take.samples, count: 3).joined()), channels: 1, sampleRate: take.sampleRate)
+            WAVFile.encode(interleaved: Array([[Float]](repeating: pass, count: 3).joined()), channels: 1, sampleRate: take.sampleRate)
         )
         .write(to: URL(fileURLWithPath: path))
         return path
@@ -424,7 +425,8 @@ struct PracticeCommandTests {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = [
-            "practice", CLI.example, "--part", "tenor", "--input", try threePasses(in: data), "--loop", "3", "--output", data + "/mix.wav",
+            "practice", CLI.example, "--part", "tenor", "--input", try threePasses(in: data), "--to", "6", "--loop", "3", "--output",
+            data + "/mix.wav",
             "--sample-rate", "16000",
         ]
         process.currentDirectoryURL = CLI.root
@@ -432,9 +434,9 @@ struct PracticeCommandTests {
         let out = Pipe(), err = Pipe()
         (process.standardOutput, process.standardError) = (out, err)
         try process.run()
-        // 16 kHz stereo in 16 bits is 64 kB a second, and a pass lasts 37 s (2.4 MB): 2.7 MB is into the second.
+        // 16 kHz stereo in 16 bits is 64 kB a second, and a pass lasts 14.25 s (0.91 MB): 1.1 MB is into the second.
         let end = Date().addingTimeInterval(300)
-        while try Date() < end && process.isRunning && (partials(in: data).map(\.size).max() ?? 0) < 2_700_000 {
+        while try Date() < end && process.isRunning && (partials(in: data).map(\.size).max() ?? 0) < 1_100_000 {
             Thread.sleep(forTimeInterval: 0.05)
         }
         kill(process.processIdentifier, signal)
@@ -452,7 +454,7 @@ struct PracticeCommandTests {
     }
 
     /// The issue's case: SIGTERM or SIGINT during a looped practice from a file. choir ends with 128 + the signal;
-    /// its report says where the session stopped and how many of the range's 84 notes (three passes) it reached (and no "Not
+    /// its report says where the session stopped and how many of the range's 39 notes (three passes) it reached (and no "Not
     /// sung" line: the take did not end there); the history keeps it as interrupted with those notes, and `choir
     /// report` says the same; the mix is not written, and no temporary file is left.
     @Test(arguments: [SIGTERM, SIGINT])
@@ -465,8 +467,8 @@ struct PracticeCommandTests {
         let accuracy = try #require(lines.first { $0.hasPrefix("Accuracy: ") })
         let reached = try #require(Int(accuracy.split(separator: " ").last { Int($0) != nil } ?? ""))
         #expect(interrupted.hasPrefix("Interrupted in m. ") && interrupted.contains(", pass 2 of 3, "), "\(interrupted)")
-        #expect(interrupted.hasSuffix(", after \(reached) of 84 notes; the rest not judged"), "\(interrupted)")
-        #expect(reached > 28 && reached < 56, "\(accuracy)")
+        #expect(interrupted.hasSuffix(", after \(reached) of 39 notes; the rest not judged"), "\(interrupted)")
+        #expect(reached > 13 && reached < 26, "\(accuracy)")
         #expect(!stopped.stdout.contains("Not sung"))
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
         #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("  (interrupted)") == true, "\(history)")
@@ -484,7 +486,7 @@ struct PracticeCommandTests {
         let killed = try Self.stopped(by: SIGKILL, data: data)
         #expect(killed.status == SIGKILL)
         let left = try Self.partials(in: data)
-        #expect(left.count == 1 && left[0].size > 2_700_000, "\(left)")
+        #expect(left.count == 1 && left[0].size > 1_100_000, "\(left)")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
         #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("interrupted)") == true, "\(history)")
         let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
