@@ -1,3 +1,4 @@
+import ChoirFiles
 import CSndFile
 import FoundationEssentials
 import Glibc
@@ -21,8 +22,8 @@ public enum AudioFile {
 
     /// Reads and mixes down the recording at `path`.
     public static func read(contentsOf path: String) throws(WAVFile.Failure) -> WAVFile.Audio {
-        guard let file = fopen(path, "rb") else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        guard let file = FileName.withPath(path, { fopen($0, "rb") }) else {
+            let reason = FileName.exists(path) ? "cannot be read" : "no such file"
             throw WAVFile.Failure(file: path, message: "\(reason): \(expected)", unreadable: true)
         }
         var header = [UInt8](repeating: 0, count: 12)
@@ -69,7 +70,9 @@ public enum AudioFile {
             info.samplerate = Int32(sampleRate)
             info.channels = 1
             info.format = Int32(format)
-            guard let opened = sf_open(partial, Int32(SFM_WRITE), &info) else { throw unwritable(String(cString: sf_strerror(nil))) }
+            guard let opened = FileName.withPath(partial, { sf_open($0, Int32(SFM_WRITE), &info) }) else {
+                throw unwritable(String(cString: sf_strerror(nil)))
+            }
             handle = opened
         }
 
@@ -101,20 +104,22 @@ public enum AudioFile {
             guard let handle else { return }
             self.handle = nil
             sf_close(handle)
-            guard rename(partial, path) == 0 else { throw unwritable(String(cString: strerror(errno))) }
+            guard FileName.withPath(partial, { from in FileName.withPath(path) { rename(from, $0) } }) == 0 else {
+                throw unwritable(String(cString: strerror(errno)))
+            }
         }
 
         private func unwritable(_ reason: String, keeping: Bool = false) -> WAVFile.Failure {
             if let handle { sf_close(handle) }
             handle = nil
-            if !keeping { unlink(partial) }
+            if !keeping { _ = FileName.withPath(partial, unlink) }
             return WAVFile.Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
         }
     }
 
     private static func decode(_ path: String) throws(WAVFile.Failure) -> WAVFile.Audio {
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let handle = FileName.withPath(path, { sf_open($0, Int32(SFM_READ), &info) }) else {
             let reason = String(cString: sf_strerror(nil))
             throw WAVFile.Failure(file: path, message: "not an audio file libsndfile can read (\(reason)): \(expected)")
         }

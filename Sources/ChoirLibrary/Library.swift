@@ -186,4 +186,9 @@ public final class Library: Sendable {
     private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
         try PracticeHistory.write(database, path: path, work)
     }
+
+    /// Copies the entries of the damaged history `source` that the library does not have (by path); returns how many.
+    public func recover(from source: DamagedHistoryReader) throws(PracticeHistory.Failure) -> Int {
+        try PracticeHistory.recover("library", from: source, into: database, path: path)
+    }
 }

@@ -64,8 +64,10 @@ public final class PracticeHistory: Sendable {
     }
 
     /// The database at `path`, opened as the history opens it (created if need be, in WAL mode, waiting a second
-    /// for another writer) and brought up to date by `migrator`: the library shares the history's file.
+    /// for another writer) and brought up to date by `migrator`: the library shares the history's file. The first
+    /// opening in a process checks the file (``DamagedHistory``): a damaged one is moved aside and a new one started.
     public static func open(_ path: String, migrator: DatabaseMigrator) throws(Failure) -> DatabaseQueue {
+        _ = DamagedHistory.setAsideIfDamaged(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]).ifEmpty("."),
@@ -149,6 +151,10 @@ public final class PracticeHistory: Sendable {
                         text TEXT NOT NULL, created REAL NOT NULL)
                     """)
         }
+        // Where an interrupted session stopped (``SessionReport/Interruption``).
+        migrator.registerMigration("where an interrupted session stopped") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN stopped TEXT")
+        }
         return migrator
     }
 
@@ -191,12 +197,13 @@ public final class PracticeHistory: Sendable {
         }
     }
 
-    /// Marks a session as ended normally, with how its audio devices fared if it was live.
-    public func finish(session: Int64, audio: AudioHealth? = nil) throws(Failure) {
+    /// Marks a session as ended, with how its audio devices fared if it was live: normally, or `interrupted` where
+    /// it stopped (it stays unfinished, as a session cut off without a word does).
+    public func finish(session: Int64, audio: AudioHealth? = nil, interrupted: SessionReport.Interruption? = nil) throws(Failure) {
         try attempt { db in
             try db.execute(
-                sql: "UPDATE session SET finished = 1, audio = ? WHERE id = ?",
-                arguments: [try audio.map { try Self.json($0) }, session])
+                sql: "UPDATE session SET finished = ?, audio = ?, stopped = ? WHERE id = ?",
+                arguments: [interrupted == nil, try audio.map { try Self.json($0) }, try interrupted.map { try Self.json($0) }, session])
         }
     }
 
@@ -262,6 +269,13 @@ public final class PracticeHistory: Sendable {
             report.divisi = try (row["divisi"] as String?).map { try decoder.decode(SessionReport.DivisiChoice.self, from: Data($0.utf8)) }
             report.lyrics =
                 try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
+            report.interruption = try (row["stopped"] as String?).map {
+                try decoder.decode(SessionReport.Interruption.self, from: Data($0.utf8))
+            }
+            // Cut off without a word (killed, or the machine went down): it stopped after its last note kept.
+            if report.interruption == nil, !(row["finished"] as Bool), let last = results.last {
+                report.interruption = SessionReport.Interruption(measure: last.note.measure, pass: last.pass, passes: last.pass, notes: nil)
+            }
             return report
         }
     }

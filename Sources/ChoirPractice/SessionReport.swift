@@ -20,6 +20,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var audio: AudioHealth?
     /// The notes a take ended before: not sung, so neither judged nor counted as mistakes.
     public var unsung: Unsung?
+    /// Where a session ended by a signal (or a closed window) stopped; nil for one that ran to its end or was quit.
+    public var interruption: Interruption?
     /// Semitones the score was moved by for the session.
     public var transpose = 0
     /// The lyric verse sung, from 1, and the syllables sung, on the session's clock (one pass).
@@ -104,6 +106,32 @@ public struct SessionReport: Sendable, Codable, Equatable {
         public var summary: String {
             "the take ends in m. \(measure): its \(notes == 1 ? "last note is" : "last \(notes) notes are") not sung, "
                 + "so not judged and not counted as mistakes"
+        }
+    }
+
+    /// Where an interrupted session stopped: the notes after it were not reached, so neither judged nor counted.
+    public struct Interruption: Sendable, Codable, Equatable {
+        /// The measure being played, by printed number.
+        public var measure: String
+        /// The pass through the range it was in, from 1, and how many the session was to play.
+        public var pass: Int
+        public var passes: Int
+        /// The notes of the range in all its passes; nil when not known (a session cut off without a word).
+        public var notes: Int?
+
+        public init(measure: String, pass: Int, passes: Int, notes: Int?) {
+            self.measure = measure
+            self.pass = pass
+            self.passes = passes
+            self.notes = notes
+        }
+
+        /// Where, for a session that judged `judged` notes: "in m. 7, pass 2 of 8, after 40 of 224 notes; the rest
+        /// not judged".
+        public func summary(judged: Int) -> String {
+            let place = measure.contains(where: \.isNumber) ? "in m. \(measure)" : "before the first beat"
+            let round = passes > 1 ? ", pass \(pass) of \(passes)" : pass > 1 ? ", pass \(pass)" : ""
+            return "\(place)\(round), after \(judged)" + (notes.map { " of \($0)" } ?? "") + " notes; the rest not judged"
         }
     }
 

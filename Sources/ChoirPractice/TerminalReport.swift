@@ -9,11 +9,17 @@ public enum TerminalReport {
             "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
             + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
+        let interrupted = report.interruption.map { "Interrupted \($0.summary(judged: report.results.count))\n" } ?? ""
         guard !report.results.isEmpty else {
-            return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)
+            return out + "No notes judged: no accuracy to give and no measure to work on.\n" + interrupted + audio(report)
         }
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
-        if let unsung = report.unsung { out += "Not sung: \(unsung.summary)\n" }
+        // Interrupted, the session stopped before the take's end: where it stopped is what matters.
+        if !interrupted.isEmpty {
+            out += interrupted
+        } else if let unsung = report.unsung {
+            out += "Not sung: \(unsung.summary)\n"
+        }
         let lines = report.lineFigures
         if !lines.isEmpty {
             out +=

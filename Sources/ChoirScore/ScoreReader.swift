@@ -1,3 +1,4 @@
+import ChoirFiles
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -28,12 +29,11 @@ public enum ScoreReader {
 
     /// The bytes of the file at `path`, or the error that says it is missing or unreadable.
     public static func contents(of path: String) throws(ScoreError) -> [UInt8] {
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        guard let bytes = FileName.contents(path) else {
+            let reason = FileName.exists(path) ? "cannot be read" : "no such file"
             throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true)
         }
+        return bytes
     }
 
     /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML

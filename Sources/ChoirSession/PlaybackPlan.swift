@@ -180,9 +180,20 @@ public struct ResolvedPlayback: Sendable {
             blockSize: blockSize, promptProgram: prompts ? singer.map { programs[$0] } : nil, tunings: tunings)
     }
 
-    /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
+    /// Which pass through the range (`--loop`) is heard `seconds` after its first beat, from 1; the notes' ring after
+    /// the last pass is the last's.
+    public func pass(at seconds: Double) -> Int {
+        let passes = max(1, plan.passes)
+        guard passes > 1, seconds > 0 else { return 1 }
+        return min(passes, Int(seconds / (schedule.length / Double(passes))) + 1)
+    }
+
+    /// The measure and beat (from 1) heard `seconds` after the range's first beat, in whichever pass; "count-in"
+    /// before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {
         guard seconds >= 0 else { return ("count-in", 0) }
+        // A later pass of a loop is the range again.
+        let seconds = seconds - Double(pass(at: seconds) - 1) * schedule.length / Double(max(1, plan.passes))
         guard let index = schedule.measures.lastIndex(where: { $0.start <= seconds }) else { return ("-", 0) }
         let (measureIndex, start) = schedule.measures[index]
         let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.length

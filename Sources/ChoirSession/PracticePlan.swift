@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirFiles
 import ChoirPractice
 import FoundationEssentials
 
@@ -15,7 +16,7 @@ public struct PracticePlan: Sendable {
         /// What a person means by `name`: a take when it names a recording (by its extension) or an existing
         /// file, else a capture device.
         public init(_ name: String) {
-            self = AudioFile.isRecording(name) || FileManager.default.fileExists(atPath: name) ? .take(name) : .device(name)
+            self = AudioFile.isRecording(name) || FileName.exists(name) ? .take(name) : .device(name)
         }
 
         public var isTake: Bool { if case .take = self { true } else { false } }

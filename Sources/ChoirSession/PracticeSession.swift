@@ -233,7 +233,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
         let tap = plan.loudspeakers && plan.output.isDevice ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
-        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap)
+        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap, paced: true)
         // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
         let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         if let singerTap, !resolved.singers.isEmpty { mix.renderer?.tap(lines: resolved.singers, into: singerTap) }
@@ -282,19 +282,35 @@ public final class PracticeSession: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    private func finishRun(_ run: (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending)) {
+    /// What a run of the session came to: what was judged, how the audio fared, how it ended and where the music
+    /// was then (its measure and pass).
+    private struct Run {
+        var results: [NoteResult] = []
+        var trace: [TracePoint] = []
+        var audio: AudioHealth?
+        var ending: Ending
+        var place = (measure: "-", pass: 1)
+    }
+
+    private func finishRun(_ run: Run) {
         var report = header
-        report.results = run.judged.results
-        report.trace = run.judged.trace
+        report.results = run.results
+        report.trace = run.trace
         report.audio = run.audio
-        recorder?.finish(audio: run.audio)
+        // Ended from outside (a signal, a closed window), the session is kept as interrupted, saying where.
+        if run.ending == .cancelled {
+            report.interruption = SessionReport.Interruption(
+                measure: run.place.measure, pass: run.place.pass, passes: plan.playback.passes,
+                notes: notes.count + (header.unsung?.notes ?? 0))
+        }
+        recorder?.finish(audio: run.audio, interrupted: report.interruption)
         state.withLock { $0.ended = true }
         result.withLock {
             $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
         }
     }
 
-    private func run() -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+    private func run() -> Run {
         switch source {
         case .take(let take): return runTake(take)
         case .live(let live): return runLive(live)
@@ -311,7 +327,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
     }
 
-    private func runTake(_ take: TakeSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+    private func runTake(_ take: TakeSetup) -> Run {
         let offset = resolved.schedule.preroll + latency
         let analysis: TakeAnalysis
         do {
@@ -319,14 +335,14 @@ public final class PracticeSession: @unchecked Sendable {
                 samples: take.audio.samples, sampleRate: Double(take.audio.sampleRate), notes: notes, start: offset,
                 mix: take.heard?.mix, singersLine: take.heard?.singersLine)
         } catch {
-            return (([], []), nil, .failed(SessionError(.input, "\(take.path): \(error)")))
+            return Run(ending: .failed(SessionError(.input, "\(take.path): \(error)")))
         }
         var judge = analysis.judge(notes, options: plan.options)
         var saver = Saver()
         var ending = Ending.completed
+        var lastSave = -Double.infinity
         do {
             try take.mix.start()
-            var lastSave = -Double.infinity
             for var frame in analysis.frames {
                 frame.time -= offset
                 try take.mix.advance(to: frame.time + resolved.schedule.preroll)
@@ -356,10 +372,12 @@ public final class PracticeSession: @unchecked Sendable {
             ending = .failed(error)
         }
         saver.save(recorder, results: judge.results, trace: judge.trace)
-        return ((judge.results, judge.trace), nil, ending)
+        return Run(
+            results: judge.results, trace: judge.trace, ending: ending,
+            place: (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave)))
     }
 
-    private func runLive(_ live: LiveSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
+    private func runLive(_ live: LiveSetup) -> Run {
         let sampleRate = plan.sampleRate, rate = Double(sampleRate)
         let (tracker, ring, capture, mix, echo) = (live.tracker, live.ring, live.capture, live.mix, live.echo)
         let preroll = resolved.schedule.preroll
@@ -378,7 +396,7 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             capture.stop()
             mix.abandon()
-            return (([], []), nil, .failed(error))
+            return Run(ending: .failed(error))
         }
         // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
         let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
@@ -471,7 +489,9 @@ public final class PracticeSession: @unchecked Sendable {
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
-        return ((judge.results, judge.trace), audio, ending)
+        return Run(
+            results: judge.results, trace: judge.trace, audio: audio, ending: ending,
+            place: (resolved.position(at: transport.scoreTime).measure, judge.pass))
     }
 
     /// A recorded take's progress, for the snapshot.

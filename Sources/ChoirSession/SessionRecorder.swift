@@ -77,12 +77,13 @@ final class SessionRecorder: Sendable {
         }
     }
 
-    /// Marks the session ended, with how its audio fared, and waits until everything queued is written.
-    func finish(audio: AudioHealth?) {
+    /// Marks the session ended, with how its audio fared (and where it stopped, if it was interrupted), and waits
+    /// until everything queued is written.
+    func finish(audio: AudioHealth?, interrupted: SessionReport.Interruption? = nil) {
         let session = self.session
         queue.sync { [self] in
             guard let history, self.failure == nil else { return }
-            do { try history.finish(session: session, audio: audio) } catch { fail(error) }
+            do { try history.finish(session: session, audio: audio, interrupted: interrupted) } catch { fail(error) }
         }
     }
 

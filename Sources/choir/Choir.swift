@@ -1,9 +1,10 @@
 import ArgumentParser
-import Glibc
-import FoundationEssentials
+import ChoirFiles
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import FoundationEssentials
+import Glibc
 
 /// choir: rehearse a line of a choral score against the other lines.
 @main
@@ -34,6 +35,18 @@ struct Choir: ParsableCommand {
             Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self,
             LibraryCommand.self, Mark.self, Coaching.self, Plan.self,
         ])
+
+    static func main() {
+        // Whichever command finds the history damaged says so, once, as it happens.
+        DamagedHistory.whenSetAside { damaged in
+            var standardError = StandardError()
+            print(
+                "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
+                to: &standardError)
+        }
+        // The arguments' bytes as they are: a file name need not be UTF-8.
+        main(Array(FileName.arguments.dropFirst()))
+    }
 }
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart.

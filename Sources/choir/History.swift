@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
@@ -20,11 +21,19 @@ extension Choir {
         )
         var html: String?
 
+        @Option(
+            help:
+                "Copy every session still readable (with its notes, and the marks, library and plans) from a damaged history that choir set aside into the current one."
+        )
+        var recover: String?
+
         func validate() throws {
             if html != nil && score == nil { throw ValidationError("--html needs a SCORE: expected `choir history SCORE --html FILE`") }
+            if recover != nil && (score != nil || html != nil) { throw ValidationError("--recover FILE takes no SCORE or --html") }
         }
 
         func run() throws {
+            if let recover { return try Self.recover(from: recover) }
             let history = try openHistory()
             let sessions: [PracticeHistory.Session]
             let score = try self.score.map { try LibraryTitles.path($0) }
@@ -60,6 +69,42 @@ extension Choir {
                 }
             }
             FileOutput.write(out)
+        }
+
+        /// Copies what can be read of the damaged history `file` into the current one, and says what came back.
+        static func recover(from file: String) throws {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw fail("\(file): no such file: expected a damaged history that choir set aside", ExitStatus.noInput)
+            }
+            let history = try openHistory()
+            guard FileManager.default.fileExists(atPath: history.path),
+                realpath(file, nil).map({ String(cString: $0) }) != realpath(history.path, nil).map({ String(cString: $0) })
+            else {
+                throw usage("--recover \(file): this is the current history: expected a damaged one that choir set aside")
+            }
+            do {
+                let source = try DamagedHistoryReader(path: file)
+                let recovered = try history.recover(from: source)
+                let entries = try Library(path: history.path).recover(from: source)
+                let plans = try RehearsalPlans(path: history.path).recover(from: source, sessions: recovered.sessionNumbers)
+                func count(_ n: Int, _ what: String, _ many: String? = nil) -> String { "\(n) " + (n == 1 ? what : many ?? what + "s") }
+                var said =
+                    "Recovered from \(file): \(count(recovered.sessions, "session")) (\(count(recovered.results, "note")), "
+                    + "\(count(recovered.tracePoints, "trace point"))), \(count(recovered.marks, "mark")), "
+                    + "\(count(entries, "library entry", "library entries")), \(count(plans.plans, "plan")) "
+                    + "and \(count(plans.runs, "plan run")).\n"
+                if recovered.alreadyThere > 0 { said += "\(count(recovered.alreadyThere, "session")) from it were here already.\n" }
+                if recovered.damagedStretches > 0 || recovered.orphaned > 0 {
+                    said +=
+                        "Lost to the damage: the rows on \(count(recovered.damagedStretches, "damaged stretch", "damaged stretches"))"
+                        + (recovered.orphaned > 0
+                            ? ", and \(recovered.orphaned) notes and trace points of sessions whose own record was on one" : "")
+                        + ".\n"
+                }
+                FileOutput.write(said)
+            } catch {
+                throw fail(error)
+            }
         }
 
         /// One session: number, date, tempo, how it was sung, the range, accuracy and a bar.

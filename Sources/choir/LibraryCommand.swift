@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirFiles
 import ChoirLibrary
 import ChoirPractice
 import ChoirScore
@@ -218,7 +219,7 @@ enum LibraryTitles {
     /// A SCORE argument as a file: itself when it is one (or when there is no library), else the file of the one
     /// library score with that title, or whose title it begins.
     static func path(_ argument: String) throws -> String {
-        guard !FileManager.default.fileExists(atPath: argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
+        guard !FileName.exists(argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
             let library = try? Library(path: PracticePlan.defaultHistory), let matches = try? library.titled(argument), !matches.isEmpty
         else { return argument }
         guard matches.count == 1 else { throw usage(problem(argument, matches)) }

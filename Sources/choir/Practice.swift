@@ -22,7 +22,9 @@ extension Choir {
         )
         var input = "default"
 
-        @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
+        @Option(
+            name: [.customLong("output"), .customLong("device")],
+            help: "Where the mix goes: an ALSA device, a .wav file, or none (at a microphone, silence on the music's true time).")
         var output = "default"
 
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
