@@ -176,6 +176,18 @@ public final class Library: Sendable {
         return exact.isEmpty ? all.filter { $0.title.lowercased().hasPrefix(wanted) } : exact
     }
 
+    /// Why `name` does not pick one score of `matches` (what ``titled(_:)`` found for it): no file and no title,
+    /// with the nearest title, or the titles it could be.
+    public func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
+        if matches.isEmpty {
+            let titles = (try? entries().map(\.title)) ?? []
+            return "\(name): no such file, and no title in the library\(NearestName.suggestion(name, among: titles)): "
+                + "expected a score's path or a title from `choir library list`"
+        }
+        return "\(name): \(matches.count) titles in the library begin so: expected one of "
+            + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
+    }
+
     /// Takes `entries` out of the library (their files stay where they are).
     public func remove(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) {
         try attempt { db in

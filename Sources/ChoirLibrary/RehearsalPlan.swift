@@ -108,7 +108,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             throw fail("expected `name = \"…\"` at the top: the plan's name")
         }
         for key in table.keys where !["name", "item"].contains(key) {
-            throw fail("unknown key `\(key)`: expected `name` and `[[item]]` tables")
+            throw fail(NearestName.unknown("key", key, among: ["name", "item"], expected: "`name` and `[[item]]` tables"))
         }
         // Where each [[item]] header is, to name its line in an error.
         let headers = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -143,8 +143,11 @@ public struct RehearsalPlan: Sendable, Equatable {
                 guard let number = found.int else { throw fail("\(place): `\(key)` is \(found.type): expected a whole number") }
                 return number
             }
-            for key in entry.keys where !["piece", "line", "from", "to", "tempo", "transpose", "passes"].contains(key) {
-                throw fail("\(place): unknown key `\(key)`: expected piece, line, from, to, tempo, transpose or passes")
+            let keys = ["piece", "line", "from", "to", "tempo", "transpose", "passes"]
+            for key in entry.keys where !keys.contains(key) {
+                throw fail(
+                    "\(place): "
+                        + NearestName.unknown("key", key, among: keys, expected: "piece, line, from, to, tempo, transpose or passes"))
             }
             var piece = try text("piece", required: true)!
             if !piece.hasPrefix("/") && FileManager.default.fileExists(atPath: folder + "/" + piece) {

@@ -35,7 +35,8 @@ public enum LineSelector {
         }
         if prefixed.count > 1 { throw ambiguous(query, prefixed, lines) }
         if let number = Int(wanted), lines.indices.contains(number - 1) { return number - 1 }
-        throw Failure(description: "unknown line '\(query)': expected one of \(choices(lines.indices, lines))")
+        throw Failure(
+            description: NearestName.unknown("line", query, among: lines.map(\.name), expected: "one of \(choices(lines.indices, lines))"))
     }
 
     private static func ambiguous(_ query: String, _ matches: [Int], _ lines: [Line]) -> Failure {

@@ -31,9 +31,20 @@ public enum ScoreReader {
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file" + nearest(path)
             throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true)
         }
+    }
+
+    /// " (did you mean 'a/hymn.musicxml'?)": the score in the same folder whose name is nearest `path`'s.
+    private static func nearest(_ path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let scores = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []).filter { file in
+            [".musicxml", ".xml", ".mxl"].contains { file.lowercased().hasSuffix($0) }
+        }
+        return NearestName.to(name, among: scores).map { " (did you mean '\(folder + $0)'?)" } ?? ""
     }
 
     /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML

@@ -94,7 +94,7 @@ public struct PlaybackPlan: Sendable {
         func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
         func program(_ name: String) throws -> Int {
             guard let program = GeneralMIDI.program(named: name) else {
-                throw PlaybackError("unknown instrument '\(name)': expected a GM program number 1-128 or name, such as piano")
+                throw PlaybackError(GeneralMIDI.unknown(name))
             }
             return program
         }

@@ -136,7 +136,7 @@ extension Choir {
                     for name in scores {
                         let path = FileManager.default.fileExists(atPath: name) ? Library.absolute(name) : name
                         let matches = try all.filter { $0.path == path }.ifEmpty(try library.titled(name))
-                        guard matches.count == 1 else { throw usage(LibraryTitles.problem(name, matches)) }
+                        guard matches.count == 1 else { throw usage(library.problem(name, matches)) }
                         removed.append(matches[0])
                     }
                     try library.remove(removed)
@@ -221,17 +221,8 @@ enum LibraryTitles {
         guard !FileManager.default.fileExists(atPath: argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
             let library = try? Library(path: PracticePlan.defaultHistory), let matches = try? library.titled(argument), !matches.isEmpty
         else { return argument }
-        guard matches.count == 1 else { throw usage(problem(argument, matches)) }
+        guard matches.count == 1 else { throw usage(library.problem(argument, matches)) }
         return matches[0].path
-    }
-
-    /// Why `name` does not pick one score of `matches`.
-    static func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
-        if matches.isEmpty {
-            return "\(name): no such file, and no title in the library: expected a score's path or a title from `choir library list`"
-        }
-        return "\(name): \(matches.count) titles in the library begin so: expected one of "
-            + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
     }
 }
 

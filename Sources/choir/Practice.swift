@@ -11,7 +11,7 @@ extension Choir {
     /// reported and kept in the history.
     struct Practice: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sing your line while the other lines play; get each note judged and a report.")
+            abstract: "Sing your line while the other lines play; get each note judged and a report.", aliases: ["practise"])
 
         @OptionGroup var playback: PlaybackArguments
 
