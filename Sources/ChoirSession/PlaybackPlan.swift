@@ -98,11 +98,7 @@ public struct PlaybackPlan: Sendable {
             }
             return program
         }
-        var singers: [Int] = []
-        for name in parts {
-            let index = try line(name)
-            if !singers.contains(index) { singers.append(index) }
-        }
+        let singers = try LineSelector.select(parts, from: lines)
         let singer = singers.first
         if let problem = score.problem(withVerse: verse) { throw PlaybackError(problem) }
         var options = PlaybackOptions()
@@ -171,7 +167,7 @@ public struct ResolvedPlayback: Sendable {
     }
 
     /// The singer's lines' names, "Soprano + Descant", if there is one.
-    public var part: String? { singers.isEmpty ? nil : singers.map { lines[$0].name }.joined(separator: " + ") }
+    public var part: String? { singers.isEmpty ? nil : LineSelector.name(of: singers, in: lines) }
 
     /// A synthesizer for this playback, its instruments in tune; with `prompts`, it can sound the singer's notes.
     public func renderer(sampleRate: Int, blockSize: Int, prompts: Bool = false) throws(PlaybackError) -> SynthRenderer {

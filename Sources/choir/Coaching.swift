@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChoirPractice
+import ChoirScore
 
 extension Choir {
     /// `choir coach`: what a line's stored sessions show, in plain words.
@@ -12,11 +13,21 @@ extension Choir {
         @Argument(help: "The score: a file (matched by name, as the history matches it), or a title in the library.")
         var score: String
 
-        @Option(help: "The line, as the sessions name it (Tenor, Soprano + Descant).")
-        var part: String
+        /// The line, or the lines sung together, as practised.
+        @OptionGroup var parts: Parts
+
+        func validate() throws {
+            if parts.isEmpty { throw ValidationError("coach needs --part: the line whose sessions to read") }
+        }
 
         func run() throws {
             let score = try LibraryTitles.path(self.score)
+            let read: Score
+            do { read = try ScoreReader.read(contentsOf: score) } catch { throw fail(error) }
+            let part: String
+            do { part = LineSelector.name(of: try LineSelector.select(parts.names, from: read.lines), in: read.lines) } catch {
+                throw usage("\(score): \(error)")
+            }
             let history = try openHistory()
             let reports: [SessionReport]
             do {

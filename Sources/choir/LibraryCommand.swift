@@ -79,13 +79,13 @@ extension Choir {
             @Option(help: "The voicing, exactly: SATB, SSAA, TTBB, SSATB…")
             var voicing: String?
 
-            @Option(help: "A line (tenor, T, Soprano 1): the piece has it, within --lowest and --highest.")
-            var line: String?
+            /// Lines the piece has, each within --lowest and --highest.
+            @OptionGroup var parts: Parts
 
-            @Option(help: "With --line, the lowest note it may go to (D3, F#4, B♭3).")
+            @Option(help: "With --part, the lowest note its lines may go to (D3, F#4, B♭3).")
             var lowest: String?
 
-            @Option(help: "With --line, the highest note it may go to.")
+            @Option(help: "With --part, the highest note its lines may go to.")
             var highest: String?
 
             @Option(help: "The key at the start: G, G major, e minor, Em, B♭.")
@@ -95,8 +95,8 @@ extension Choir {
             var json = false
 
             func validate() throws {
-                if (lowest != nil || highest != nil) && line == nil {
-                    throw ValidationError("--lowest and --highest need --line: the line they bound")
+                if (lowest != nil || highest != nil) && parts.isEmpty {
+                    throw ValidationError("--lowest and --highest need --part: the line they bound")
                 }
                 for (option, note) in [("lowest", lowest), ("highest", highest)] {
                     if let note, PitchName.midi(named: note) == nil {
@@ -112,7 +112,7 @@ extension Choir {
                 var query = LibraryQuery()
                 query.text = text.isEmpty ? nil : text.joined(separator: " ")
                 query.voicing = voicing
-                query.line = line
+                query.lines = parts.names
                 query.lowest = lowest.flatMap(PitchName.midi(named:))
                 query.highest = highest.flatMap(PitchName.midi(named:))
                 query.key = key

@@ -17,8 +17,8 @@ extension Choir {
             @Argument(help: "The score: a file, or a title in the library.")
             var score: String
 
-            @Option(help: "The line the mark is for (every line when not given).")
-            var line: String?
+            /// The lines the mark is for; every line when none is given.
+            @OptionGroup var parts: Parts
 
             @Option(help: "The measure, by its printed number.")
             var measure: String
@@ -31,9 +31,9 @@ extension Choir {
                 let read: Score
                 do { read = try ScoreReader.read(contentsOf: path) } catch { throw fail(error) }
                 let lines = read.lines
-                var name: String?
-                if let line {
-                    do { name = lines[try LineSelector.select(line, from: lines)].name } catch { throw usage("\(path): \(error)") }
+                let names: [String?]
+                do { names = parts.isEmpty ? [nil] : try LineSelector.select(parts.names, from: lines).map { lines[$0].name } } catch {
+                    throw usage("\(path): \(error)")
                 }
                 guard read.measures.contains(where: { $0.number == measure }) else {
                     let numbers = read.measures.map(\.number)
@@ -43,11 +43,13 @@ extension Choir {
                     throw usage("the mark's text is empty: expected what to remember at the measure")
                 }
                 let history = try openHistory()
-                let kept: PracticeMark
-                do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch {
-                    throw fail(error)
+                for name in names {
+                    let kept: PracticeMark
+                    do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch {
+                        throw fail(error)
+                    }
+                    FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
                 }
-                FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
             }
         }
 

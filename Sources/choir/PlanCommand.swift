@@ -37,8 +37,8 @@ extension Choir {
             @Argument(help: "The score: a file, or a title in the library.")
             var score: String
 
-            @Option(help: "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`.")
-            var part: String
+            /// Your line (one per item).
+            @OptionGroup var parts: Parts
 
             @Option(help: "First measure (its printed number).")
             var from: String?
@@ -57,6 +57,9 @@ extension Choir {
 
             func validate() throws {
                 typealias Item = RehearsalPlan.Item
+                if parts.names.count != 1 {
+                    throw ValidationError("plan add takes one --part: the line you sing in this item (add an item for each line)")
+                }
                 if let tempo, !Item.tempos.contains(tempo) {
                     throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)")
                 }
@@ -70,7 +73,8 @@ extension Choir {
                 var plan = try plan(named: name, in: openPlans())
                 let path = try LibraryTitles.path(score)
                 var item = RehearsalPlan.Item(
-                    piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: part, from: from, to: to,
+                    piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: parts.names[0], from: from,
+                    to: to,
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.
                 let resolved: ResolvedPlayback

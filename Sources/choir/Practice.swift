@@ -88,7 +88,7 @@ extension Choir {
         var openView = false
 
         func validate() throws {
-            guard !playback.part.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
+            guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
             guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }

@@ -19,7 +19,8 @@ struct CoachCommandTests {
             try history.record(report.results, trace: [], session: id)
             try history.finish(session: id)
         }
-        let coach = try CLI.run(["coach", "piece.musicxml", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
+        try PlantedSession.musicXML.write(toFile: data + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
+        let coach = try CLI.run(["coach", "piece.musicxml", "--part", "T"], environment: ["XDG_DATA_HOME": data], directory: data)
         #expect(coach.status == 0, "\(coach.stderr)")
         #expect(
             coach.stdout == """
@@ -28,7 +29,7 @@ struct CoachCommandTests {
                   - Your entrances after rests are late by about 200 ms (median of 12 entrances over 4 sessions)
 
                 """, "\(coach.stdout)")
-        let none = try CLI.run(["coach", "piece.musicxml", "--part", "alto"], environment: ["XDG_DATA_HOME": data])
-        #expect(none.stdout == "No sessions of the alto of piece.musicxml yet.\n")
+        let none = try CLI.run(["coach", "piece.musicxml", "--part", "alto"], environment: ["XDG_DATA_HOME": data], directory: data)
+        #expect(none.stdout == "No sessions of the Alto of piece.musicxml yet.\n")
     }
 }

@@ -76,7 +76,7 @@ struct LibraryCommandTests {
             let pitches = tenors.flatMap { ($0["notes"] as! [[Double]]).map { Int($0[2]) } }
             if !tenors.isEmpty, pitches.allSatisfy({ (50...66).contains($0) }) { expected.insert(document["file"] as! String) }
         }
-        let found = try Self.library(["search", "--line", "tenor", "--lowest", "D3", "--highest", "F#4", "--json"], data)
+        let found = try Self.library(["search", "--part", "tenor", "--lowest", "D3", "--highest", "F#4", "--json"], data)
         #expect(found.status == 0, "\(found.stderr)")
         #expect(try Self.files(found) == expected)
         #expect(expected.count > 5 && expected.count < 25, "\(expected.sorted())")
@@ -103,7 +103,7 @@ struct LibraryCommandTests {
         #expect(!inG.isEmpty && keys.allSatisfy { $0 == "G major" }, "\(keys)")
         let none = try Self.library(["search", "--voicing", "TTBB"], data)
         #expect(none.status == 0 && none.stdout == "No scores.\n")
-        let wrong = try Self.library(["search", "--line", "tenor", "--lowest", "H2"], data)
+        let wrong = try Self.library(["search", "--part", "tenor", "--lowest", "H2"], data)
         #expect(
             wrong.status == 64 && wrong.stderr.hasPrefix("Error: --lowest H2: expected a note such as D3, F#4 or B♭3"), "\(wrong.stderr)")
     }

@@ -12,10 +12,10 @@ struct MarkCommandTests {
     @Test func aMarkAppearsInEveryReportAtItsMeasure() throws {
         let data = try PracticeCommandTests.dataHome()
         #expect(
-            try Self.mark(["add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"], data).stdout
+            try Self.mark(["add", CLI.example, "--part", "tenor", "--measure", "12", "breathe after 'grace'"], data).stdout
                 == "mark 1: m. 12 (Tenor): breathe after 'grace'\n")
         #expect(
-            try Self.mark(["add", CLI.example, "--line", "alto", "--measure", "12", "the alto's"], data).stdout
+            try Self.mark(["add", CLI.example, "--part", "alto", "--measure", "12", "the alto's"], data).stdout
                 == "mark 2: m. 12 (Alto): the alto's\n")
         #expect(
             try Self.mark(["add", CLI.example, "--measure", "2", "everyone: softer"], data).stdout == "mark 3: m. 2: everyone: softer\n")

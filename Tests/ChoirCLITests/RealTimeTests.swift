@@ -670,7 +670,7 @@ extension RealTimeTests {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let marked = try CLI.run(
-            ["mark", "add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"],
+            ["mark", "add", CLI.example, "--part", "tenor", "--measure", "12", "breathe after 'grace'"],
             environment: ["XDG_DATA_HOME": data])
         try #require(marked.status == 0, "\(marked.stderr)")
         let terminal = try Self.liveSession(["--from", "11", "--to", "12"], data: data, server: server)
