@@ -64,7 +64,8 @@ public final class Library: Sendable {
     }
 
     /// Adds the scores at `files` (or notices them changed or moved), reading two at a time; a file already there
-    /// unchanged (same size and modification time) is not read again. Returns what happened to each, in order.
+    /// unchanged (same size and modification time) is not read again, and a file named twice (`a.xml ./a.xml`, a
+    /// folder and a file in it) counts once. Returns what happened to each, in order.
     public func add(_ files: [String]) throws(PracticeHistory.Failure) -> [(path: String, change: Result<Change, ScoreError>)] {
         let known = try attempt { db in
             try Row.fetchAll(db, sql: "SELECT path, hash, size, modified FROM library").map {
@@ -72,7 +73,8 @@ public final class Library: Sendable {
             }
         }
         let byPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        let absolute = files.map(Self.absolute)
+        var seen = Set<String>()
+        let absolute = files.map(Self.absolute).filter { seen.insert($0).inserted }
         // Read (and hash) what is new or changed.
         let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: byPath[$0]) }
         return try attempt { db in

@@ -31,14 +31,12 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     public var seconds: Double
     public var lines: [LineRange]
 
-    /// The entry for `score`, read from `path` whose bytes hash to `hash`. A score without a title takes its file's
-    /// name.
+    /// The entry for `score`, read from `path` whose bytes hash to `hash`, named as every command names it
+    /// (``Score/name(file:)``).
     public init(score: Score, path: String, hash: String) {
         self.path = path
         self.hash = hash
-        let file = PracticeHistory.piece(path)
-        let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
-        title = score.title.flatMap { $0.isEmpty ? nil : $0 } ?? stem
+        title = score.name(file: path)
         composer = score.composer
         let lines = score.lines
         let voices = lines.map { $0.sungVoice(in: score) }

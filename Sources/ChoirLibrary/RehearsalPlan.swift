@@ -38,13 +38,20 @@ public struct RehearsalPlan: Sendable, Equatable {
             self.passes = passes
         }
 
-        /// "amazing_grace.musicxml — Tenor, mm. 6–12 at 80%, transposed down 2 semitones, 2 passes".
+        /// "Amazing Grace — Tenor, mm. 6–12 at 80%, transposed down 2 semitones, 2 passes".
         public var summary: String {
             var details = [from == nil && to == nil ? "whole piece" : "mm. \(from ?? "start")–\(to ?? "end")"]
             if let tempo { details[0] += " at \(Self.number(tempo))%" }
             if let transposition = SessionReport.transposition(transpose) { details.append(transposition) }
             if passes > 1 { details.append("\(passes) passes") }
-            return "\(PracticeHistory.piece(piece)) — \(line), " + details.joined(separator: ", ")
+            return "\(title) — \(line), " + details.joined(separator: ", ")
+        }
+
+        /// What the piece is called (``Score/name(file:)``) when its file can be read; else the library title or the
+        /// file's name it is given by.
+        public var title: String {
+            guard let score = try? ScoreReader.read(contentsOf: piece) else { return piece.contains("/") ? Score.fileName(piece) : piece }
+            return score.name(file: piece)
         }
 
         /// What a field may hold, as the TOML file and the command line check it.

@@ -17,7 +17,7 @@ public enum ProgressPage {
 
     /// The page for `sessions` (oldest first, with their reports) of the piece at `score`.
     public static func render(score: String, _ sessions: [(session: PracticeHistory.Session, report: SessionReport)]) -> String {
-        let piece = HTMLReport.escape(sessions.lazy.compactMap(\.report.title).first ?? PracticeHistory.piece(score))
+        let piece = HTMLReport.escape(sessions.last.map(\.report.piece) ?? Score.fileName(score))
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>choir: \(piece) — progress</title>

@@ -6,8 +6,11 @@ import Glibc
 /// the figures derived from them.
 public struct SessionReport: Sendable, Codable, Equatable {
     public var score: String
-    /// The piece's title, when the score gives one.
+    /// What the piece is called (``Score/name(file:)``); nil in sessions stored before it was kept.
     public var title: String?
+
+    /// What the piece is called: its title, else its file's name.
+    public var piece: String { title ?? Score.fileName(score) }
     public var part: String
     public var tempo: Double
     public var tempoPercent: Double

@@ -155,6 +155,9 @@ public struct ResolvedPlayback: Sendable {
     /// The singer's first line, if there is one.
     public var singer: Int? { singers.first }
 
+    /// What the piece is called (``Score/name(file:)``).
+    public var title: String { score.name(file: plan.score) }
+
     /// The keys each program sounds: of the lines the mix plays, and the singer's, which the prompt note sounds
     /// even when muted.
     var keys: [Int: Set<Int>] {

@@ -156,7 +156,7 @@ public final class PracticeSession: @unchecked Sendable {
             measureStarts: resolved.schedule.measures.map {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
-        report.title = resolved.score.title
+        report.title = resolved.title
         report.transpose = plan.playback.transpose
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics

@@ -25,8 +25,10 @@ public enum PlantedSession {
             change(&result)
             return result
         }
-        return SessionReport(
+        var report = SessionReport(
             score: file, part: "Tenor", tempo: 60, options: NoteComparator.Options(), results: results, trace: [],
             measureStarts: (1...16).map { MeasureMark(number: "\($0)", time: Double($0 - 1) * 2) })
+        report.title = "Piece"
+        return report
     }
 }

@@ -36,7 +36,7 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            let piece = PracticeHistory.piece(score)
+            let piece = read.name(file: score)
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return

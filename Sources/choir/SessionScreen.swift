@@ -33,7 +33,7 @@ final class SessionScreen {
     func run(_ session: PracticeSession, context: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
         let resolved = session.resolved
         view = LiveView(
-            title: "\(resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
+            title: "\(resolved.title) — \(session.header.part)", notes: session.notes,
             lyrics: resolved.schedule.lyrics,
             bars: resolved.schedule.measures.map {
                 LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +))

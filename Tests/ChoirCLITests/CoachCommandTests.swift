@@ -24,12 +24,12 @@ struct CoachCommandTests {
         #expect(coach.status == 0, "\(coach.stderr)")
         #expect(
             coach.stdout == """
-                piece.musicxml, Tenor, 4 sessions:
+                Piece, Tenor, 4 sessions:
                   - You tend to go flat on held notes from D4 up (mm. 12–16, 3 of 4 sessions; 18 cents flat on average)
                   - Your entrances after rests are late by about 200 ms (median of 12 entrances over 4 sessions)
 
                 """, "\(coach.stdout)")
         let none = try CLI.run(["coach", "piece.musicxml", "--part", "alto"], environment: ["XDG_DATA_HOME": data], directory: data)
-        #expect(none.stdout == "No sessions of the Alto of piece.musicxml yet.\n")
+        #expect(none.stdout == "No sessions of the Alto of Piece yet.\n")
     }
 }

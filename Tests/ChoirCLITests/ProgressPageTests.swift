@@ -35,7 +35,7 @@ struct ProgressPageTests {
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("piece.musicxml\n  Tenor\n    #1 "))
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.contains("<title>choir: piece.musicxml — progress</title>"))
+        #expect(page.contains("<title>choir: Piece — progress</title>"))
         #expect(
             page.contains(
                 "<section class=\"line\" id=\"line-1\">\n<h2>Tenor</h2>\n<p>4 sessions from 2026-10-26 to 2026-10-29; "

@@ -37,14 +37,14 @@ struct VocabularyTests {
         let plan = try CLI.run(["plan", "new", "P"], environment: environment)
         #expect(plan.status == 0)
         let item = try CLI.run(["plan", "add", "P", CLI.example, "--part", "a"], environment: environment)
-        #expect(item.stdout == "'P', item 1: amazing_grace.musicxml — Alto, whole piece\n", "\(item.stderr)")
+        #expect(item.stdout == "'P', item 1: Amazing Grace — Alto, whole piece\n", "\(item.stderr)")
         let session = try CLI.run(
             ["practice", CLI.example, "--part", "TeN", "--input", PracticeCommandTests.take, "--output", "none"], environment: environment)
         #expect(session.status == 0 && session.stdout.hasPrefix("\(CLI.example) — Tenor, ♩ = 80\n"), "\(session.stderr)")
         for part in ["T", "tEnOr"] {
             let coach = try CLI.run(["coach", CLI.example, "--part", part], environment: environment)
             #expect(
-                coach.status == 0 && coach.stdout.hasPrefix("amazing_grace.musicxml, Tenor, 1 session:\n"), "\(coach.stdout)\(coach.stderr)"
+                coach.status == 0 && coach.stdout.hasPrefix("Amazing Grace, Tenor, 1 session:\n"), "\(coach.stdout)\(coach.stderr)"
             )
         }
     }
