@@ -23,7 +23,13 @@ public struct PracticePlan: Sendable {
 
     public var playback: PlaybackPlan
     public var input: Input = .device("default")
-    public var output: MixDestination = .device("default")
+    /// Where the mix goes. Unless set, nowhere for a take (judged as fast as the machine allows, without playback),
+    /// and the default device live.
+    public var output: MixDestination {
+        get { chosenOutput ?? (input.isTake ? .none : .device("default")) }
+        set { chosenOutput = newValue }
+    }
+    private var chosenOutput: MixDestination?
     public var options = NoteComparator.Options()
     /// Which note of a chord in the singer's line they sing.
     public var divisi = Divisi.upper

@@ -215,8 +215,10 @@ extension Choir {
 
             @Option(
                 name: [.customLong("output"), .customLong("device")],
-                help: "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none.")
-            var output = "default"
+                help:
+                    "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none (default: none for recordings, else the default device)."
+            )
+            var output: String?
 
             @Flag(help: "The microphone hears no loudspeakers (you wear headphones).")
             var headphones = false
@@ -254,7 +256,7 @@ extension Choir {
                         var practice = PracticePlan(playback: try Self.playback(item))
                         practice.playback.soundFont = soundfont
                         practice.input = PracticePlan.Input(takes.isEmpty ? input.first ?? "default" : takes[index])
-                        practice.output = MixDestination(Self.output(output, item: index + 1))
+                        if let output { practice.output = MixDestination(Self.output(output, item: index + 1)) }
                         practice.loudspeakers = !headphones
                         practice.latency = latency.map { $0 / 1000 }
                         let label = "\(plan.name): item \(index + 1) of \(plan.items.count)"

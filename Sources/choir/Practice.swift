@@ -22,8 +22,10 @@ extension Choir {
         )
         var input = "default"
 
-        @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
-        var output = "default"
+        @Option(
+            name: [.customLong("output"), .customLong("device")],
+            help: "Where the mix goes: an ALSA device, a .wav file, or none (default: none for a recording, else the default device).")
+        var output: String?
 
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
@@ -190,7 +192,7 @@ extension Choir {
         private func plan() throws -> PracticePlan {
             var plan = PracticePlan(playback: try playback.plan())
             plan.input = PracticePlan.Input(input)
-            plan.output = MixDestination(output)
+            if let output { plan.output = MixDestination(output) }
             plan.options.toleranceCents = tolerance
             plan.options.lateSeconds = lateMs / 1000
             plan.options.octaveIsCorrect = octaveOk
@@ -215,7 +217,7 @@ extension Choir {
             do {
                 made = try make(plan)
             } catch  where error.kind == .deviceUnavailable {
-                throw fail("\(error); to practise with a recording, use --input take.wav --output mix.wav", ExitStatus.deviceUnavailable)
+                throw fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
             }

@@ -102,6 +102,21 @@ struct PracticeCommandTests {
         #expect(try String(contentsOfFile: data + "/again.json", encoding: .utf8) == String(contentsOfFile: report, encoding: .utf8))
     }
 
+    /// A take without `--output` is judged at once, without playback: the report of `--output none`, and no device
+    /// opened (there is none here).
+    @Test func aTakeIsJudgedWithoutAnOutput() throws {
+        let data = try Self.dataHome()
+        let judged = try CLI.run(["practice", CLI.example, "--part", "T", "--input", Self.take], environment: ["XDG_DATA_HOME": data])
+        #expect(judged.status == 0 && judged.stderr.isEmpty, "\(judged.stderr)")
+        #expect(judged.stdout == (try CLI.golden("practice-demo-take.txt", judged.stdout)))
+        let live = try CLI.run(["practice", CLI.example, "--part", "T", "--input", "nonexistent"], environment: ["XDG_DATA_HOME": data])
+        #expect(live.status == 69)
+        #expect(
+            live.stderr
+                == "choir: cannot open capture device 'nonexistent': No such file or directory; to judge a recording instead, use --input take.wav\n"
+        )
+    }
+
     /// `choir history` lists each line's sessions apart, with how each was sung, its range and key, and the
     /// weakest measures over all of that line's recent sessions.
     @Test func historyListsEachLineWithWhatWasSung() throws {
