@@ -14,7 +14,7 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     }
 
     public var path: String
-    /// The file's content hash (64-bit FNV-1a, hex): how a moved or changed file is recognised.
+    /// The file's content hash (``ScoreIdentity/hash(_:)``): how a moved or changed file is recognised.
     public var hash: String
     public var title: String
     public var composer: String?
@@ -51,18 +51,4 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
         measures = score.measures.count
         seconds = Timeline(score).seconds
     }
-
-    /// The bytes' 64-bit FNV-1a hash, in hex.
-    public static func hash(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16).leftPadded(to: 16)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

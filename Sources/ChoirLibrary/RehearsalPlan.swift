@@ -50,8 +50,7 @@ public struct RehearsalPlan: Sendable, Equatable {
         /// What the piece is called (``Score/name(file:)``) when its file can be read; else the library title or the
         /// file's name it is given by.
         public var title: String {
-            guard let score = try? ScoreReader.read(contentsOf: piece) else { return piece.contains("/") ? Score.fileName(piece) : piece }
-            return score.name(file: piece)
+            FileManager.default.fileExists(atPath: piece) || piece.contains("/") ? ScoreReader.name(ofFile: piece) : piece
         }
 
         /// What a field may hold, as the TOML file and the command line check it.
@@ -158,7 +157,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             }
             var piece = try text("piece", required: true)!
             if !piece.hasPrefix("/") && FileManager.default.fileExists(atPath: folder + "/" + piece) {
-                piece = Library.absolute(folder + "/" + piece)
+                piece = ScoreIdentity.absolute(folder + "/" + piece)
             }
             var tempo: Double?
             if let value = entry["tempo"] {

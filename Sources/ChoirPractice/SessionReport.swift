@@ -11,6 +11,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
 
     /// What the piece is called: its title, else its file's name.
     public var piece: String { title ?? Score.fileName(score) }
+    /// The score's file as the history keys sessions (its content and path); nil when not known.
+    public var identity: ScoreIdentity?
     public var part: String
     public var tempo: Double
     public var tempoPercent: Double

@@ -12,6 +12,17 @@ public enum ScoreReader {
         try read(data: try contents(of: path), file: path)
     }
 
+    /// Reads the score at `path`, with its file's identity (its content's hash and where it is).
+    public static func identified(contentsOf path: String) throws(ScoreError) -> (score: Score, identity: ScoreIdentity) {
+        let bytes = try contents(of: path)
+        return (try read(data: bytes, file: path), ScoreIdentity(path: path, bytes: bytes))
+    }
+
+    /// What the piece at `path` is called (``Score/name(file:)``); its file's name when it cannot be read.
+    public static func name(ofFile path: String) -> String {
+        (try? read(contentsOf: path))?.name(file: path) ?? Score.fileName(path)
+    }
+
     /// `work` on each of `paths`, two files at a time (the machines choir targets have two cores or more), in the
     /// order given: for reading many scores, as `choir info` and the library do.
     public static func each<T: Sendable>(of paths: [String], _ work: @Sendable (String) -> T) -> [T] {

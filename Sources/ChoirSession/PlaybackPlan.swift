@@ -66,9 +66,10 @@ public struct PlaybackPlan: Sendable {
         guard Score.transpositions.contains(transpose) else {
             throw SessionError(.usage, "transposition \(transpose): expected -12 to 12 semitones")
         }
-        let score: Score
+        let score: Score, identity: ScoreIdentity
         do {
-            score = try ScoreReader.read(contentsOf: self.score).transposed(by: transpose)
+            let read = try ScoreReader.identified(contentsOf: self.score)
+            (score, identity) = (read.score.transposed(by: transpose), read.identity)
         } catch {
             throw SessionError(reading: error)
         }
@@ -80,7 +81,9 @@ public struct PlaybackPlan: Sendable {
         }
         var resolved: ResolvedPlayback
         // What is left is the plan asking for what the score does not have: a line, a range, a verse, an instrument.
-        do { resolved = try resolve(score, soundFont: soundFont) } catch { throw SessionError(.usage, "\(self.score): \(error)") }
+        do { resolved = try resolve(score, identity: identity, soundFont: soundFont) } catch {
+            throw SessionError(.usage, "\(self.score): \(error)")
+        }
         do {
             resolved.tunings = try InstrumentTuning.corrections(soundFont: soundFont, keys: resolved.keys)
         } catch {
@@ -89,7 +92,7 @@ public struct PlaybackPlan: Sendable {
         return resolved
     }
 
-    private func resolve(_ score: Score, soundFont: String) throws -> ResolvedPlayback {
+    private func resolve(_ score: Score, identity: ScoreIdentity, soundFont: String) throws -> ResolvedPlayback {
         let lines = score.lines
         func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
         func program(_ name: String) throws -> Int {
@@ -131,7 +134,8 @@ public struct PlaybackPlan: Sendable {
         let mixer = try Mixer(lineCount: lines.count, request: request)
         let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
         return ResolvedPlayback(
-            plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer, programs: programs, soundFont: soundFont,
+            plan: self, score: score, identity: identity, lines: lines, schedule: schedule, mixer: mixer, programs: programs,
+            soundFont: soundFont,
             singers: singers, tunings: [:])
     }
 }
@@ -141,6 +145,8 @@ public struct PlaybackPlan: Sendable {
 public struct ResolvedPlayback: Sendable {
     public var plan: PlaybackPlan
     public var score: Score
+    /// The score's file, as the history keys its sessions.
+    public var identity: ScoreIdentity
     public var lines: [Line]
     public var schedule: Schedule
     public var mixer: Mixer

@@ -157,6 +157,7 @@ public final class PracticeSession: @unchecked Sendable {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
         report.title = resolved.title
+        report.identity = resolved.identity
         report.transpose = plan.playback.transpose
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics
@@ -166,7 +167,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.kind = plan.input.isTake ? .file : .live
         // The singer's marks on these measures (a history that cannot be read has none to give).
         if let history = plan.history,
-            let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines)
+            let marks = try? PracticeHistory(path: history).marks(of: resolved.identity, lines: report.lines)
         {
             report.keep(marks)
         }
@@ -287,7 +288,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.results = run.judged.results
         report.trace = run.judged.trace
         report.audio = run.audio
-        recorder?.finish(audio: run.audio)
+        recorder?.finish(audio: run.audio, completed: run.ending == .completed)
         state.withLock { $0.ended = true }
         result.withLock {
             $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })

@@ -1,4 +1,5 @@
 import ChoirPractice
+import ChoirScore
 
 /// A stored session with known results, for planting patterns in a history: a tenor's line over mm. 1–16, a
 /// note a measure, two seconds each (held), C4 in mm. 1–11 and D4 to E4 in mm. 12–15 (an E4 in m. 16 after a
@@ -29,6 +30,7 @@ public enum PlantedSession {
             score: file, part: "Tenor", tempo: 60, options: NoteComparator.Options(), results: results, trace: [],
             measureStarts: (1...16).map { MeasureMark(number: "\($0)", time: Double($0 - 1) * 2) })
         report.title = "Piece"
+        report.identity = ScoreIdentity(hash: ScoreIdentity.hash(Array(musicXML.utf8)), path: file)
         return report
     }
 }

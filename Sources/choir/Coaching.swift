@@ -22,8 +22,8 @@ extension Choir {
 
         func run() throws {
             let score = try LibraryTitles.path(self.score)
-            let read: Score
-            do { read = try ScoreReader.read(contentsOf: score) } catch { throw fail(error) }
+            let (read, identity): (Score, ScoreIdentity)
+            do { (read, identity) = try ScoreReader.identified(contentsOf: score) } catch { throw fail(error) }
             let part: String
             do { part = LineSelector.name(of: try LineSelector.select(parts.names, from: read.lines), in: read.lines) } catch {
                 throw usage("\(score): \(error)")
@@ -31,7 +31,7 @@ extension Choir {
             let history = try openHistory()
             let reports: [SessionReport]
             do {
-                reports = try history.sessions(score: score).filter { $0.part.lowercased() == part.lowercased() && $0.notes > 0 }
+                reports = try history.trend(of: identity, part: part)
                     .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: session.id) }
             } catch {
                 throw fail(error)

@@ -134,7 +134,7 @@ extension Choir {
                     let all = try library.entries()
                     var removed: [LibraryEntry] = []
                     for name in scores {
-                        let path = FileManager.default.fileExists(atPath: name) ? Library.absolute(name) : name
+                        let path = FileManager.default.fileExists(atPath: name) ? ScoreIdentity.absolute(name) : name
                         let matches = try all.filter { $0.path == path }.ifEmpty(try library.titled(name))
                         guard matches.count == 1 else { throw usage(library.problem(name, matches)) }
                         removed.append(matches[0])

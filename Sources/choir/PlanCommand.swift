@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirLibrary
 import ChoirPractice
+import ChoirScore
 import ChoirSession
 import FoundationEssentials
 import Glibc
@@ -73,7 +74,8 @@ extension Choir {
                 var plan = try plan(named: name, in: openPlans())
                 let path = try LibraryTitles.path(score)
                 var item = RehearsalPlan.Item(
-                    piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: parts.names[0], from: from,
+                    piece: FileManager.default.fileExists(atPath: path) ? ScoreIdentity.absolute(path) : path, line: parts.names[0],
+                    from: from,
                     to: to,
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.

@@ -22,7 +22,7 @@ struct MarkCommandTests {
         let list = try Self.mark(["list"], data)
         #expect(
             list.stdout == """
-                amazing_grace.musicxml
+                Amazing Grace
                      1  m. 12   Tenor        breathe after 'grace'
                      2  m. 12   Alto         the alto's
                      3  m. 2    every line   everyone: softer

@@ -26,14 +26,15 @@ struct ProgressPageTests {
         var alto = PlantedSession.make()
         alto.part = "Alto"
         try store(alto, day: 4)
+        try PlantedSession.musicXML.write(toFile: data + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
         return data
     }
 
     @Test func thePageHoldsEachLinesPlots() throws {
         let data = try Self.plantedHistory(), html = data + "/progress.html"
-        let run = try CLI.run(["history", "piece.musicxml", "--html", html], environment: ["XDG_DATA_HOME": data])
+        let run = try CLI.run(["history", "piece.musicxml", "--html", html], environment: ["XDG_DATA_HOME": data], directory: data)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("piece.musicxml\n  Tenor\n    #1 "))
+        #expect(run.stdout.hasPrefix("Piece — piece.musicxml\n  Tenor\n    #1 "), "\(run.stdout)")
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("<title>choir: Piece — progress</title>"))
         #expect(
@@ -88,9 +89,13 @@ struct ProgressPageTests {
         let noScore = try CLI.run(["history", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
         #expect(noScore.status == 64)
         #expect(noScore.stderr.hasPrefix("Error: --html needs a SCORE: expected `choir history SCORE --html FILE`\n"))
-        let unpractised = try CLI.run(["history", "other.musicxml", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        let other = data + "/other.musicxml"
+        try PlantedSession.musicXML.replacingOccurrences(of: "Piece", with: "Other").write(toFile: other, atomically: true, encoding: .utf8)
+        let unpractised = try CLI.run(["history", other, "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
         #expect(unpractised.status == 66 && unpractised.stdout.isEmpty)
-        #expect(unpractised.stderr == "choir: other.musicxml: no sessions to draw: expected a score practised at least once\n")
+        #expect(unpractised.stderr == "choir: \(other): no sessions to draw: expected a score practised at least once\n")
+        let missing = try CLI.run(["history", "nowhere.musicxml", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("choir: nowhere.musicxml: no such file"))
         #expect(!FileManager.default.fileExists(atPath: data + "/p.html"))
     }
 }
