@@ -185,9 +185,16 @@ public struct ResolvedPlayback: Sendable {
             blockSize: blockSize, promptProgram: prompts ? singer.map { programs[$0] } : nil, tunings: tunings)
     }
 
+    /// Which time through the range (`--loop`) `seconds` after its first beat is in, from 1.
+    public func pass(at seconds: Double) -> Int {
+        min(schedule.passes, max(1, Int((seconds / schedule.passLength + 1e-9).rounded(.down)) + 1))
+    }
+
     /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {
         guard seconds >= 0 else { return ("count-in", 0) }
+        // The measures are one pass's: a later pass is placed in the first.
+        let seconds = seconds - Double(pass(at: seconds) - 1) * schedule.passLength
         guard let index = schedule.measures.lastIndex(where: { $0.start <= seconds }) else { return ("-", 0) }
         let (measureIndex, start) = schedule.measures[index]
         let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.length

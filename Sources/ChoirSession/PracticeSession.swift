@@ -334,8 +334,8 @@ public final class PracticeSession: @unchecked Sendable {
                 _ = judge.add(frame)
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
                 guard frame.time - lastSave >= 0.25 else { continue }
-                saver.save(recorder, results: judge.results, trace: judge.trace)
-                publish(time: frame.time, results: judge.results, trace: judge.trace)
+                saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
+                publish(time: frame.time, results: numbered(judge.results), trace: judge.trace)
                 lastSave = frame.time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
@@ -356,8 +356,8 @@ public final class PracticeSession: @unchecked Sendable {
             take.mix.abandon()
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
-        return ((judge.results, judge.trace), nil, ending)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
+        return ((numbered(judge.results), judge.trace), nil, ending)
     }
 
     private func runLive(_ live: LiveSetup) -> (judged: (results: [NoteResult], trace: [TracePoint]), audio: AudioHealth?, ending: Ending) {
@@ -444,7 +444,7 @@ public final class PracticeSession: @unchecked Sendable {
                 judge.add(pitch)
                 if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
-                    saver.save(recorder, results: judge.results, trace: judge.trace)
+                    saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
                     lastPublished = pitch.time
                 }
                 if let renderer = mix.renderer {
@@ -468,11 +468,22 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
-        return ((judge.results, judge.trace), audio, ending)
+        return ((numbered(judge.results), judge.trace), audio, ending)
+    }
+
+    /// `results` with the pass each was sung in: the judge's (a step back, a loop of a phrase) and, with `--loop`,
+    /// which time through the range its note is in.
+    private func numbered(_ results: [NoteResult]) -> [NoteResult] {
+        guard resolved.schedule.passes > 1 else { return results }
+        return results.map { result in
+            var numbered = result
+            numbered.pass += resolved.pass(at: result.note.onset) - 1
+            return numbered
+        }
     }
 
     /// A recorded take's progress, for the snapshot.
@@ -480,6 +491,8 @@ public final class PracticeSession: @unchecked Sendable {
         let (measure, beat) = resolved.position(at: time)
         state.withLock {
             $0.time = time
+            $0.pass = resolved.pass(at: time)
+            $0.passes = resolved.schedule.passes
             $0.measure = measure
             $0.beat = beat
             $0.results = results
@@ -507,12 +520,13 @@ public final class PracticeSession: @unchecked Sendable {
             $0.paused = transport.paused
             $0.loop = transport.looping.map { (marks[$0.lowerBound].number, marks[$0.upperBound].number) }
             $0.mineMuted = transport.mineMuted
-            $0.pass = judge.pass
+            $0.pass = judge.pass + resolved.pass(at: scoreTime) - 1
+            $0.passes = resolved.schedule.passes
             $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
             $0.next = notes.first { $0.onset > scoreTime }
             $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
             $0.heard = heard
-            if $0.results.count != judge.results.count { $0.results = judge.results }
+            if $0.results.count != judge.results.count { $0.results = numbered(judge.results) }
             $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
             $0.audio = AudioHealth(
                 underruns: live.mix.underruns, overruns: live.capture.overruns, droppedSamples: live.ring.dropped, error: nil,

@@ -90,4 +90,17 @@ extension LiveViewTests {
         #expect(view.pencil(at: 9 * 2.25 + 2) == "✎ m. 10: breathe after 'grace'")
         #expect(view.pencil(at: 10 * 2.25 + 0.5) == nil)
     }
+
+    /// The header says which time round a `--loop` the music is in, before what else differs from playing on.
+    @Test func theHeaderShowsThePassOfALoop() {
+        var snapshot = SessionSnapshot()
+        #expect(SessionScreen.flags(snapshot).isEmpty)
+        snapshot.pass = 2
+        snapshot.passes = 3
+        snapshot.paused = true
+        #expect(SessionScreen.flags(snapshot) == ["pass 2 of 3", "paused"])
+        var state = Self.state(at: 9.0)
+        state.flags = SessionScreen.flags(snapshot)
+        #expect(Self.view.render(state, width: 80, height: 12, colour: false)[0].hasSuffix("m. 1:1   ♩ = 80   pass 2 of 3, paused"))
+    }
 }

@@ -117,6 +117,23 @@ struct PracticeCommandTests {
         )
     }
 
+    /// `--loop 2` on a take of two times through: each is a pass of its own in the report, the history and the JSON.
+    @Test func thePassesOfALoopAreShown() throws {
+        let data = try Self.dataHome()
+        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let twice = data + "/twice.wav"
+        try AudioFile.write(Array(take.samples.prefix(36 * take.sampleRate)) + take.samples, sampleRate: take.sampleRate, to: twice)
+        let result = try CLI.run(
+            ["practice", CLI.example, "--part", "T", "--input", twice, "--loop", "2", "--report", data + "/r.json"],
+            environment: ["XDG_DATA_HOME": data])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (try CLI.golden("practice-loop-take.txt", result.stdout)))
+        let notes = try #require(Self.json(data + "/r.json")["notes"] as? [[String: Any]])
+        #expect(notes.map { $0["pass"] as? Int } == Array(repeating: 1, count: 28) + Array(repeating: 2, count: 28))
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(history.stdout.contains("89.3% ██████████████████  (2 passes)\n"), "\(history.stdout)")
+    }
+
     /// `choir history` lists each line's sessions apart, with how each was sung, its range and key, and the
     /// weakest measures over all of that line's recent sessions.
     @Test func historyListsEachLineWithWhatWasSung() throws {
