@@ -103,4 +103,18 @@ extension LiveViewTests {
         state.flags = SessionScreen.flags(snapshot)
         #expect(Self.view.render(state, width: 80, height: 12, colour: false)[0].hasSuffix("m. 1:1   ♩ = 80   pass 2 of 3, paused"))
     }
+
+    /// The needle spans ±100 cents; a note sung further off pins it at the end, an arrow pointing the way, and the
+    /// number stops at 100 (the note sung says the rest); an octave away is folded.
+    @Test(arguments: [
+        (68.2, "  target A♭4    sung A♭4    +20¢ [·····|●····]"),
+        (58.12, "  target A♭4    sung B♭3  ◀-100¢ [◀····|·····]"),
+        (71.0, "  target A♭4    sung B4    +100¢▶[·····|····▶]"),
+        (80.3, "  target A♭4    sung A♭5    +30¢ [·····|●····] 8va"),
+    ])
+    func theTunerNeedleStaysWithinAHundredCents(sung: Double, line: String) {
+        var state = Self.state(at: 9.0)
+        state.sung = sung
+        #expect(Self.view.render(state, width: 40, height: 12, colour: false)[3] == line)
+    }
 }
