@@ -16,6 +16,9 @@ extension Choir {
         /// The line, or the lines sung together, as practised.
         @OptionGroup var parts: Parts
 
+        @Flag(help: "Say everything the sessions show, not just the two things that matter most.")
+        var verbose = false
+
         func validate() throws {
             if parts.isEmpty { throw ValidationError("coach needs --part: the line whose sessions to read") }
         }
@@ -41,11 +44,14 @@ extension Choir {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
             }
+            // What matters most first; without --verbose, three lines at most.
             let advice = Coach.advice(reports)
+            let shown = verbose ? advice : Array(advice.prefix(2))
             let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
+            let more = advice.count - shown.count
             FileOutput.write(
-                "\(piece), \(reports[0].part), \(counted):\n"
-                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : advice.map { "  - \($0)\n" }.joined()))
+                "\(piece), \(reports[0].part), \(counted)" + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
+                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : shown.map { "  - \($0)\n" }.joined()))
         }
     }
 }

@@ -168,6 +168,9 @@ extension Choir {
         @Option(help: "Also write the report as JSON to this file.")
         var json: String?
 
+        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
+
         @Option(help: "Also write the report as a self-contained HTML page to this file.")
         var html: String?
 
@@ -176,7 +179,7 @@ extension Choir {
             let report: SessionReport
             do { report = try history.report(session: session) } catch { throw fail(error) }
             let colour = FileOutput.colour
-            FileOutput.write(TerminalReport.render(report, colour: colour))
+            FileOutput.write(TerminalReport.render(report, colour: colour, verbose: verbose, width: FileOutput.width))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }
                 do { try ReportFile.write(text, to: path) } catch { throw fail(error) }

@@ -233,6 +233,9 @@ extension Choir {
             @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
             var soundfont: String?
 
+            @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
+            var verbose = false
+
             func run() throws {
                 let store = try openPlans()
                 let plan = try plan(named: name, in: store)
@@ -270,7 +273,7 @@ extension Choir {
                         let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
                         ended = signals.received
                         screen.close()
-                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure)
+                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure, verbose: verbose)
                         run!.sessions[index] = session.historySession
                         run!.finished = index == plan.items.count - 1 && outcome.ending == .completed
                         do { try store.record(run!) } catch { throw fail(error) }

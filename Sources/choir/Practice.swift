@@ -65,6 +65,9 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
+        @Flag(help: "Say everything in the report: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
+
         @Flag(help: "The microphone hears no loudspeakers (you wear headphones): the mix is not looked for in it.")
         var headphones = false
 
@@ -131,7 +134,7 @@ extension Choir {
             let outcome = try screen.run(session, stop: { signals.received != nil })
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
@@ -154,7 +157,7 @@ extension Choir {
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(
                     try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
+                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -230,14 +233,17 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool) -> ExitCode? {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known {
                 print("choir: \(failure); the history stops here", to: &standardError)
             }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
-            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }
+            if printing {
+                FileOutput.write(
+                    TerminalReport.render(outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width))
+            }
             return outcome.ending.failure.map(ExitStatus.of)
         }
 
