@@ -1,7 +1,8 @@
-import ChoirPractice
 import ChoirTestSupport
 import Foundation
 import Testing
+
+@testable import ChoirPractice
 
 /// `choir history SCORE --html FILE`: a piece's progress as plots, read as text and as headless Chromium draws it.
 struct ProgressPageTests {
@@ -82,6 +83,43 @@ struct ProgressPageTests {
         let third = image.pixels(near: (0xd6, 0x27, 0x28), tolerance: 20)
         let descent = leftAndRight(third)
         #expect(third.count > 200 && descent.right - descent.left > 30, "\(third.count) pixels, from y \(descent.left) to \(descent.right)")
+    }
+
+    /// The plots' x axis is the date: sessions on days 0, 1 and 10 sit at 0, a tenth and the whole of its width,
+    /// two sessions an hour apart nearly together, and the labels are days; within one day, hours.
+    @Test func theAxisIsTheDate() throws {
+        let start = Date(timeIntervalSince1970: 1_793_000_000)
+        func entries(_ offsets: [Double]) -> [(session: PracticeHistory.Session, report: SessionReport)] {
+            offsets.enumerated().map { index, offset in
+                let report = PlantedSession.make()
+                let session = PracticeHistory.Session(
+                    id: Int64(index + 1), score: PlantedSession.file, hash: nil, path: PlantedSession.file, title: "Piece", part: "Tenor",
+                    started: start.addingTimeInterval(offset), tempo: 60, notes: 16, correct: 4 * (index + 1), passes: 1, finished: true,
+                    kind: .file, transpose: 0, range: nil, seconds: 32, sung: true)
+                return (session, report)
+            }
+        }
+        func accuracy(_ page: String) -> String {
+            String(page[page.range(of: "class=\"accuracy\"")!.lowerBound..<page.range(of: "class=\"heatmap\"")!.lowerBound])
+        }
+        func centres(_ page: String) -> [Double] {
+            accuracy(page).matches(of: /<circle class="session" cx="([0-9.]+)"/).map { Double($0.1)! }
+        }
+        func labels(_ page: String) -> [String] {
+            accuracy(page).matches(of: /<text class="date"[^>]*>([^<]*)<\/text>/).map { String($0.1) }
+        }
+        let days = ProgressPage.render(score: PlantedSession.file, entries([0, 86_400, 864_000, 864_000 + 3600]))
+        let x = centres(days)
+        #expect(x.count == 4 && x[0] == 44 && abs(x[3] - 730) < 0.1, "\(x)")
+        let fraction = (x[1] - x[0]) / (x[2] - x[0])
+        #expect(abs(fraction - 0.1) < 0.001, "\(x)")
+        #expect(x[3] - x[2] < 5)
+        // The first and last days, and every other day between that leaves them room.
+        #expect(labels(days) == ["10-26", "11-05", "10-29", "10-31", "11-02", "11-04"], "\(labels(days))")
+        let hours = ProgressPage.render(score: PlantedSession.file, entries([0, 1800, 7200]))
+        #expect(labels(hours) == ["07:33", "09:33", "08:00", "09:00", "2026-10-26"], "\(labels(hours))")
+        let one = ProgressPage.render(score: PlantedSession.file, entries([0]))
+        #expect(centres(one) == [387] && one.contains(">2026-10-26</text>"))
     }
 
     @Test func aPageNeedsAPractisedScore() throws {
