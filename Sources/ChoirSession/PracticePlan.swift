@@ -1,5 +1,6 @@
 import ChoirAudio
 import ChoirPractice
+import ChoirScore
 import FoundationEssentials
 
 /// Everything a practice session needs to start: what plays, where the singer's voice comes from and where the
@@ -50,6 +51,16 @@ public struct PracticePlan: Sendable {
 
     public init(playback: PlaybackPlan) {
         self.playback = playback
+    }
+
+    /// Why a recording cannot be kept at `path`, or nil: its extension names no format choir writes.
+    public static func problem(recording path: String) -> String? {
+        let suffix = AudioFile.suffix(path)
+        guard !AudioFile.writable.contains(suffix) else { return nil }
+        return "\(path): "
+            + NearestName.unknown(
+                "audio format", suffix.isEmpty ? "(none)" : suffix, among: AudioFile.writable,
+                expected: "a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
     }
 
     /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.

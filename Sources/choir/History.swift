@@ -168,11 +168,11 @@ extension Choir {
         @Option(help: "Also write the report as JSON to this file.")
         var json: String?
 
-        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
-        var verbose = false
-
         @Option(help: "Also write the report as a self-contained HTML page to this file.")
         var html: String?
+
+        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
 
         func run() throws {
             let history = try openHistory()

@@ -236,6 +236,10 @@ extension Choir {
             @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
             var verbose = false
 
+            func validate() throws {
+                if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
+            }
+
             func run() throws {
                 let store = try openPlans()
                 let plan = try plan(named: name, in: store)

@@ -104,6 +104,8 @@ extension Choir {
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
             if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
             if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
+            if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
+            if let problem = record.flatMap { PracticePlan.problem(recording: $0) } { throw ValidationError("--record \(problem)") }
         }
 
         func run() throws {

@@ -82,6 +82,16 @@ struct VocabularyTests {
             "choir: \(CLI.example): unknown line 'alot' (did you mean 'Alto'?): expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass\n"
         ),
         (["coach", CLI.example], 64, "Error: coach needs --part: the line whose sessions to read\n"),
+        (
+            ["practice", CLI.example, "--part", "T", "--record", "take.wva"], 64,
+            "Error: --record take.wva: unknown audio format 'wva' (did you mean 'wav'?): expected a name ending in .flac, .ogg, .opus, .mp3, "
+                + ".aiff or .wav\n"
+        ),
+        // A mix named as a file, though not a WAV file, is not taken for a device.
+        (
+            ["practice", CLI.example, "--part", "T", "--input", PracticeCommandTests.take, "--output", "mix.mp3"], 64,
+            "Error: --output mix.mp3: a mix is written as WAV: expected a file name ending in .wav, a device, or none\n"
+        ),
     ]
 
     @Test(arguments: slips)
