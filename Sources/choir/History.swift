@@ -65,7 +65,9 @@ extension Choir {
                 if html != nil {
                     throw fail("\(path!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
                 }
-                FileOutput.write(path.map { "No sessions of \(ScoreReader.name(ofFile: $0)) yet.\n" } ?? "No sessions yet.\n")
+                FileOutput.write(
+                    path.map { "No sessions of \(ScoreReader.name(ofFile: $0)) yet.\n" }
+                        ?? "No sessions yet: `choir practice SCORE --part LINE` sings one.\n")
                 return
             }
             if let html, let path {

@@ -67,7 +67,7 @@ extension Choir {
                 let marks: [PracticeMark]
                 do { marks = try history.marks(of: score) } catch { throw fail(error) }
                 guard !marks.isEmpty else {
-                    FileOutput.write("No marks.\n")
+                    FileOutput.write("No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
                     return
                 }
                 var out = ""

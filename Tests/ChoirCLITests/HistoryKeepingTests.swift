@@ -22,7 +22,9 @@ struct HistoryKeepingTests {
             #expect(result.status == status, "\(arguments): \(result.stderr)")
         }
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
-        #expect(history.status == 0 && history.stdout == "No sessions yet.\n", "\(history.stdout)")
+        #expect(
+            history.status == 0 && history.stdout == "No sessions yet: `choir practice SCORE --part LINE` sings one.\n", "\(history.stdout)"
+        )
     }
 
     /// Two whole sessions and one interrupted after two notes (4 s, both wrong): the short one is listed as what it

@@ -11,6 +11,7 @@ struct MarkCommandTests {
     /// report; a mark for another line, or on a measure not practised, does not.
     @Test func aMarkAppearsInEveryReportAtItsMeasure() throws {
         let data = try PracticeCommandTests.dataHome()
+        #expect(try Self.mark(["list"], data).stdout == "No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
         #expect(
             try Self.mark(["add", CLI.example, "--part", "tenor", "--measure", "12", "breathe after 'grace'"], data).stdout
                 == "mark 1: m. 12 (Tenor): breathe after 'grace'\n")
