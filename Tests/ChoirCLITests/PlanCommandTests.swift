@@ -135,7 +135,7 @@ struct PlanCommandTests {
 
                 [[item]]
                 piece = "\(path)"
-                line = "Bass"
+                part = "Bass"
                 from = "3"
                 to = "6"
                 tempo = 90
@@ -144,7 +144,7 @@ struct PlanCommandTests {
 
                 [[item]]
                 piece = "\(path)"
-                line = "Soprano"
+                part = "Soprano"
                 passes = 1
 
                 """), "\(exported)")
@@ -199,14 +199,14 @@ struct PlanCommandTests {
     @Test(arguments: [
         ("name = \"A\"\n[[item]\n", "plan.toml:2:8: Error while parsing table header: expected ']', saw '\\n': expected a TOML file"),
         ("title = \"A\"\n", "plan.toml: expected `name = \"…\"` at the top: the plan's name"),
-        ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `line` is missing: expected `line = \"…\"`"),
+        ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `part` is missing: expected `part = \"…\"`"),
         (
             "name = \"A\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\npasses = \"two\"\n",
             "plan.toml: item 2 (line 7): `passes` is string: expected a whole number"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
-            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, line, from, to, tempo, transpose or passes"
+            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose or passes"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n",
