@@ -395,8 +395,19 @@ public final class PracticeHistory: Sendable {
         return try report(session: last.id)
     }
 
-    /// A session's day as choir prints it: "2026-11-24".
-    public static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
+    /// A session's day as choir prints it, where the singer is (`zone`): "2026-11-24".
+    public static func day(_ date: Date, in zone: TimeZone = .current) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: zone).year().month().day().dateSeparator(.dash))
+    }
+
+    /// When a session started, to the minute, where the singer is (`zone`): "2026-11-24 18:05".
+    public static func time(_ date: Date, in zone: TimeZone = .current) -> String {
+        String(
+            date.formatted(
+                Date.ISO8601FormatStyle(timeZone: zone).year().month().day().dateSeparator(.dash).dateTimeSeparator(.space)
+                    .time(includingFractionalSeconds: false).timeSeparator(.colon)
+            ).prefix(16))
+    }
 
     func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T { try Self.write(database, path: path, work) }
 

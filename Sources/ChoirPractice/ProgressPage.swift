@@ -15,8 +15,11 @@ public enum ProgressPage {
     /// The intonation plot's range, in cents either side of 0; points beyond it sit on its edge.
     static let centsRange = 30.0
 
-    /// The page for `sessions` (oldest first, with their reports) of the piece at `score`.
-    public static func render(score: String, _ sessions: [(session: PracticeHistory.Session, report: SessionReport)]) -> String {
+    /// The page for `sessions` (oldest first, with their reports) of the piece at `score`, its days and hours
+    /// those of `zone`.
+    public static func render(
+        score: String, _ sessions: [(session: PracticeHistory.Session, report: SessionReport)], timeZone zone: TimeZone = .current
+    ) -> String {
         let piece = HTMLReport.escape(sessions.last.map(\.report.piece) ?? Score.fileName(score))
         var html = """
             <!DOCTYPE html>
@@ -38,11 +41,11 @@ public enum ProgressPage {
             let last = entries.last!.session
             html += "<section class=\"line\" id=\"line-\(number + 1)\">\n<h2>\(HTMLReport.escape(line))</h2>\n"
             html +=
-                "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started)) to "
-                + "\(PracticeHistory.day(last.started)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
-            html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)")
-            html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)")
-            html += "<h3>Intonation</h3>\n" + intonation(entries, id: "intonation-\(number + 1)")
+                "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started, in: zone)) to "
+                + "\(PracticeHistory.day(last.started, in: zone)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
+            html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)", zone: zone)
+            html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)", zone: zone)
+            html += "<h3>Intonation</h3>\n" + intonation(entries, id: "intonation-\(number + 1)", zone: zone)
             html += "</section>\n"
         }
         return html + "</body></html>\n"
@@ -50,15 +53,16 @@ public enum ProgressPage {
 
     /// The plots' x axis, which is the date: where each session sits (by when it started) across a plot `width`
     /// wide with `left` and `right` margins, one session in the middle; and the axis's labels at `y`, days (or
-    /// hours, within a day) as far apart as room for a label allows.
+    /// hours, within a day) of `zone` as far apart as room for a label allows.
     static func timeAxis(
-        _ entries: [(session: PracticeHistory.Session, report: SessionReport)], width: Double, left: Double, right: Double, y: Double
+        _ entries: [(session: PracticeHistory.Session, report: SessionReport)], width: Double, left: Double, right: Double, y: Double,
+        zone: TimeZone
     ) -> (x: (Int) -> Double, labels: String) {
         let times = entries.map(\.session.started.timeIntervalSince1970)
         let first = times.min() ?? 0, span = (times.max() ?? 0) - first
         let plot = width - left - right
         let x = { (index: Int) -> Double in span < 1 ? left + plot / 2 : left + (times[index] - first) / span * plot }
-        guard span >= 1 else { return (x, label(at: left + plot / 2, y: y, PracticeHistory.day(entries[0].session.started))) }
+        guard span >= 1 else { return (x, label(at: left + plot / 2, y: y, PracticeHistory.day(entries[0].session.started, in: zone))) }
         let day = 86_400.0
         // The finest step that leaves 70 px a label: hours within a day or two, else days, weeks, months.
         let steps: [Double] = [
@@ -66,26 +70,31 @@ public enum ProgressPage {
         ]
         let step = steps.first { plot / (span / $0) >= 70 } ?? 365 * day
         let hours = step < day
-        let years = Set(entries.map { PracticeHistory.day($0.session.started).prefix(4) }).count > 1
+        let years = Set(entries.map { PracticeHistory.day($0.session.started, in: zone).prefix(4) }).count > 1
         func text(_ time: Double) -> String {
             let date = Date(timeIntervalSince1970: time)
             return hours
-                ? String(date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon)).prefix(5))
-                : String(PracticeHistory.day(date).dropFirst(years ? 0 : 5))
+                ? String(PracticeHistory.time(date, in: zone).suffix(5))
+                : String(PracticeHistory.day(date, in: zone).dropFirst(years ? 0 : 5))
+        }
+        // Days and hours start where the singer's clock says they do, summer time or not.
+        func aligned(_ time: Double, to unit: Double) -> Double {
+            let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: time)))
+            return ((time + offset) / unit).rounded(.up) * unit - offset
         }
         func place(_ time: Double) -> Double { left + (time - first) / span * plot }
         // The first and last sessions' own days (or times), and the days (or hours) between that leave them room.
         var svg = label(at: left, y: y, text(first)) + label(at: left + plot, y: y, text(first + span))
-        var tick = hours ? (first / step).rounded(.up) * step : (first / day).rounded(.up) * day
+        var tick = aligned(first, to: hours ? step : day)
         while tick < first + span {
             let at = place(tick)
             if at - left >= 60 && left + plot - at >= 60 {
                 svg += "<line x1=\"\(format(at))\" y1=\"\(format(y - 10))\" x2=\"\(format(at))\" y2=\"\(format(y - 14))\" stroke=\"#999\"/>"
                 svg += label(at: at, y: y, text(tick))
             }
-            tick += hours ? step : (step / day).rounded() * day
+            tick = hours ? tick + step : aligned(tick + step - day / 2, to: day)
         }
-        if hours { svg += label(at: left + plot / 2, y: y + 11, PracticeHistory.day(entries[0].session.started)) }
+        if hours { svg += label(at: left + plot / 2, y: y + 11, PracticeHistory.day(entries[0].session.started, in: zone)) }
         return (x, svg)
     }
 
@@ -94,9 +103,9 @@ public enum ProgressPage {
     }
 
     /// Accuracy per session, 0–100%, as a line through a point per session.
-    static func accuracy(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func accuracy(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         let width = 760.0, height = 220.0, left = 44.0, right = 30.0, top = 14.0, bottom = 36.0
-        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16)
+        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16, zone: zone)
         let x = axis.x
         func y(_ accuracy: Double) -> Double { top + (100 - accuracy) / 100 * (height - top - bottom) }
         var svg =
@@ -114,7 +123,7 @@ public enum ProgressPage {
             let session = entry.session
             svg +=
                 "<circle class=\"session\" cx=\"\(format(x(index)))\" cy=\"\(format(y(session.accuracy)))\" r=\"5\" fill=\"\(accuracyColour)\">"
-                + "<title>#\(session.id) \(PracticeHistory.day(session.started)): \(String(printf: "%.1f", session.accuracy))% "
+                + "<title>#\(session.id) \(PracticeHistory.day(session.started, in: zone)): \(String(printf: "%.1f", session.accuracy))% "
                 + "(\(session.correct) of \(session.notes) notes)</title></circle>\n"
         }
         return svg + axis.labels + "</svg>\n"
@@ -122,7 +131,7 @@ public enum ProgressPage {
 
     /// Each measure's accuracy in each session: a row per session (oldest on top), a column per measure in the
     /// score's order, red through green, blank where the session did not sing the measure.
-    static func heatMap(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func heatMap(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         var numbers: [Int: String] = [:]
         for entry in entries { for result in entry.report.results { numbers[result.note.measureIndex] = result.note.measure } }
         let measures = numbers.keys.sorted()
@@ -138,7 +147,7 @@ public enum ProgressPage {
             let y = top + Double(row) * cell
             svg +=
                 "<text x=\"\(format(left - 6))\" y=\"\(format(y + cell - 5))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">"
-                + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started))</text>\n"
+                + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started, in: zone))</text>\n"
             let sung = Dictionary(grouping: entry.report.results, by: \.note.measureIndex)
             for (column, measure) in measures.enumerated() {
                 let x = left + Double(column) * cell
@@ -160,9 +169,9 @@ public enum ProgressPage {
 
     /// Intonation per session, in cents: the mean distance from the written pitch (below 0, flat), and each
     /// interval over the bass sung at least twice, as its mean distance from pure (below 0, narrow).
-    static func intonation(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func intonation(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         let width = 760.0, height = 240.0, left = 44.0, right = 30.0, top = 14.0, bottom = 36.0
-        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16)
+        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16, zone: zone)
         let x = axis.x
         func y(_ cents: Double) -> Double {
             top + (centsRange - max(-centsRange, min(centsRange, cents))) / (2 * centsRange) * (height - top - bottom)

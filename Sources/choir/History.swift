@@ -42,7 +42,8 @@ extension Choir {
             if let delete {
                 do {
                     let deleted = try history.delete(session: delete)
-                    FileOutput.write("Deleted #\(deleted.id): \(deleted.piece), \(deleted.part), \(Self.date(deleted.started))\n")
+                    FileOutput.write(
+                        "Deleted #\(deleted.id): \(deleted.piece), \(deleted.part), \(PracticeHistory.time(deleted.started))\n")
                 } catch { throw fail(error) }
                 return
             }
@@ -109,17 +110,12 @@ extension Choir {
             FileOutput.write(out)
         }
 
-        /// "2026-11-24T14:03:12": when a session started.
-        static func date(_ date: Date) -> String {
-            date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
-        }
-
         /// One session: number, date, tempo, how it was sung, the range, accuracy and a bar.
         static func row(_ session: PracticeHistory.Session) -> String {
-            let date = Self.date(session.started)
+            let date = PracticeHistory.time(session.started)
             let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
             let range = session.range.map { $0.first == $0.last ? "m. \($0.first)" : "mm. \($0.first)–\($0.last)" } ?? ""
-            var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 30)
+            var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 27)
             row += (session.kind?.rawValue ?? "").padded(to: 6) + range.padded(to: 12)
             row += String(printf: "%5.1f%% ", session.accuracy) + bar
             var notes: [String] = []

@@ -55,15 +55,21 @@ struct HistoryKeepingTests {
             listed.stdout == """
                 Piece — piece.musicxml
                   Tenor
-                    #1    2026-10-26T07:33:20  ♩=60          mm. 1–16     75.0% ███████████████
-                    #2    2026-10-27T07:33:20  ♩=60          mm. 1–16    100.0% ████████████████████
-                    #3    2026-10-28T07:33:20  ♩=60          mm. 1–16      0.0%   (interrupted, 4 s: too short for the trend)
+                    #1    2026-10-26 07:33  ♩=60          mm. 1–16     75.0% ███████████████
+                    #2    2026-10-27 07:33  ♩=60          mm. 1–16    100.0% ████████████████████
+                    #3    2026-10-28 07:33  ♩=60          mm. 1–16      0.0%   (interrupted, 4 s: too short for the trend)
                     Weakest measures over the last 2 sessions:
                       m. 13   0% → 100%  (50% in all)
                       m. 14   0% → 100%  (50% in all)
                       m. 15   0% → 100%  (50% in all)
 
                 """, "\(listed.stdout)")
+        // Times are the singer's own: an hour on in Berlin that autumn (where the time zones are installed).
+        if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin") {
+            let berlin = try CLI.run(
+                ["history", "piece.musicxml"], environment: environment.merging(["TZ": "Europe/Berlin"]) { $1 }, directory: data)
+            #expect(berlin.stdout.contains("    #1    2026-10-26 08:33  ♩=60 "), "\(berlin.stdout)")
+        }
         let coach = try CLI.run(["coach", "piece.musicxml", "--part", "T"], environment: environment, directory: data)
         #expect(coach.stdout.hasPrefix("Piece, Tenor, 2 sessions:\n"), "\(coach.stdout)")
         let page = data + "/progress.html"

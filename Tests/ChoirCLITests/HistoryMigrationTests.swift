@@ -62,20 +62,20 @@ struct HistoryMigrationTests {
             session.status == 0 && session.stdout.contains("Your marks:\n  m. 3: breathe after grace\n"),
             "\(session.stdout)\(session.stderr)")
         let renamed = try Self.choir(["history", "c/renamed.musicxml"], place)
-        let dated = try Regex(#"#7    \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}"#)
+        let dated = try Regex(#"#7    \d{4}-\d{2}-\d{2} \d{2}:\d{2}"#)
         #expect(
             renamed.stdout.replacing(dated, with: "#7    DATE") == """
                 Amazing Grace — c/renamed.musicxml
                   Tenor
-                    #1    2026-11-25T14:00:54  ♩=80    file  mm. 0–16     89.3% ██████████████████
-                    #4    2026-11-25T14:00:59  ♩=80    file  mm. 0–16      0.0%   (interrupted, nothing sung)
+                    #1    2026-11-25 14:00  ♩=80    file  mm. 0–16     89.3% ██████████████████
+                    #4    2026-11-25 14:00  ♩=80    file  mm. 0–16      0.0%   (interrupted, nothing sung)
                     #7    DATE  ♩=80    file  mm. 0–16     89.3% ██████████████████
                     Weakest measures over the last 2 sessions:
                       m. 7    0% → 0%  (0% in all)
                       m. 6    50% → 50%  (50% in all)
                       m. 12   50% → 50%  (50% in all)
                   Alto
-                    #3    2026-11-25T14:00:58  ♩=80    file  mm. 0–16      3.6% █
+                    #3    2026-11-25 14:00  ♩=80    file  mm. 0–16      3.6% █
                 1 session in which nothing was sung (#4): `choir history --prune` deletes it.
 
                 """, "\(renamed.stdout)")
@@ -89,7 +89,7 @@ struct HistoryMigrationTests {
         #expect(pruned.stdout == "Deleted 1 session in which nothing was sung: #4\n")
         #expect(try Self.choir(["history", "--prune"], place).stdout == "No session without singing to delete.\n")
         let deleted = try Self.choir(["history", "--delete", "2"], place)
-        #expect(deleted.stdout == "Deleted #2: Amazing Grace (second setting), Tenor, 2026-11-25T14:00:56\n")
+        #expect(deleted.stdout == "Deleted #2: Amazing Grace (second setting), Tenor, 2026-11-25 14:00\n")
         let again = try Self.choir(["history", "--delete", "2"], place)
         #expect(again.status == 64 && again.stderr.hasSuffix(": no session 2: expected the number of a stored session (`choir history`)\n"))
         let left = try Self.choir(["history"], place).stdout

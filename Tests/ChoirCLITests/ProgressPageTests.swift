@@ -89,6 +89,7 @@ struct ProgressPageTests {
     /// two sessions an hour apart nearly together, and the labels are days; within one day, hours.
     @Test func theAxisIsTheDate() throws {
         let start = Date(timeIntervalSince1970: 1_793_000_000)
+        let utc = TimeZone(identifier: "UTC")!
         func entries(_ offsets: [Double]) -> [(session: PracticeHistory.Session, report: SessionReport)] {
             offsets.enumerated().map { index, offset in
                 let report = PlantedSession.make()
@@ -108,7 +109,7 @@ struct ProgressPageTests {
         func labels(_ page: String) -> [String] {
             accuracy(page).matches(of: /<text class="date"[^>]*>([^<]*)<\/text>/).map { String($0.1) }
         }
-        let days = ProgressPage.render(score: PlantedSession.file, entries([0, 86_400, 864_000, 864_000 + 3600]))
+        let days = ProgressPage.render(score: PlantedSession.file, entries([0, 86_400, 864_000, 864_000 + 3600]), timeZone: utc)
         let x = centres(days)
         #expect(x.count == 4 && x[0] == 44 && abs(x[3] - 730) < 0.1, "\(x)")
         let fraction = (x[1] - x[0]) / (x[2] - x[0])
@@ -116,9 +117,9 @@ struct ProgressPageTests {
         #expect(x[3] - x[2] < 5)
         // The first and last days, and every other day between that leaves them room.
         #expect(labels(days) == ["10-26", "11-05", "10-29", "10-31", "11-02", "11-04"], "\(labels(days))")
-        let hours = ProgressPage.render(score: PlantedSession.file, entries([0, 1800, 7200]))
+        let hours = ProgressPage.render(score: PlantedSession.file, entries([0, 1800, 7200]), timeZone: utc)
         #expect(labels(hours) == ["07:33", "09:33", "08:00", "09:00", "2026-10-26"], "\(labels(hours))")
-        let one = ProgressPage.render(score: PlantedSession.file, entries([0]))
+        let one = ProgressPage.render(score: PlantedSession.file, entries([0]), timeZone: utc)
         #expect(centres(one) == [387] && one.contains(">2026-10-26</text>"))
     }
 
