@@ -1,4 +1,3 @@
-import ChoirPractice
 import ChoirScore
 import FoundationEssentials
 

@@ -182,8 +182,8 @@ struct RealTimeTests {
     /// A live session through PulseAudio: the mix (the tenor alone, on a clarinet, whose samples are in tune)
     /// goes to the null sink, whose monitor is the microphone and stands for the singer (`--headphones`: without
     /// it, a microphone that hears only the mix hears nobody sing). Capture and playback are on one clock, so the
-    /// notes heard are judged correct and on time. SIGINT ends the session cleanly with a report and a finished
-    /// history; SIGKILL keeps what was judged up to the last second.
+    /// notes heard are judged correct and on time. SIGINT ends the session cleanly with a report and a history that
+    /// keeps it as interrupted; SIGKILL keeps what was judged up to the last second.
     @Test(arguments: [SIGINT, SIGKILL])
     func liveSessionEndsOnSignal(signal: Int32) throws {
         let server = try Self.server()
@@ -245,7 +245,7 @@ struct RealTimeTests {
 
     /// The audio server dies mid-session (SIGKILL), taking both devices with it, or freezes (SIGSTOP), leaving
     /// the plugin's calls waiting for ever: the session ends at once (within a few seconds when frozen) and
-    /// cleanly, with a report that says why and a finished history holding the notes judged until then.
+    /// cleanly, with a report that says why and a history holding the notes judged until then, kept as interrupted.
     @Test(arguments: [SIGKILL, SIGSTOP])
     func aVanishingDeviceEndsTheSessionCleanly(signal: Int32) throws {
         // A server of its own: the suite's goes on serving the other tests.
@@ -687,7 +687,7 @@ extension RealTimeTests {
     }
 
     /// SIGTERM (a session killed) and SIGHUP (its terminal closed, as when an SSH session drops) end a live session in
-    /// order: the history is finished with what was judged, the terminal is back in cooked mode on its normal screen,
+    /// order: the history keeps what was judged, as interrupted, the terminal is back in cooked mode on its normal screen,
     /// the report is printed (not for SIGHUP: the terminal has gone), and the exit status is 128 + the signal.
     @Test(arguments: [SIGTERM, SIGHUP])
     func terminationSignalsEndTheSessionInOrder(signal: Int32) throws {
