@@ -14,8 +14,11 @@ public enum AudioFile {
         ["wav", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif"].contains(suffix(path))
     }
 
+    /// The extensions a recording can be written with (``Writer``), as a person would list them.
+    public static let writable = ["flac", "ogg", "opus", "mp3", "aiff", "wav"]
+
     /// The extension of `path`'s file name, lower-cased; empty when it has none.
-    static func suffix(_ path: String) -> String {
+    public static func suffix(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
@@ -62,6 +65,7 @@ public enum AudioFile {
                 "aiff": SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "wav": SF_FORMAT_WAV | SF_FORMAT_PCM_16,
             ]
             self.path = path
+            assert(Set(formats.keys) == Set(AudioFile.writable))
             guard let format = formats[AudioFile.suffix(path)] else {
                 throw WAVFile.Failure(
                     file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")

@@ -74,6 +74,26 @@ public enum FileName {
         return withPath(name) { stat($0, &status) } == 0
     }
 
+    /// The names in the folder `name` (without "." and ".."), in the order the system gives them; nil if it cannot
+    /// be read.
+    public static func names(in folder: String) -> [String]? {
+        guard let directory = withPath(folder, { opendir($0) }) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { decode($0.prefix { $0 != 0 }) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The folder the process runs in; nil if the system cannot say (it was removed).
+    public static var currentFolder: String? {
+        guard let path = getcwd(nil, 0) else { return nil }
+        defer { free(path) }
+        return decode(UnsafeBufferPointer(start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path)))
+    }
+
     /// The whole file at `name`; nil if it cannot be opened or read (``exists(_:)`` tells which).
     public static func contents(_ name: String) -> [UInt8]? {
         let descriptor = withPath(name) { open($0, O_RDONLY | O_CLOEXEC) }

@@ -64,7 +64,8 @@ public final class Library: Sendable {
     }
 
     /// Adds the scores at `files` (or notices them changed or moved), reading two at a time; a file already there
-    /// unchanged (same size and modification time) is not read again. Returns what happened to each, in order.
+    /// unchanged (same size and modification time) is not read again, and a file named twice (`a.xml ./a.xml`, a
+    /// folder and a file in it) counts once. Returns what happened to each, in order.
     public func add(_ files: [String]) throws(PracticeHistory.Failure) -> [(path: String, change: Result<Change, ScoreError>)] {
         let known = try attempt { db in
             try Row.fetchAll(db, sql: "SELECT path, hash, size, modified FROM library").map {
@@ -72,7 +73,8 @@ public final class Library: Sendable {
             }
         }
         let byPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        let absolute = files.map(Self.absolute)
+        var seen = Set<String>()
+        let absolute = files.map(ScoreIdentity.absolute).filter { seen.insert($0).inserted }
         // Read (and hash) what is new or changed.
         let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: byPath[$0]) }
         return try attempt { db in
@@ -124,24 +126,8 @@ public final class Library: Sendable {
         return Result { () throws(ScoreError) in
             let bytes = try ScoreReader.contents(of: path)
             let score = try ScoreReader.read(data: bytes, file: path)
-            return (LibraryEntry(score: score, path: path, hash: LibraryEntry.hash(bytes)), size, modified)
+            return (LibraryEntry(score: score, path: path, hash: ScoreIdentity.hash(bytes)), size, modified)
         }
-    }
-
-    /// `path` from the root, without "." and ".." steps: how the library files a path.
-    public static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        // "a/./b" and "a/x/../b" are "a/b": one file, one entry.
-        var parts: [Substring] = []
-        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
-                _ = parts.popLast()
-                continue
-            }
-            parts.append(part)
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     /// Every entry, by title.
@@ -158,13 +144,13 @@ public final class Library: Sendable {
         try entries().filter(query.matches)
     }
 
-    /// Every entry with its last practice, from the history's sessions (matched by file name).
+    /// Every entry with its last practice, from the history's sessions of its score (its content, or its path).
     public func listed(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) -> [Listed] {
         let sessions = try PracticeHistory(path: path).sessions().filter { $0.notes > 0 }
-        var latest: [String: PracticeHistory.Session] = [:]
-        for session in sessions { latest[PracticeHistory.piece(session.score)] = session }
         return entries.map { entry in
-            Listed(entry: entry, lastPractised: latest[PracticeHistory.piece(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
+            let score = ScoreIdentity(hash: entry.hash, path: entry.path)
+            let last = sessions.last { score.holds(hash: $0.hash, path: $0.path) }
+            return Listed(entry: entry, lastPractised: last.map { ($0.started, $0.part, $0.accuracy) })
         }
     }
 
@@ -174,6 +160,18 @@ public final class Library: Sendable {
         let all = try entries(), wanted = name.lowercased()
         let exact = all.filter { $0.title.lowercased() == wanted }
         return exact.isEmpty ? all.filter { $0.title.lowercased().hasPrefix(wanted) } : exact
+    }
+
+    /// Why `name` does not pick one score of `matches` (what ``titled(_:)`` found for it): no file and no title,
+    /// with the nearest title, or the titles it could be.
+    public func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
+        if matches.isEmpty {
+            let titles = (try? entries().map(\.title)) ?? []
+            return "\(name): no such file, and no title in the library\(NearestName.suggestion(name, among: titles)): "
+                + "expected a score's path or a title from `choir library list`"
+        }
+        return "\(name): \(matches.count) titles in the library begin so: expected one of "
+            + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
     }
 
     /// Takes `entries` out of the library (their files stay where they are).

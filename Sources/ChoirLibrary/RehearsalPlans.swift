@@ -98,9 +98,10 @@ public final class RehearsalPlans: Sendable {
             try Row.fetchOne(db, sql: "SELECT name, items FROM plan WHERE name = ?", arguments: [name]).map(Self.plan)
         }
         if let found { return found }
-        let names = try plans().map { "'\($0.name)'" }
+        let plans = try plans()
+        let names = plans.map { "'\($0.name)'" }
         throw Problem(
-            description: "no plan named '\(name)': expected "
+            description: "no plan named '\(name)'\(NearestName.suggestion(name, among: plans.map(\.name))): expected "
                 + (names.isEmpty
                     ? "a plan made with `choir plan new NAME` or `choir plan import FILE`" : "one of " + names.joined(separator: ", ")))
     }

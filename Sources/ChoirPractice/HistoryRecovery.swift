@@ -121,10 +121,18 @@ extension PracticeHistory {
     /// recovering twice adds nothing.
     public func recover(from source: DamagedHistoryReader) throws(Failure) -> HistoryRecovery {
         let sessions = source.salvage("session"), results = source.salvage("result"), trace = source.salvage("trace")
-        let marks = source.salvage("mark")
+        let marks = source.salvage("mark"), library = source.salvage("library").rows
         var recovery = HistoryRecovery()
         recovery.damagedStretches = sessions.damagedStretches + results.damagedStretches + trace.damagedStretches + marks.damagedStretches
         try attempt { db in
+            // Sessions and marks from a history written before they were keyed by their score's content are keyed as
+            // the migration keys them (``locate(_:library:)``), by this library's files and the damaged one's.
+            let files = try Self.libraryFiles(db) + Self.libraryFiles(library)
+            func keys(_ row: Row) -> [String: DatabaseValue] {
+                guard !row.hasColumn("score_hash"), let score = String.fromDatabaseValue(row["score"]) else { return [:] }
+                let found = Self.locate(score, library: files)
+                return ["score_hash": found.hash.databaseValue, "score_path": found.path.databaseValue]
+            }
             var known: [String: Int64] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, score, part, started FROM session") {
                 known[Self.identity(row)] = row["id"]
@@ -138,7 +146,7 @@ extension PracticeHistory {
                     recovery.alreadyThere += 1
                     continue
                 }
-                try Self.insert(row, into: "session", skipping: ["id"], db)
+                try Self.insert(row, into: "session", skipping: ["id"], replacing: keys(row), db)
                 recovery.sessionNumbers[old] = db.lastInsertedRowID
                 recovery.sessions += 1
             }
@@ -158,7 +166,7 @@ extension PracticeHistory {
                 try Row.fetchAll(db, sql: "SELECT score, line, measure, text, created FROM mark").map { "\(Array($0.databaseValues))" })
             for row in marks.rows
             where !existingMarks.contains("\(["score", "line", "measure", "text", "created"].map { row[$0] as DatabaseValue })") {
-                try Self.insert(row, into: "mark", skipping: ["id"], db)
+                try Self.insert(row, into: "mark", skipping: ["id"], replacing: keys(row), db)
                 recovery.marks += 1
             }
         }
@@ -198,11 +206,12 @@ extension PracticeHistory {
         "\(row["score"] as DatabaseValue)|\(row["part"] as DatabaseValue)|\(row["started"] as DatabaseValue)"
     }
 
-    /// Inserts `row`'s values for the columns `table` has, but `skipping`, with `replacing`'s values instead.
+    /// Inserts `row`'s values for the columns `table` has, but `skipping`, with `replacing`'s values instead (or as
+    /// well, for columns the row has not).
     private static func insert(
         _ row: Row, into table: String, skipping: Set<String> = [], replacing: [String: DatabaseValue] = [:], _ db: Database
     ) throws {
-        let columns = try db.columns(in: table).map(\.name).filter { !skipping.contains($0) && row.hasColumn($0) }
+        let columns = try db.columns(in: table).map(\.name).filter { !skipping.contains($0) && (row.hasColumn($0) || replacing[$0] != nil) }
         try db.execute(
             sql:
                 "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",

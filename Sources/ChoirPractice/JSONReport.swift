@@ -134,7 +134,7 @@ public enum JSONReport {
                 (
                     "interrupted",
                     .object([
-                        ("measure", .string(stop.measure)), ("pass", .int(stop.pass)), ("passes", .int(stop.passes)),
+                        ("measure", .string(stop.measure)), ("pass", .int(stop.pass)), ("passes", stop.passes.map { .int($0) } ?? .null),
                         ("notes", stop.notes.map { .int($0) } ?? .null),
                     ])
                 ))

@@ -6,8 +6,13 @@ import Glibc
 /// the figures derived from them.
 public struct SessionReport: Sendable, Codable, Equatable {
     public var score: String
-    /// The piece's title, when the score gives one.
+    /// What the piece is called (``Score/name(file:)``); nil in sessions stored before it was kept.
     public var title: String?
+
+    /// What the piece is called: its title, else its file's name.
+    public var piece: String { title ?? Score.fileName(score) }
+    /// The score's file as the history keys sessions (its content and path); nil when not known.
+    public var identity: ScoreIdentity?
     public var part: String
     public var tempo: Double
     public var tempoPercent: Double
@@ -113,13 +118,14 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public struct Interruption: Sendable, Codable, Equatable {
         /// The measure being played, by printed number.
         public var measure: String
-        /// The pass through the range it was in, from 1, and how many the session was to play.
+        /// The pass through the range it was in, from 1, and how many the session was to play (nil when not known: a
+        /// session cut off without a word).
         public var pass: Int
-        public var passes: Int
+        public var passes: Int?
         /// The notes of the range in all its passes; nil when not known (a session cut off without a word).
         public var notes: Int?
 
-        public init(measure: String, pass: Int, passes: Int, notes: Int?) {
+        public init(measure: String, pass: Int, passes: Int?, notes: Int?) {
             self.measure = measure
             self.pass = pass
             self.passes = passes
@@ -130,7 +136,7 @@ public struct SessionReport: Sendable, Codable, Equatable {
         /// not judged".
         public func summary(judged: Int) -> String {
             let place = measure.contains(where: \.isNumber) ? "in m. \(measure)" : "before the first beat"
-            let round = passes > 1 ? ", pass \(pass) of \(passes)" : pass > 1 ? ", pass \(pass)" : ""
+            let round = if let passes, passes > 1 { ", pass \(pass) of \(passes)" } else if pass > 1 { ", pass \(pass)" } else { "" }
             return "\(place)\(round), after \(judged)" + (notes.map { " of \($0)" } ?? "") + " notes; the rest not judged"
         }
     }

@@ -23,6 +23,14 @@ public enum MixDestination: Sendable, Equatable {
     /// Whether `device` names no sound at all: "none", or "null" (whose ALSA device swallows sound as fast as it is
     /// written, so that a session would run through in a moment).
     public static func isNone(_ device: String) -> Bool { device == "none" || device == "null" }
+
+    /// Why `name` cannot be where a mix goes, or nil: a file (a path, or a recording's name) in another format than
+    /// WAV, which would be taken for a device that is not there.
+    public static func problem(_ name: String) -> String? {
+        guard case .device = MixDestination(name), name.contains("/") || AudioFile.isRecording(name) || name.lowercased().hasSuffix(".mid")
+        else { return nil }
+        return "\(name): a mix is written as WAV: expected a file name ending in .wav, a device, or none"
+    }
 }
 
 /// A session's mix on its way out: played on a device's real-time thread, rendered into a file in step with the

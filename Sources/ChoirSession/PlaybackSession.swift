@@ -88,6 +88,8 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
             var snapshot = SessionSnapshot()
             snapshot.time = time
             if heard { (snapshot.measure, snapshot.beat) = resolved.position(at: time) }
+            snapshot.pass = resolved.pass(at: time)
+            snapshot.passes = resolved.schedule.passes
             snapshot.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
             snapshot.tempoPercent = transport.percent
             snapshot.paused = transport.paused

@@ -156,7 +156,8 @@ public final class PracticeSession: @unchecked Sendable {
             measureStarts: resolved.schedule.measures.map {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
-        report.title = resolved.score.title
+        report.title = resolved.title
+        report.identity = resolved.identity
         report.transpose = plan.playback.transpose
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics
@@ -166,7 +167,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.kind = plan.input.isTake ? .file : .live
         // The singer's marks on these measures (a history that cannot be read has none to give).
         if let history = plan.history,
-            let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines)
+            let marks = try? PracticeHistory(path: history).marks(of: resolved.identity, lines: report.lines)
         {
             report.keep(marks)
         }
@@ -283,13 +284,13 @@ public final class PracticeSession: @unchecked Sendable {
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// What a run of the session came to: what was judged, how the audio fared, how it ended and where the music
-    /// was then (its measure and pass).
+    /// was then (its measure and pass; nil for a run that failed before the music began).
     private struct Run {
         var results: [NoteResult] = []
         var trace: [TracePoint] = []
         var audio: AudioHealth?
         var ending: Ending
-        var place = (measure: "-", pass: 1)
+        var place: (measure: String, pass: Int)?
     }
 
     private func finishRun(_ run: Run) {
@@ -297,11 +298,12 @@ public final class PracticeSession: @unchecked Sendable {
         report.results = run.results
         report.trace = run.trace
         report.audio = run.audio
-        // Ended from outside (a signal, a closed window), the session is kept as interrupted, saying where.
-        if run.ending == .cancelled {
+        // Ended before its range was done (quit, a signal, a closed window, a failure), the session is kept as
+        // interrupted with what was sung, saying where it stopped.
+        if run.ending != .completed, let place = run.place {
             report.interruption = SessionReport.Interruption(
-                measure: run.place.measure, pass: run.place.pass, passes: plan.playback.passes,
-                notes: notes.count + (header.unsung?.notes ?? 0))
+                measure: place.measure, pass: place.pass, passes: resolved.schedule.passes, notes: notes.count + (header.unsung?.notes ?? 0)
+            )
         }
         recorder?.finish(audio: run.audio, interrupted: report.interruption)
         state.withLock { $0.ended = true }
@@ -349,8 +351,8 @@ public final class PracticeSession: @unchecked Sendable {
                 _ = judge.add(frame)
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
                 guard frame.time - lastSave >= 0.25 else { continue }
-                saver.save(recorder, results: judge.results, trace: judge.trace)
-                publish(time: frame.time, results: judge.results, trace: judge.trace)
+                saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
+                publish(time: frame.time, results: numbered(judge.results), trace: judge.trace)
                 lastSave = frame.time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
@@ -371,9 +373,9 @@ public final class PracticeSession: @unchecked Sendable {
             take.mix.abandon()
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
         return Run(
-            results: judge.results, trace: judge.trace, ending: ending,
+            results: numbered(judge.results), trace: judge.trace, ending: ending,
             place: (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave)))
     }
 
@@ -461,7 +463,7 @@ public final class PracticeSession: @unchecked Sendable {
                 judge.add(pitch)
                 if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
-                    saver.save(recorder, results: judge.results, trace: judge.trace)
+                    saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
                     lastPublished = pitch.time
                 }
                 if let renderer = mix.renderer {
@@ -485,13 +487,24 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
         return Run(
-            results: judge.results, trace: judge.trace, audio: audio, ending: ending,
-            place: (resolved.position(at: transport.scoreTime).measure, judge.pass))
+            results: numbered(judge.results), trace: judge.trace, audio: audio, ending: ending,
+            place: (resolved.position(at: transport.scoreTime).measure, judge.pass + resolved.pass(at: transport.scoreTime) - 1))
+    }
+
+    /// `results` with the pass each was sung in: the judge's (a step back, a loop of a phrase) and, with `--loop`,
+    /// which time through the range its note is in.
+    private func numbered(_ results: [NoteResult]) -> [NoteResult] {
+        guard resolved.schedule.passes > 1 else { return results }
+        return results.map { result in
+            var numbered = result
+            numbered.pass += resolved.pass(at: result.note.onset) - 1
+            return numbered
+        }
     }
 
     /// A recorded take's progress, for the snapshot.
@@ -499,6 +512,8 @@ public final class PracticeSession: @unchecked Sendable {
         let (measure, beat) = resolved.position(at: time)
         state.withLock {
             $0.time = time
+            $0.pass = resolved.pass(at: time)
+            $0.passes = resolved.schedule.passes
             $0.measure = measure
             $0.beat = beat
             $0.results = results
@@ -526,12 +541,13 @@ public final class PracticeSession: @unchecked Sendable {
             $0.paused = transport.paused
             $0.loop = transport.looping.map { (marks[$0.lowerBound].number, marks[$0.upperBound].number) }
             $0.mineMuted = transport.mineMuted
-            $0.pass = judge.pass
+            $0.pass = judge.pass + resolved.pass(at: scoreTime) - 1
+            $0.passes = resolved.schedule.passes
             $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
             $0.next = notes.first { $0.onset > scoreTime }
             $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
             $0.heard = heard
-            if $0.results.count != judge.results.count { $0.results = judge.results }
+            if $0.results.count != judge.results.count { $0.results = numbered(judge.results) }
             $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
             $0.audio = AudioHealth(
                 underruns: live.mix.underruns, overruns: live.capture.overruns, droppedSamples: live.ring.dropped, error: nil,

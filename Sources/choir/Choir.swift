@@ -36,6 +36,8 @@ struct Choir: ParsableCommand {
             LibraryCommand.self, Mark.self, Coaching.self, Plan.self,
         ])
 
+    /// Runs the command line, first naming a command that is not one (the parser would call it an unexpected
+    /// argument) with the nearest command.
     static func main() {
         // Whichever command finds the history damaged says so, once, as it happens.
         DamagedHistory.whenSetAside { damaged in
@@ -45,7 +47,38 @@ struct Choir: ParsableCommand {
                 to: &standardError)
         }
         // The arguments' bytes as they are: a file name need not be UTF-8.
-        main(Array(FileName.arguments.dropFirst()))
+        let arguments = Array(FileName.arguments.dropFirst())
+        if let unknown = unknownCommand(in: arguments) {
+            complain(unknown)
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
+        main(arguments)
+    }
+
+    /// "unknown command 'histroy' (did you mean 'history'?): expected …": a word where a subcommand goes that names
+    /// none, or nil.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        var subcommands = configuration.subcommands
+        var words = ["choir"]
+        for argument in arguments {
+            guard !subcommands.isEmpty, !argument.hasPrefix("-"), argument != "help" else { return nil }
+            var names: [String] = []
+            var found: [any ParsableCommand.Type]?
+            for subcommand in subcommands {
+                let name: String = subcommand._commandName
+                let aliases: [String] = subcommand.configuration.aliases
+                names.append(name)
+                if name == argument || aliases.contains(argument) { found = subcommand.configuration.subcommands }
+            }
+            guard let found else {
+                return NearestName.unknown(
+                    "command", argument, among: names,
+                    expected: "`\(words.joined(separator: " ")) COMMAND`, COMMAND one of " + names.joined(separator: ", "))
+            }
+            subcommands = found
+            words.append(argument)
+        }
+        return nil
     }
 }
 

@@ -84,7 +84,7 @@ struct ScoreSummary {
     var text: String {
         var out = "\(file)\n"
         func row(_ label: String, _ value: String) { out += "  " + label.padded(to: 10) + value + "\n" }
-        row("Title", score.title ?? "(untitled)")
+        row("Title", score.name(file: file))
         row("Composer", score.composer ?? "(unknown)")
         row(
             "Key",
@@ -113,7 +113,7 @@ struct ScoreSummary {
     var json: JSON {
         .object([
             ("file", .string(file)),
-            ("title", JSON(score.title)),
+            ("title", .string(score.name(file: file))),
             ("composer", JSON(score.composer)),
             ("transpose", .int(transposed)),
             ("key", .string(keys[0].description)),

@@ -11,7 +11,7 @@ extension Choir {
     /// reported and kept in the history.
     struct Practice: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sing your line while the other lines play; get each note judged and a report.")
+            abstract: "Sing your line while the other lines play; get each note judged and a report.", aliases: ["practise"])
 
         @OptionGroup var playback: PlaybackArguments
 
@@ -24,8 +24,10 @@ extension Choir {
 
         @Option(
             name: [.customLong("output"), .customLong("device")],
-            help: "Where the mix goes: an ALSA device, a .wav file, or none (at a microphone, silence on the music's true time).")
-        var output = "default"
+            help:
+                "Where the mix goes: an ALSA device, a .wav file, or none (at a microphone, silence on the music's true time); default: none for a recording, else the default device."
+        )
+        var output: String?
 
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
@@ -65,6 +67,9 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
+        @Flag(help: "Say everything in the report: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
+
         @Flag(help: "The microphone hears no loudspeakers (you wear headphones): the mix is not looked for in it.")
         var headphones = false
 
@@ -90,7 +95,7 @@ extension Choir {
         var openView = false
 
         func validate() throws {
-            guard !playback.part.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
+            guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
             guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
@@ -101,6 +106,8 @@ extension Choir {
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
             if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
             if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
+            if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
+            if let problem = record.flatMap(PracticePlan.problem(recording:)) { throw ValidationError("--record \(problem)") }
         }
 
         func run() throws {
@@ -131,7 +138,7 @@ extension Choir {
             let outcome = try screen.run(session, stop: { signals.received != nil })
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
@@ -154,7 +161,7 @@ extension Choir {
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(
                     try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known) { throw failed }
+                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -192,7 +199,7 @@ extension Choir {
         private func plan() throws -> PracticePlan {
             var plan = PracticePlan(playback: try playback.plan())
             plan.input = PracticePlan.Input(input)
-            plan.output = MixDestination(output)
+            if let output { plan.output = MixDestination(output) }
             plan.options.toleranceCents = tolerance
             plan.options.lateSeconds = lateMs / 1000
             plan.options.octaveIsCorrect = octaveOk
@@ -217,7 +224,7 @@ extension Choir {
             do {
                 made = try make(plan)
             } catch  where error.kind == .deviceUnavailable {
-                throw fail("\(error); to practise with a recording, use --input take.wav --output mix.wav", ExitStatus.deviceUnavailable)
+                throw fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
             }
@@ -230,14 +237,17 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool) -> ExitCode? {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known {
                 print("choir: \(failure); the history stops here", to: &standardError)
             }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
-            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour)) }
+            if printing {
+                FileOutput.write(
+                    TerminalReport.render(outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width))
+            }
             return outcome.ending.failure.map(ExitStatus.of)
         }
 

@@ -1,4 +1,5 @@
 import ChoirFiles
+import Foundation
 import Glibc
 import Testing
 
@@ -24,5 +25,23 @@ struct FileNameTests {
         }
         #expect(FileName.decode(Array("Ave Maria – Sopran ♩.musicxml".utf8)) == "Ave Maria – Sopran ♩.musicxml")
         #expect(!FileName.isEscaped("Ave Maria – Sopran ♩.musicxml") && FileName.isEscaped(FileName.decode([0x63, 0xE9])))
+    }
+
+    /// A folder's names are listed as their bytes decode (Latin-1, UTF-8, a lone continuation byte), each of which
+    /// names its file again; a folder that is not there lists nothing.
+    @Test func aFoldersNamesAreTheirBytes() throws {
+        var template = Array("/tmp/choir-names-XXXXXX".utf8CString)
+        let folder = try #require(mkdtemp(&template).map { String(cString: $0) })
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        let names: [[UInt8]] = [Array("caf".utf8) + [0xE9], Array("café".utf8), [0x61, 0x80], Array("hymn.musicxml".utf8)]
+        for name in names {
+            let descriptor = FileName.withPath(folder + "/" + FileName.decode(name)) { open($0, O_WRONLY | O_CREAT, 0o644) }
+            try #require(descriptor >= 0)
+            close(descriptor)
+        }
+        let listed = try #require(FileName.names(in: folder))
+        #expect(Set(listed) == Set(names.map(FileName.decode)), "\(listed)")
+        #expect(listed.allSatisfy { FileName.exists(folder + "/" + $0) })
+        #expect(FileName.names(in: folder + "/none") == nil)
     }
 }

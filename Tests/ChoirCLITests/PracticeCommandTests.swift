@@ -102,6 +102,38 @@ struct PracticeCommandTests {
         #expect(try String(contentsOfFile: data + "/again.json", encoding: .utf8) == String(contentsOfFile: report, encoding: .utf8))
     }
 
+    /// A take without `--output` is judged at once, without playback: the report of `--output none`, and no device
+    /// opened (there is none here).
+    @Test func aTakeIsJudgedWithoutAnOutput() throws {
+        let data = try Self.dataHome()
+        let judged = try CLI.run(["practice", CLI.example, "--part", "T", "--input", Self.take], environment: ["XDG_DATA_HOME": data])
+        #expect(judged.status == 0 && judged.stderr.isEmpty, "\(judged.stderr)")
+        #expect(judged.stdout == (try CLI.golden("practice-demo-take.txt", judged.stdout)))
+        let live = try CLI.run(["practice", CLI.example, "--part", "T", "--input", "nonexistent"], environment: ["XDG_DATA_HOME": data])
+        #expect(live.status == 69)
+        #expect(
+            live.stderr
+                == "choir: cannot open capture device 'nonexistent': No such file or directory; to judge a recording instead, use --input take.wav\n"
+        )
+    }
+
+    /// `--loop 2` on a take of two times through: each is a pass of its own in the report, the history and the JSON.
+    @Test func thePassesOfALoopAreShown() throws {
+        let data = try Self.dataHome()
+        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let twice = data + "/twice.wav"
+        try AudioFile.write(Array(take.samples.prefix(36 * take.sampleRate)) + take.samples, sampleRate: take.sampleRate, to: twice)
+        let result = try CLI.run(
+            ["practice", CLI.example, "--part", "T", "--input", twice, "--loop", "2", "--report", data + "/r.json"],
+            environment: ["XDG_DATA_HOME": data])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (try CLI.golden("practice-loop-take.txt", result.stdout)))
+        let notes = try #require(Self.json(data + "/r.json")["notes"] as? [[String: Any]])
+        #expect(notes.map { $0["pass"] as? Int } == Array(repeating: 1, count: 28) + Array(repeating: 2, count: 28))
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(history.stdout.contains("89.3% ██████████████████  (2 passes)\n"), "\(history.stdout)")
+    }
+
     /// `choir history` lists each line's sessions apart, with how each was sung, its range and key, and the
     /// weakest measures over all of that line's recent sessions.
     @Test func historyListsEachLineWithWhatWasSung() throws {
@@ -113,7 +145,7 @@ struct PracticeCommandTests {
         }
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         #expect(history.status == 0)
-        let dated = try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?"#)
+        let dated = try Regex(#"\d{4}-\d{2}-\d{2} \d{2}:\d{2}"#)
         #expect(
             history.stdout.replacing(dated, with: "DATE")
                 == (try CLI.golden("history-lines.txt", history.stdout.replacing(dated, with: "DATE"))))
@@ -471,7 +503,8 @@ struct PracticeCommandTests {
         #expect(reached > 13 && reached < 26, "\(accuracy)")
         #expect(!stopped.stdout.contains("Not sung"))
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
-        #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("  (interrupted)") == true, "\(history)")
+        // Each time round the loop is a pass of its own: it stopped in the second.
+        #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("  (2 passes, interrupted)") == true, "\(history)")
         let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
         #expect(rebuilt.contains("\n" + accuracy + "\n" + interrupted + "\n"), "\(rebuilt)")
         #expect(!FileManager.default.fileExists(atPath: data + "/mix.wav"))
@@ -489,10 +522,15 @@ struct PracticeCommandTests {
         #expect(left.count == 1 && left[0].size > 1_100_000, "\(left)")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
         #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.hasSuffix("interrupted)") == true, "\(history)")
-        let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
+        let rebuilt = try CLI.run(["report", "1", "--json", data + "/killed.json"], environment: ["XDG_DATA_HOME": data]).stdout
         let interrupted = rebuilt.split(separator: "\n").first { $0.hasPrefix("Interrupted ") }
         #expect(interrupted?.hasPrefix("Interrupted in m. ") == true, "\(rebuilt)")
-        #expect(interrupted?.hasSuffix(" notes; the rest not judged") == true && interrupted?.contains(" of ") == false)
+        // It was killed in the second pass, of a number it could not keep, as the JSON says too.
+        #expect(
+            interrupted?.hasSuffix(" notes; the rest not judged") == true && interrupted?.contains(", pass 2, after ") == true
+                && interrupted?.contains(" of ") == false, "\(rebuilt)")
+        let stop = try Self.json(data + "/killed.json")["interrupted"] as? [String: Any]
+        #expect(stop?["pass"] as? Int == 2 && stop?["passes"] is NSNull && stop?["notes"] is NSNull, "\(String(describing: stop))")
 
         let next = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", Self.take, "--output", data + "/mix.wav"],
@@ -511,15 +549,7 @@ struct PracticeCommandTests {
         let take = folder + Array("t".utf8) + [0xE9] + Array("nor.wav".utf8)
         let mix = folder + Array("m".utf8) + [0xEF] + Array("x.wav".utf8)
         let report = folder + Array("r".utf8) + [0xE9] + Array("port.json".utf8)
-        for (from, to) in [(CLI.example, score), (Self.take, take)] {
-            let bytes = try #require(FileManager.default.contents(atPath: CLI.root.appendingPathComponent(from).path))
-            let descriptor = (to + [0]).withUnsafeBufferPointer { path in
-                path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-            }
-            try #require(descriptor >= 0)
-            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            close(descriptor)
-        }
+        for (from, to) in [(CLI.example, score), (Self.take, take)] { try Self.copy(from, to: to) }
         let practised = try Self.run(
             [
                 Array("practice".utf8), score, Array("--part".utf8), Array("tenor".utf8), Array("--input".utf8), take,
@@ -539,18 +569,60 @@ struct PracticeCommandTests {
         #expect(
             failed.stderr == Array("choir: ".utf8) + missing
                 + Array(": no such file: expected a MusicXML (.musicxml, .xml) or .mxl file\n".utf8))
+        // A slip in such a name is answered with the name beside it, in its own bytes.
+        let slip = try Self.run([Array("info".utf8), Array(score.dropLast())])
+        #expect(
+            slip.stderr == Array("choir: ".utf8) + score.dropLast() + Array(": no such file (did you mean '".utf8) + score
+                + Array("'?): expected a MusicXML (.musicxml, .xml) or .mxl file\n".utf8),
+            "\(String(decoding: slip.stderr, as: UTF8.self))")
     }
 
-    /// Runs choir with `arguments` given as bytes; its status and what it printed, as bytes.
-    static func run(_ arguments: [[UInt8]]) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
-        let words = ([Array(CLI.executable.path.utf8)] + arguments).map { bytes in
+    /// Run in a folder whose name is not UTF-8 (Latin-1's ô), a score named from it is kept in the history under the
+    /// path it is at: listed as found, from the folder.
+    @Test func aScoreInAFolderNamedInLatin1IsFoundAgain() throws {
+        let data = try Self.dataHome()
+        let folder = Array(data.utf8) + Array("/ch".utf8) + [0xF4] + Array("ur".utf8)
+        try #require((folder + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } } == 0)
+        try Self.copy(CLI.example, to: folder + Array("/hymn.musicxml".utf8))
+        let take = Array(CLI.root.appendingPathComponent(Self.take).path.utf8)
+        let practised = try Self.run(
+            [Array("practice".utf8), Array("hymn.musicxml".utf8), Array("--part".utf8), Array("tenor".utf8), Array("--input".utf8), take],
+            environment: ["XDG_DATA_HOME": data], directory: folder)
+        #expect(practised.status == 0, "\(String(decoding: practised.stderr, as: UTF8.self))")
+        let history = try Self.run([Array("history".utf8)], environment: ["XDG_DATA_HOME": data], directory: folder)
+        let listed = String(decoding: history.stdout, as: UTF8.self)
+        #expect(listed.hasPrefix("Amazing Grace — hymn.musicxml\n  Tenor\n    #1 "), "\(listed)")
+    }
+
+    /// Writes the file at `from` (from the package's folder) under the name `to`, given as bytes.
+    static func copy(_ from: String, to: [UInt8]) throws {
+        let bytes = try #require(FileManager.default.contents(atPath: CLI.root.appendingPathComponent(from).path))
+        let descriptor = (to + [0]).withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
+        try #require(descriptor >= 0)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    /// Runs choir with `arguments` given as bytes, with `environment` added to the test's, in the folder
+    /// `directory` (as bytes) when given; its status and what it printed, as bytes.
+    static func run(_ arguments: [[UInt8]], environment extra: [String: String] = [:], directory: [UInt8]? = nil) throws -> (
+        status: Int32, stdout: [UInt8], stderr: [UInt8]
+    ) {
+        var command = [Array(CLI.executable.path.utf8)] + arguments
+        // In `directory`, through a shell that goes there and runs choir (the folder's bytes as they were given).
+        if let directory {
+            command = [Array("/bin/sh".utf8), Array("-c".utf8), Array("cd \"$0\" && exec \"$@\"".utf8), directory] + command
+        }
+        let words = command.map { bytes in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
             copy[bytes.count] = 0
             return copy
         }
         defer { words.forEach { $0.deallocate() } }
-        let environment = (ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "LC_ALL": "C.UTF-8"]) { $1 })
+        let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "LC_ALL": "C.UTF-8"]) { $1 }.merging(extra) { $1 }
             .map { strdup("\($0.key)=\($0.value)") }
         defer { environment.forEach { free($0) } }
         var out: [Int32] = [0, 0], err: [Int32] = [0, 0]

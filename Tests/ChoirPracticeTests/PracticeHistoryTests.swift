@@ -1,4 +1,5 @@
 import ChoirPractice
+import ChoirScore
 import Foundation
 import GRDB
 import Testing
@@ -119,6 +120,7 @@ struct PracticeHistoryTests {
             applied == [
                 "sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks",
                 "where an interrupted session stopped",
+                "sessions and marks keyed by their score's content",
             ])
     }
 
@@ -168,10 +170,13 @@ struct PracticeHistoryTests {
         var originals: [Int64: SessionReport] = [:]
         do {
             let history = try PracticeHistory(path: path)
-            _ = try history.add(PracticeMark(score: "piece-0.musicxml", line: "Tenor", measure: "1", text: "breathe"))
+            _ = try history.add(
+                PracticeMark(score: "piece-0.musicxml", identity: Self.piece(0), line: "Tenor", measure: "1", text: "breathe"))
             for n in 0..<40 {
                 var header = Self.header
                 header.score = "piece-\(n % 3).musicxml"
+                // Half the sessions keyed by their score's content, half as a history from before content keys has them.
+                if n % 2 == 0 { header.identity = Self.piece(n % 3) }
                 let id = try history.begin(header, started: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 3600))
                 let results = (0..<30).map { index -> NoteResult in
                     var result = Self.result
@@ -249,12 +254,19 @@ struct PracticeHistoryTests {
             !lost["result"]!.contains(row.key) && !lost["trace"]!.contains(row.key)
         }
         #expect(recovered.results == keptResults && recovered.tracePoints == keptTrace && recovered.marks == 1)
+        // The mark is still the piece's, by its content.
+        #expect(try history.marks(of: ScoreIdentity(hash: Self.piece(0).hash, path: "/moved/piece.musicxml")).map(\.text) == ["breathe"])
         #expect(recovered.orphaned <= orphans && recovered.orphaned > 0, "\(recovered.orphaned) of \(orphans)")
         #expect(try history.sessions().count == kept.count + 1)
 
         let again = try history.recover(from: DamagedHistoryReader(path: aside.movedTo))
         #expect(again.sessions == 0 && again.results == 0 && again.tracePoints == 0 && again.marks == 0 && again.alreadyThere == kept.count)
         #expect(try history.sessions().count == kept.count + 1)
+    }
+
+    /// The content key of "piece-N.musicxml", as the damaged history keeps it.
+    static func piece(_ n: Int) -> ScoreIdentity {
+        ScoreIdentity(hash: String(repeating: "0", count: 15) + "\(n)", path: "/scores/piece-\(n).musicxml")
     }
 
     /// A file that is not a database at all (its header overwritten) is set aside too; recovering from it says it
@@ -293,5 +305,85 @@ struct PracticeHistoryTests {
             _ = varint(&at)
             return varint(&at)
         }
+    }
+
+    /// A session of `notes` results `verdict`, a note a second from `start` in each of `passes` passes, with a trace
+    /// point per note unless `traced` is false.
+    static func stored(
+        _ history: PracticeHistory, score: ScoreIdentity?, part: String = "Tenor", notes: Int, passes: Int = 1, verdict: Verdict = .correct,
+        traced: Bool = true, completed: Bool = true
+    ) throws -> Int64 {
+        var header = Self.header
+        header.part = part
+        header.identity = score
+        let id = try history.begin(header)
+        let results = (1...passes).flatMap { pass in
+            (0..<notes).map { index in
+                NoteResult(
+                    note: ExpectedNote(
+                        index: index, measure: "\(index + 1)", measureIndex: index, onset: Double(index), duration: 1, midi: 60,
+                        isEntrance: true),
+                    verdict: verdict, medianCents: 0, onsetError: 0, inTunePercent: 100, pass: pass)
+            }
+        }
+        try history.record(results, trace: traced ? results.map { TracePoint(time: $0.note.onset, midi: 60) } : [], session: id)
+        try history.finish(
+            session: id,
+            interrupted: completed ? nil : SessionReport.Interruption(measure: "\(notes)", pass: passes, passes: passes, notes: nil))
+        return id
+    }
+
+    /// A session's length is what each pass's judged notes span, added up; an interrupted one of a few seconds is
+    /// left out of the trend, and one in which nothing was sung is told apart.
+    @Test func briefAndSilentSessionsAreToldApart() throws {
+        let history = try PracticeHistory(path: Self.temporaryPath())
+        let score = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        let whole = try Self.stored(history, score: score, notes: 12)
+        let looped = try Self.stored(history, score: score, notes: 4, passes: 3, completed: false)
+        let brief = try Self.stored(history, score: score, notes: 4, verdict: .wrong, completed: false)
+        let short = try Self.stored(history, score: score, notes: 4)
+        let silent = try Self.stored(history, score: score, notes: 12, verdict: .missing, traced: false, completed: false)
+        let other = try Self.stored(history, score: score, part: "Alto", notes: 12)
+        let sessions = Dictionary(uniqueKeysWithValues: try history.sessions().map { ($0.id, $0) })
+        #expect([whole, looped, brief, short, silent].map { sessions[$0]!.seconds } == [12, 12, 4, 4, 12])
+        #expect([whole, looped, brief, short, silent].map { sessions[$0]!.isBrief } == [false, false, true, false, false])
+        #expect([whole, looped, brief, short, silent].map { sessions[$0]!.sung } == [true, true, true, true, false])
+        #expect([whole, looped, brief, short, silent].map { sessions[$0]!.finished } == [true, false, false, true, false])
+        #expect(try history.trend(of: score, part: "tenor").map(\.id) == [whole, looped, short])
+        #expect(try history.latestReport(of: score, part: "Tenor")?.results.count == 4)
+        #expect(try history.trend(of: score, part: "Alto").map(\.id) == [other])
+
+        #expect(try history.prune().map(\.id) == [silent])
+        #expect(try history.delete(session: brief).id == brief)
+        #expect(try history.sessions().map(\.id) == [whole, looped, short, other])
+        #expect(try history.report(session: looped).results.count == 12)
+        #expect(throws: PracticeHistory.Failure.self) { try history.delete(session: brief) }
+        #expect(try history.prune().isEmpty)
+    }
+
+    /// Sessions belong to their score's content: a copy moved and renamed keeps them, an edited file at the same
+    /// path keeps them, another file of the same name has its own; a session stored without a hash is found by the
+    /// relative path it was typed as.
+    @Test func sessionsFollowTheScoreItself() throws {
+        let history = try PracticeHistory(path: Self.temporaryPath())
+        let hymn = ScoreIdentity(hash: "00000000000000aa", path: "/choir/a/hymn.musicxml")
+        let other = ScoreIdentity(hash: "00000000000000bb", path: "/choir/b/hymn.musicxml")
+        let first = try Self.stored(history, score: hymn, notes: 12)
+        let second = try Self.stored(history, score: other, notes: 12)
+        let legacy = try Self.stored(history, score: nil, notes: 12)
+        var header = Self.header
+        header.score = "a/hymn.musicxml"
+        let typed = try history.begin(header)
+        #expect(try history.sessions(of: hymn).map(\.id) == [first, typed])
+        #expect(try history.sessions(of: other).map(\.id) == [second])
+        let moved = ScoreIdentity(hash: hymn.hash, path: "/elsewhere/renamed.musicxml")
+        #expect(try history.sessions(of: moved).map(\.id) == [first])
+        let edited = ScoreIdentity(hash: "00000000000000cc", path: hymn.path)
+        #expect(try history.sessions(of: edited).map(\.id) == [first, typed])
+        let sessions = try history.sessions()
+        #expect(sessions.map(\.key) == [hymn.hash, other.hash, "piece.musicxml", "a/hymn.musicxml"])
+        #expect(try history.sessions(of: ScoreIdentity(hash: "00000000000000dd", path: "/x/piece.musicxml")).map(\.id) == [legacy])
+        // The file is not here: the piece is named as its latest session was, by the file it was given as.
+        #expect(try history.name(hash: hymn.hash, path: hymn.path) == "piece")
     }
 }
