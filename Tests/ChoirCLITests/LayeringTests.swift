@@ -13,9 +13,9 @@ struct LayeringTests {
         "ChoirAudio": ["ChoirFiles"],
         "ChoirPitch": [],
         "ChoirPlayback": ["ChoirScore", "ChoirAudio", "ChoirFiles"],
-        "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch"],
+        "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch"],
         "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"],
-        "ChoirLibrary": ["ChoirScore", "ChoirPractice"],
+        "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice"],
         // The local server knows nothing of music.
         "ChoirServer": [],
         // The browser view is a front end on ChoirSession's API, as the command line is.
