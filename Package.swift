@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
         // The browser view: the engraved score (Verovio), served on loopback, in step with a session.
         .library(name: "ChoirView", targets: ["ChoirView"]),
+        // A chat-completions client for the model the singer brings (OpenRouter or any compatible server).
+        .library(name: "ChoirModel", targets: ["ChoirModel"]),
+        // Photographs and PDFs of sheet music to MusicXML, through that model, checked by choir's reader.
+        .library(name: "ChoirScan", targets: ["ChoirScan"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -49,6 +53,18 @@ let package = Package(
         .systemLibrary(
             name: "CSpeexDSP", pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
+        // HTTPS for the model's server, through the field's library (Foundation's URLSession would bring libcurl
+        // all the same, and more).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Photographs in (JPEG, with DCT scaling for a quick downscale) and pages out as JPEG.
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
@@ -66,12 +82,14 @@ let package = Package(
         .target(
             name: "ChoirView",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
+        .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirModel",
+                "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "ChoirTestSupport",
@@ -90,6 +108,7 @@ let package = Package(
         .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",

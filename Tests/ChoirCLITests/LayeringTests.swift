@@ -14,9 +14,15 @@ struct LayeringTests {
         "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch"],
         "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice"],
         "ChoirLibrary": ["ChoirScore", "ChoirPractice"],
+        // The model's client knows nothing of music; the scan writes its file through ChoirAudio's ReplacingFile.
+        "ChoirModel": [],
+        "ChoirScan": ["ChoirScore", "ChoirAudio", "ChoirModel"],
         // The browser view is a front end on ChoirSession's API, as the command line is.
         "ChoirView": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession"],
-        "choir": ["ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView"],
+        "choir": [
+            "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirModel",
+            "ChoirScan",
+        ],
     ]
 
     static func sources(of module: String) throws -> [(name: String, text: String)] {
