@@ -96,6 +96,25 @@ struct GrayImage: Sendable {
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
 
+    /// The image as a greyscale PNG: lossless, and smaller than a JPEG for clean line art (a page rendered from a PDF, a
+    /// flatbed scan), where a photograph's grain makes the JPEG smaller.
+    func png() throws(Failure) -> [UInt8] {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = UInt32(PNG_FORMAT_GRAY)
+        var size = 0
+        guard png_image_write_to_memory(&image, nil, &size, 0, pixels, Int32(width), nil) != 0 else {
+            throw Failure(message: "cannot encode a PNG")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard png_image_write_to_memory(&image, &bytes, &size, 0, pixels, Int32(width), nil) != 0 else {
+            throw Failure(message: "cannot encode a PNG")
+        }
+        return Array(bytes[0..<size])
+    }
+
     /// The image no larger than `longest` pixels on its longer side, each pixel the mean of the area it covers (a box
     /// filter, which keeps thin staff lines as grey rather than dropping them as sampling would).
     func fitting(_ longest: Int) -> GrayImage {

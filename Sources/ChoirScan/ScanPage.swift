@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
 
-/// One page as the model is sent it: a greyscale JPEG no larger than the model needs, and where it came from.
+/// One page as the model is sent it: a greyscale image no larger than the model needs (a JPEG or a PNG, whichever is
+/// smaller), and where it came from.
 public struct ScanPage: Sendable {
     /// The file the page came from, as given.
     public var file: String
@@ -11,7 +12,9 @@ public struct ScanPage: Sendable {
     public var original: (width: Int, height: Int)
     public var width: Int
     public var height: Int
-    public var jpeg: [UInt8]
+    /// The image, and its media type: "image/jpeg" or "image/png".
+    public var image: [UInt8]
+    public var mediaType: String
 
     /// The longer side of a page as sent, by default: fine enough for a staff's lines and lyrics on a full page, and
     /// the most OpenAI's models look at (Claude's and Gemini's scale larger images down themselves).
@@ -20,13 +23,14 @@ public struct ScanPage: Sendable {
     static let quality = 85
 
     /// `data:image/jpeg;base64,…`: how a chat-completions request carries an image.
-    public var dataURL: String { "data:image/jpeg;base64," + Data(jpeg).base64EncodedString() }
+    public var dataURL: String { "data:\(mediaType);base64," + Data(image).base64EncodedString() }
 
-    /// "hymn.pdf page 2, 1448×2048" or "IMG_2041.jpg, 1536×2048 (from 3024×4032)".
+    /// "hymn.pdf page 2, 1448×2048 PNG" or "IMG_2041.jpg, 1448×2048 JPEG (from 3024×4032)".
     public var label: String {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         let from = original == (width, height) ? "" : " (from \(original.width)×\(original.height))"
-        return "\(name)\(page.map { " page \($0)" } ?? ""), \(width)×\(height)\(from)"
+        let format = mediaType == "image/png" ? "PNG" : "JPEG"
+        return "\(name)\(page.map { " page \($0)" } ?? ""), \(width)×\(height) \(format)\(from)"
     }
 
     /// The pages of `files` in order: a JPEG or PNG photograph is one page, a PDF one per page (rendered by
@@ -72,9 +76,10 @@ public struct ScanPage: Sendable {
         _ image: GrayImage, file: String, number: Int? = nil, size: (width: Int, height: Int)? = nil, longest: Int
     ) throws(GrayImage.Failure) -> ScanPage {
         let sent = image.fitting(longest)
+        let (jpeg, png) = (try sent.jpeg(quality: quality), try sent.png())
         return ScanPage(
             file: file, page: number, original: size ?? (image.width, image.height), width: sent.width, height: sent.height,
-            jpeg: try sent.jpeg(quality: quality))
+            image: png.count < jpeg.count ? png : jpeg, mediaType: png.count < jpeg.count ? "image/png" : "image/jpeg")
     }
 
     /// What a page file is, by its first bytes.

@@ -55,19 +55,23 @@ struct ScanCommandTests {
             ]
         }
 
-        /// A page of the PDF as a photograph would be: a JPEG of 2829×4000 pixels.
-        func photo() throws -> String {
+        /// The first page of the PDF as a photograph would be: a JPEG of 2829×4000 pixels (or as large as asked).
+        func photo(_ longest: Int = 4000) throws -> String {
             let (status, output) = try runTool(
                 "/usr/bin/pdftoppm",
-                ["-jpeg", "-f", "1", "-l", "1", "-singlefile", "-scale-to", "4000", ScanCommandTests.pdf, folder + "/photo"],
+                ["-jpeg", "-f", "1", "-l", "1", "-singlefile", "-scale-to", "\(longest)", ScanCommandTests.pdf, folder + "/photo"],
                 environment: [:])
             try #require(status == 0, "\(output)")
             return folder + "/photo.jpg"
         }
     }
 
-    /// The width and height in a JPEG's frame header.
-    static func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    /// The width and height in a PNG's header or a JPEG's frame header.
+    static func imageSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), bytes.count >= 24 {
+            func u32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (u32(16), u32(20))
+        }
         var at = 2
         while at + 9 < bytes.count, bytes[at] == 0xFF {
             let marker = bytes[at + 1]
@@ -95,8 +99,8 @@ struct ScanCommandTests {
     static func images(_ content: Any) throws -> [[UInt8]] {
         try (content as? [[String: Any]] ?? []).filter { $0["type"] as? String == "image_url" }.map { part in
             let url = try #require((part["image_url"] as? [String: Any])?["url"] as? String)
-            let prefix = "data:image/jpeg;base64,"
-            try #require(url.hasPrefix(prefix), "\(url.prefix(40))")
+            let prefix = try #require(
+                ["data:image/jpeg;base64,", "data:image/png;base64,"].first { url.hasPrefix($0) }, "\(url.prefix(40))")
             return Array(try #require(Data(base64Encoded: String(url.dropFirst(prefix.count)))))
         }
     }
@@ -138,7 +142,7 @@ struct ScanCommandTests {
         #expect(extract.contains("Mark every place you cannot read with certainty with UNCLEAR"))
         #expect(extract.contains("The singer this is for sings the tenor line"))
         let images = try Self.images(first[1].content)
-        let sizes = images.map(Self.jpegSize)
+        let sizes = images.map(Self.imageSize)
         // The photograph (2829×4000) and both PDF pages (A4), each 2048 pixels high.
         #expect(sizes.count == 3)
         #expect(sizes[0]! == (1448, 2048))
@@ -341,6 +345,11 @@ struct ScanCommandTests {
                 }
             ),
             (
+                // OpenRouter's way of saying a refusal after the headers went: 200, with the status in the body.
+                [["status": 200, "body": ["error": ["message": "User not found.", "code": 401]]]], 77,
+                { server, home in "choir: \(server.base) refused the key (401 Unauthorized): check \(home.config)\n" }
+            ),
+            (
                 Array(repeating: failing, count: 4), 75,
                 { server, _ in
                     "choir: \(server.base) failed (503 Service Unavailable) after 3 retries: the server says \"Provider overloaded\": try again later, "
@@ -367,12 +376,15 @@ struct ScanCommandTests {
     @Test func aSilentServerTimesOut() throws {
         let server = try ChatServer([["sleep": 6, "text": "too late"]])
         let home = try Home(server)
+        // A small page, quick to prepare, so that the time taken is the wait.
+        let page = try home.photo(300)
         let started = Date()
-        let scan = try CLI.run(["scan", Self.pdf, "-o", home.folder + "/grace.musicxml", "--timeout", "1"], environment: home.environment)
+        let scan = try CLI.run(["scan", page, "-o", home.folder + "/grace.musicxml", "--timeout", "1"], environment: home.environment)
         let took = Date().timeIntervalSince(started)
         #expect(scan.status == 75)
         #expect(scan.stderr.hasSuffix("…\nchoir: no answer from \(server.base) within 1 s: try again, or a longer --timeout\n"))
         #expect(try server.requests().count == 1)
+        // Well before the server's answer at 6 s.
         #expect(took < 4, "\(took) s")
     }
 
@@ -391,8 +403,8 @@ struct ScanCommandTests {
                 Authorization: Bearer <the key from \(home.config), not shown>
                 """))
         #expect(dry.stdout.contains("model: \(Self.model)\nsystem:\n  You transcribe printed vocal"))
-        #expect(dry.stdout.contains("  [image: amazing-grace.pdf page 1, 1448×2048; a data URL of "))
-        #expect(dry.stdout.contains("  [image: amazing-grace.pdf page 2, 1448×2048; a data URL of "))
+        #expect(dry.stdout.contains("  [image: amazing-grace.pdf page 1, 1448×2048 PNG; a data URL of "))
+        #expect(dry.stdout.contains("  [image: amazing-grace.pdf page 2, 1448×2048 PNG; a data URL of "))
         #expect(dry.stdout.contains("  The singer this is for sings the alto line: take particular care with it.\n"))
         #expect(
             dry.stdout.contains("Pass 2 sends the conversation so far, the model's description, and:\nuser:\n  Now write the whole piece"))

@@ -23,7 +23,7 @@ struct PageImageTests {
 
     /// The mean grey of the rows `rows` and columns `columns` of a decoded page.
     static func mean(_ page: ScanPage, rows: Range<Int>, columns: Range<Int>) throws -> Double {
-        let (image, _) = try GrayImage.jpeg(page.jpeg, atLeast: .max)
+        let image = page.mediaType == "image/png" ? try GrayImage.png(page.image) : try GrayImage.jpeg(page.image, atLeast: .max).image
         var sum = 0
         for y in rows { for x in columns { sum += Int(image.pixels[y * image.width + x]) } }
         return Double(sum) / Double(rows.count * columns.count)
@@ -37,10 +37,23 @@ struct PageImageTests {
         #expect(pages.map(\.width) == [1000, 800] && pages.map(\.height) == [667, 600])
         #expect(pages[0].original == (3000, 2000) && pages[1].original == (800, 600))
         #expect(pages.map(\.page) == [nil, nil])
-        #expect(pages[0].label.hasSuffix("large.jpg, 1000×667 (from 3000×2000)"))
-        #expect(pages[0].dataURL.hasPrefix("data:image/jpeg;base64,/9j/"))
+        // Clean black and white: the PNG is the smaller.
+        #expect(pages[0].label.hasSuffix("large.jpg, 1000×667 PNG (from 3000×2000)"))
+        #expect(pages[0].dataURL.hasPrefix("data:image/png;base64,iVBORw0KGgo"))
         #expect(try Self.mean(pages[0], rows: 0..<667, columns: 0..<480) < 3)
         #expect(try Self.mean(pages[0], rows: 0..<667, columns: 520..<1000) > 252)
+    }
+
+    /// A photograph's grain goes as a JPEG, which is then the smaller; clean line art as a PNG.
+    @Test func theSmallerOfJPEGAndPNG() throws {
+        var generator = SystemRandomNumberGenerator()
+        let grain = GrayImage(width: 600, height: 800, pixels: (0..<480_000).map { _ in UInt8.random(in: 150...230, using: &generator) })
+        let photograph = try ScanPage.load([try Self.file(try grain.jpeg(quality: 90), "grain.jpg")])[0]
+        #expect(photograph.mediaType == "image/jpeg" && photograph.dataURL.hasPrefix("data:image/jpeg;base64,/9j/"))
+        #expect(photograph.image.count < (try grain.png()).count)
+        let page = try ScanPage.load([Self.pdf], longest: 1000)[0]
+        #expect(page.mediaType == "image/png")
+        #expect(page.image.count < (try (try GrayImage.png(page.image)).jpeg(quality: ScanPage.quality)).count)
     }
 
     /// Scaling averages the area each pixel covers: a page of alternate black and white lines turns grey where
@@ -114,8 +127,8 @@ struct PageImageTests {
         #expect(pages.count == 2)
         #expect(pages.map(\.page) == [1, 2])
         #expect(pages.allSatisfy { $0.height == 1000 && abs(Double($0.width) / 1000 - 210 / 297) < 0.005 })
-        #expect(pages[0].jpeg != pages[1].jpeg)
-        #expect(pages[1].label == "amazing-grace.pdf page 2, \(pages[1].width)×1000")
+        #expect(pages[0].image != pages[1].image)
+        #expect(pages[1].label == "amazing-grace.pdf page 2, \(pages[1].width)×1000 PNG")
     }
 
     /// Files that are not pages say so, with their name and what was expected.
