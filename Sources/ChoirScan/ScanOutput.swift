@@ -1,19 +1,21 @@
 import ChoirAudio
 
-/// The file a scan writes: opened before the model is asked, so that a path that cannot be written costs nothing,
+/// The file a scan writes: tried before the model is asked, so that a path that cannot be written costs nothing,
 /// and written whole or not at all.
-public final class ScanOutput {
+public struct ScanOutput: Sendable {
     public let path: String
-    private let file: ReplacingFile
 
+    /// Checks that `path` can be written, by making the file that would replace it and removing it again (nothing
+    /// is left behind if the scan is then interrupted).
     public init(path: String) throws(ScanError) {
         self.path = path
-        do { file = try ReplacingFile(path: path) } catch { throw ScanError(.output, error.description) }
+        do { _ = try ReplacingFile(path: path) } catch { throw ScanError(.output, error.description) }
     }
 
     /// Writes the scan's MusicXML in place of whatever `path` held.
     public func write(_ result: Scan.Result) throws(ScanError) {
         do {
+            let file = try ReplacingFile(path: path)
             try file.write(result.document)
             try file.commit()
         } catch {
