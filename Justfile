@@ -4,7 +4,8 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
-apt_packages := "pkg-config libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+# choir scan: libcurl for HTTPS to the model's server, libjpeg-turbo and libpng for the pages, poppler's pdftoppm for PDFs.
+apt_packages := "pkg-config libcurl4-openssl-dev libturbojpeg0-dev libpng-dev poppler-utils libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
 support_packages := "librubberband-dev libspeexdsp-dev"
@@ -133,8 +134,9 @@ _check-install:
     prefix=$(mktemp -d)
     just _install-docs "$prefix" .build/debug/choir
     man="$prefix/share/man/man1"
-    for command in info notes pitch render play view practice calibrate history report library mark coach plan; do test -s "$man/choir.$command.1"; done
+    for command in info notes pitch render play view practice calibrate history report library mark coach plan scan; do test -s "$man/choir.$command.1"; done
     grep -q -- 'transpose' "$man/choir.practice.1" && grep -q -- 'divisi' "$man/choir.practice.1"
+    grep -q -- 'dry-run' "$man/choir.scan.1" && grep -q -- 'OPENROUTER_API_KEY' "$man/choir.scan.1"
     bash -n "$prefix/share/bash-completion/completions/choir"
     bash -c "source '$prefix/share/bash-completion/completions/choir' && complete -p choir" | grep -q '_choir'
     grep -q -- '--transpose' "$prefix/share/zsh/site-functions/_choir"

@@ -18,6 +18,10 @@ let package = Package(
         .library(name: "ChoirView", targets: ["ChoirView"]),
         // The local server the browser front ends talk to: HTTP/1.1 and WebSocket on loopback, behind a token.
         .library(name: "ChoirServer", targets: ["ChoirServer"]),
+        // A chat-completions client for the model the singer brings (OpenRouter or any compatible server).
+        .library(name: "ChoirModel", targets: ["ChoirModel"]),
+        // Photographs and PDFs of sheet music to MusicXML, through that model, checked by choir's reader.
+        .library(name: "ChoirScan", targets: ["ChoirScan"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -50,6 +54,18 @@ let package = Package(
         .systemLibrary(
             name: "CSpeexDSP", pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
+        // HTTPS for the model's server, through the field's library (Foundation's URLSession would bring libcurl
+        // all the same, and more).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Photographs in (JPEG, with DCT scaling for a quick downscale) and pages out as JPEG.
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // File names as bytes, from the command line to the system's calls.
         .target(name: "ChoirFiles"),
         .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirFiles"]),
@@ -72,12 +88,14 @@ let package = Package(
         .target(
             name: "ChoirView",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"]),
+        .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
+        .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
                 "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "ChoirTestSupport",
@@ -97,6 +115,7 @@ let package = Package(
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
+        .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",

@@ -65,8 +65,12 @@ public final class Library: Sendable {
 
     /// Adds the scores at `files` (or notices them changed or moved), reading two at a time; a file already there
     /// unchanged (same size and modification time) is not read again, and a file named twice (`a.xml ./a.xml`, a
-    /// folder and a file in it) counts once. Returns what happened to each, in order.
-    public func add(_ files: [String]) throws(PracticeHistory.Failure) -> [(path: String, change: Result<Change, ScoreError>)] {
+    /// folder and a file in it) counts once. `sources` records what choir made a file from (by its path as given); a
+    /// file changed or moved keeps the source it had. Returns what happened to each, in order.
+    public func add(_ files: [String], sources: [String: LibraryEntry.Source] = [:]) throws(PracticeHistory.Failure) -> [(
+        path: String, change: Result<Change, ScoreError>
+    )] {
+        let sources = Dictionary(sources.map { (ScoreIdentity.absolute($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         let known = try attempt { db in
             try Row.fetchAll(db, sql: "SELECT path, hash, size, modified FROM library").map {
                 (path: $0["path"] as String, hash: $0["hash"] as String, size: $0["size"] as Int, modified: $0["modified"] as Double)
@@ -76,7 +80,7 @@ public final class Library: Sendable {
         var seen = Set<String>()
         let absolute = files.map(ScoreIdentity.absolute).filter { seen.insert($0).inserted }
         // Read (and hash) what is new or changed.
-        let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: byPath[$0]) }
+        let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: sources[$0] == nil ? byPath[$0] : nil) }
         return try attempt { db in
             var changes: [(path: String, change: Result<Change, ScoreError>)] = []
             var claimed = Set<String>()
@@ -86,18 +90,28 @@ public final class Library: Sendable {
                     changes.append((path, .failure(error)))
                 case .success(nil):
                     changes.append((path, .success(.unchanged)))
-                case .success(let read?):
+                case .success(var read?):
                     var change = Change.added
+                    var before: String?
                     if byPath[path] != nil {
                         change = .updated
+                        before = path
                     } else if let moved = known.first(where: {
                         $0.hash == read.entry.hash && !claimed.contains($0.path)
                             && !FileManager.default.fileExists(atPath: $0.path)
                     }) {
                         change = .moved(from: moved.path)
+                        before = moved.path
                         claimed.insert(moved.path)
-                        try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [moved.path])
                     }
+                    read.entry.source =
+                        try sources[path]
+                        ?? before.flatMap {
+                            try String.fetchOne(db, sql: "SELECT entry FROM library WHERE path = ?", arguments: [$0]).flatMap {
+                                try JSONDecoder().decode(LibraryEntry.self, from: Data($0.utf8)).source
+                            }
+                        }
+                    if case .moved(let from) = change { try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [from]) }
                     try db.execute(
                         sql: """
                             INSERT INTO library (path, hash, size, modified, title, entry, added) VALUES (?, ?, ?, ?, ?, ?, ?)

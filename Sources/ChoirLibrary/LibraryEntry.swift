@@ -29,6 +29,21 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     /// Played through, repeats unfolded, at the marked tempo.
     public var seconds: Double
     public var lines: [LineRange]
+    /// What choir made the score from, when it made it (`choir scan`); nil for a score the singer brought.
+    public var source: Source?
+
+    /// The pages a scanned score was read from, and by what.
+    public struct Source: Codable, Sendable, Equatable {
+        /// The page files, from the root, in order (a PDF once, for all its pages).
+        public var pages: [String]
+        /// Which model, where and when: "by google/gemini-2.5-pro at openrouter.ai on 2025-06-01".
+        public var made: String
+
+        public init(pages: [String], made: String) {
+            self.pages = pages
+            self.made = made
+        }
+    }
 
     /// The entry for `score`, read from `path` whose bytes hash to `hash`, named as every command names it
     /// (``Score/name(file:)``).

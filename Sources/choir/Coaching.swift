@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirModel
 import ChoirPractice
 import ChoirScore
 
@@ -8,7 +9,13 @@ extension Choir {
         static let configuration = CommandConfiguration(
             commandName: "coach",
             abstract:
-                "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.")
+                "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.",
+            discussion: """
+                The advice is choir's own, from rules, offline. With --model (or --endpoint), a model you bring \
+                writes it in plain words instead, from the sessions' figures alone (accuracies, verdicts, pitch \
+                errors, weak measures and the rules' findings: never audio), sent to an OpenAI-compatible server as \
+                choir scan sends pages, with the same key and configuration file.
+                """)
 
         @Argument(help: "The score: a file (matched by name, as the history matches it), or a title in the library.")
         var score: String
@@ -18,6 +25,8 @@ extension Choir {
 
         @Flag(help: "Say everything the sessions show, not just the two things that matter most.")
         var verbose = false
+
+        @OptionGroup var model: ModelOptions
 
         func validate() throws {
             if parts.isEmpty { throw ValidationError("coach needs --part: the line whose sessions to read") }
@@ -44,14 +53,38 @@ extension Choir {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
             }
+            let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
+            if model.model != nil || model.endpoint != nil {
+                try coachByModel(reports, piece: piece, counted: counted)
+                return
+            }
             // What matters most first; without --verbose, three lines at most.
             let advice = Coach.advice(reports)
             let shown = verbose ? advice : Array(advice.prefix(2))
-            let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
             let more = advice.count - shown.count
             FileOutput.write(
                 "\(piece), \(reports[0].part), \(counted)" + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
                     + (advice.isEmpty ? "  No pattern stands out yet.\n" : shown.map { "  - \($0)\n" }.joined()))
+        }
+
+        /// The model's advice from the figures of `reports`, with the tokens and cost it took.
+        private func coachByModel(_ reports: [SessionReport], piece: String, counted: String) throws {
+            let endpoint = try model.resolved()
+            let request = ChatRequest([
+                .init(.system, ModelCoach.instructions), .init(.user, ModelCoach.figures(reports, piece: piece)),
+            ])
+            if model.dryRun {
+                FileOutput.write(request.preview(for: endpoint) + "\nNothing was sent (--dry-run).\n")
+                return
+            }
+            let reply: ChatReply
+            do { reply = try ModelOptions.client(endpoint).complete(request) } catch { throw fail(error) }
+            var usage = ModelUsage()
+            usage.add(reply)
+            let text = reply.text.split(whereSeparator: \.isNewline).map { "  \($0)\n" }.joined()
+            FileOutput.write(
+                "\(piece), \(reports[0].part), \(counted), in the words of \(endpoint.model) (from the figures alone):\n"
+                    + (text.isEmpty ? "  (the model said nothing)\n" : text) + "Model: \(usage.summary(endpoint)).\n")
         }
     }
 }

@@ -172,6 +172,9 @@ private func show(_ listed: [Library.Listed], json: Bool) {
             }
             .joined(separator: " · ") + "\n"
         out += "  \(entry.path)\n"
+        if let source = entry.source {
+            out += "  scanned \(source.made) from " + source.pages.joined(separator: ", ") + "\n"
+        }
         if let last = item.lastPractised {
             out += "  last practised \(PracticeHistory.day(last.date)) (\(last.part), \(String(printf: "%.1f", last.accuracy))%)\n"
         }
@@ -201,6 +204,11 @@ extension Library.Listed {
                     })
             ),
             ("path", .string(entry.path)), ("hash", .string(entry.hash)),
+            (
+                "source",
+                entry.source.map { source in .object([("pages", .array(source.pages.map(JSON.string))), ("made", .string(source.made))]) }
+                    ?? .null
+            ),
             (
                 "last_practised",
                 lastPractised.map { last in

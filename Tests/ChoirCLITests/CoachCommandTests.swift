@@ -78,4 +78,47 @@ struct CoachCommandTests {
 
                 """, "\(all.stdout)")
     }
+
+    /// With --model, the sessions' figures (and nothing else: no audio, no pitch trace) go to the model the singer
+    /// brings, whose words are printed with what they cost; the key stays out of everything printed.
+    @Test func adviceInTheModelsWords() throws {
+        let words = "Your tenor line is getting steadier. Keep the held D4 in measures 12 to 16 up: think of it rising."
+        let server = try ChatServer([ChatServer.text(words, tokens: (600, 40), cost: 0.0004)])
+        let home = try ScanCommandTests.Home(server)
+        let history = try PracticeHistory(path: home.folder + "/data/choir/history.sqlite")
+        for index in 0..<4 {
+            let report = PlantedSession.make { result in
+                if index != 1 && result.note.midi >= 62 { result.medianCents = -25 }
+            }
+            let id = try history.begin(report)
+            try history.record(report.results, trace: report.trace, session: id)
+            try history.finish(session: id)
+        }
+        try PlantedSession.musicXML.write(toFile: home.folder + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
+        let coach = try CLI.run(
+            ["coach", "piece.musicxml", "--part", "tenor", "--model", "test/coach"], environment: home.environment, directory: home.folder)
+        #expect(coach.status == 0, "\(coach.stderr)")
+        #expect(
+            coach.stdout == """
+                Piece, Tenor, 4 sessions, in the words of test/coach (from the figures alone):
+                  \(words)
+                Model: 1 request: 600 tokens in, 40 out; cost $0.0004 as the server reports it.
+
+                """)
+        let requests = try server.requests()
+        try #require(requests.count == 1)
+        let body = requests[0].body
+        #expect(body["model"] as? String == "test/coach")
+        let messages = ScanCommandTests.messages(body)
+        #expect(messages.map(\.role) == ["system", "user"])
+        #expect(messages.allSatisfy { $0.content is String }, "text alone: no image or audio part")
+        let figures = ScanCommandTests.text(messages[1].content)
+        #expect(figures.hasPrefix("Piece: Piece. Line: Tenor. Sessions: 4, oldest first.\nSession 1: "), "\(figures)")
+        #expect(figures.contains("Last session, % right by measure: m. "))
+        #expect(figures.contains("Patterns choir's rules found:\n- You tend to go flat on held notes from D4 up"))
+        let sent = try JSONSerialization.data(withJSONObject: body)
+        #expect(sent.count < 8000, "figures only: \(sent.count) bytes")
+        #expect(!String(decoding: sent, as: UTF8.self).contains("data:"))
+        #expect(!coach.stdout.contains(ScanCommandTests.key) && !coach.stderr.contains(ScanCommandTests.key))
+    }
 }

@@ -12,15 +12,17 @@ struct LayeringTests {
         "ChoirScore": ["ChoirFiles"],
         "ChoirAudio": ["ChoirFiles"],
         "ChoirPitch": [],
-        "ChoirPlayback": ["ChoirScore", "ChoirAudio", "ChoirFiles"],
-        "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch"],
-        "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"],
-        "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice"],
         // The local server knows nothing of music.
         "ChoirServer": [],
+        // The model's client knows nothing of music; the scan writes its file through ChoirAudio's ReplacingFile.
+        "ChoirModel": [],
+        "ChoirScan": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel"],
         // The browser view is a front end on ChoirSession's API, as the command line is.
         "ChoirView": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"],
-        "choir": ["ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles"],
+        "choir": [
+            "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
+            "ChoirModel", "ChoirScan",
+        ],
     ]
 
     static func sources(of module: String) throws -> [(name: String, text: String)] {

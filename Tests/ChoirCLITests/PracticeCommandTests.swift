@@ -549,7 +549,7 @@ struct PracticeCommandTests {
         let take = folder + Array("t".utf8) + [0xE9] + Array("nor.wav".utf8)
         let mix = folder + Array("m".utf8) + [0xEF] + Array("x.wav".utf8)
         let report = folder + Array("r".utf8) + [0xE9] + Array("port.json".utf8)
-        for (from, to) in [(CLI.example, score), (Self.take, take)] { try Self.copy(from, to: to) }
+        for (from, to) in [(CLI.example, score), (Self.take, take)] { try Self.copy(CLI.root.appendingPathComponent(from), to: to) }
         let practised = try Self.run(
             [
                 Array("practice".utf8), score, Array("--part".utf8), Array("tenor".utf8), Array("--input".utf8), take,
@@ -583,7 +583,7 @@ struct PracticeCommandTests {
         let data = try Self.dataHome()
         let folder = Array(data.utf8) + Array("/ch".utf8) + [0xF4] + Array("ur".utf8)
         try #require((folder + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } } == 0)
-        try Self.copy(CLI.example, to: folder + Array("/hymn.musicxml".utf8))
+        try Self.copy(CLI.root.appendingPathComponent(CLI.example), to: folder + Array("/hymn.musicxml".utf8))
         let take = Array(CLI.root.appendingPathComponent(Self.take).path.utf8)
         let practised = try Self.run(
             [Array("practice".utf8), Array("hymn.musicxml".utf8), Array("--part".utf8), Array("tenor".utf8), Array("--input".utf8), take],
@@ -594,9 +594,9 @@ struct PracticeCommandTests {
         #expect(listed.hasPrefix("Amazing Grace — hymn.musicxml\n  Tenor\n    #1 "), "\(listed)")
     }
 
-    /// Writes the file at `from` (from the package's folder) under the name `to`, given as bytes.
-    static func copy(_ from: String, to: [UInt8]) throws {
-        let bytes = try #require(FileManager.default.contents(atPath: CLI.root.appendingPathComponent(from).path))
+    /// Writes the file at `from` under the name `to`, given as bytes.
+    static func copy(_ from: URL, to: [UInt8]) throws {
+        let bytes = try #require(FileManager.default.contents(atPath: from.path))
         let descriptor = (to + [0]).withUnsafeBufferPointer { path in
             path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         }
