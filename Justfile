@@ -4,7 +4,8 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
-apt_packages := "pkg-config libcurl4-openssl-dev libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+# choir scan: libcurl for HTTPS to the model's server, libjpeg-turbo and libpng for the pages, poppler's pdftoppm for PDFs.
+apt_packages := "pkg-config libcurl4-openssl-dev libturbojpeg0-dev libpng-dev poppler-utils libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
 support_packages := "librubberband-dev libspeexdsp-dev"
@@ -133,8 +134,9 @@ _check-install:
     prefix=$(mktemp -d)
     just _install-docs "$prefix" .build/debug/choir
     man="$prefix/share/man/man1"
-    for command in info notes pitch render play view practice calibrate history report library mark coach plan; do test -s "$man/choir.$command.1"; done
+    for command in info notes pitch render play view practice calibrate history report library mark coach plan scan; do test -s "$man/choir.$command.1"; done
     grep -q -- 'transpose' "$man/choir.practice.1" && grep -q -- 'divisi' "$man/choir.practice.1"
+    grep -q -- 'dry-run' "$man/choir.scan.1" && grep -q -- 'OPENROUTER_API_KEY' "$man/choir.scan.1"
     bash -n "$prefix/share/bash-completion/completions/choir"
     bash -c "source '$prefix/share/bash-completion/completions/choir' && complete -p choir" | grep -q '_choir'
     grep -q -- '--transpose' "$prefix/share/zsh/site-functions/_choir"
@@ -156,18 +158,35 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-playback.py
     Benchmarks/measure-live.py
 
-# Fuzz the score reader with libFuzzer for SECONDS; findings land in .build-fuzz/findings, and any fails the task. Leak detection is off,
+# Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header
+# (the WAV reader; CHOIR_FUZZ=take). Findings land in .build-fuzz/findings (score-* and take-*), each target's log in
+# .build-fuzz/*.log, and any finding fails the task. Leak detection is off,
 # libFuzzer's per input and LeakSanitizer's at exit: it reports the Swift runtime's one-time caches (metadata, first
 # use of a code path) as a leak of the input that first touched them, and once reported 42 array buffers of
 # `Line.VoiceKey` (plain values, which cannot form a cycle) after 205,912 runs. valgrind finds nothing lost over
 # the corpus and every past crash (`valgrind --leak-check=full .build/debug/choir-fuzz FILES...`).
 fuzz SECONDS="1800": setup
+    #!/usr/bin/env bash
+    set -euo pipefail
     swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
         -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
-    mkdir -p .build-fuzz/corpus .build-fuzz/findings
+    mkdir -p .build-fuzz/corpus .build-fuzz/takes .build-fuzz/findings
     cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml Tests/Fixtures/lilypond/*.*ml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
-    ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -detect_leaks=0 \
-        -max_len=65536 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}} -artifact_prefix=.build-fuzz/findings/
+    cp -n Tests/Fixtures/fuzz/takes/* .build-fuzz/takes/
+    export ASAN_OPTIONS=detect_leaks=0
+    common=(-detect_leaks=0 -timeout=10 -rss_limit_mb=4096 -max_total_time={{SECONDS}})
+    .build-fuzz/release/choir-fuzz .build-fuzz/corpus -dict=Tests/Fixtures/fuzz/musicxml.dict -max_len=65536 \
+        -artifact_prefix=.build-fuzz/findings/score- "${common[@]}" > .build-fuzz/score.log 2>&1 & score=$!
+    CHOIR_FUZZ=take .build-fuzz/release/choir-fuzz .build-fuzz/takes -dict=Tests/Fixtures/fuzz/wav.dict -max_len=4096 \
+        -artifact_prefix=.build-fuzz/findings/take- "${common[@]}" > .build-fuzz/take.log 2>&1 & take=$!
+    status=0
+    wait "$score" || status=$?
+    wait "$take" || status=$?
+    for target in score take; do
+        echo "$target: $(grep -E '^(Done|#[0-9]+ +DONE)' .build-fuzz/$target.log | tail -1) (corpus $(ls .build-fuzz/$([ $target = score ] && echo corpus || echo takes) | wc -l) files)"
+        grep -E -A12 "^==[0-9]+==ERROR|deadly signal|Test unit written" .build-fuzz/$target.log || true
+    done
+    exit "$status"
 
 # Format every Swift file in place with the toolchain's swift-format and the project's `.swift-format`.
 fmt:

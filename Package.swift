@@ -16,6 +16,12 @@ let package = Package(
         .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
         // The browser view: the engraved score (Verovio), served on loopback, in step with a session.
         .library(name: "ChoirView", targets: ["ChoirView"]),
+        // The local server the browser front ends talk to: HTTP/1.1 and WebSocket on loopback, behind a token.
+        .library(name: "ChoirServer", targets: ["ChoirServer"]),
+        // A chat-completions client for the model the singer brings (OpenRouter or any compatible server).
+        .library(name: "ChoirModel", targets: ["ChoirModel"]),
+        // Photographs and PDFs of sheet music to MusicXML, through that model, checked by choir's reader.
+        .library(name: "ChoirScan", targets: ["ChoirScan"]),
         // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
         // of the engine.
         .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
@@ -24,7 +30,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -49,34 +54,53 @@ let package = Package(
         .systemLibrary(
             name: "CSpeexDSP", pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"]), .brew(["speexdsp"])]),
-        .target(name: "ChoirScore", dependencies: ["CZlib"]),
-        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
-        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
+        // HTTPS for the model's server, through the field's library (Foundation's URLSession would bring libcurl
+        // all the same, and more).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Photographs in (JPEG, with DCT scaling for a quick downscale) and pages out as JPEG.
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // File names as bytes, from the command line to the system's calls.
+        .target(name: "ChoirFiles"),
+        .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirFiles"]),
+        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile", "ChoirFiles"]),
+        .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
         .target(
             name: "ChoirPractice",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+        .target(
+            name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",
-            dependencies: ["ChoirScore", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+            dependencies: ["ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+        // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
+        .target(name: "ChoirServer"),
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", .product(name: "FlyingFox", package: "FlyingFox")]),
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"]),
+        .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
+        .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
+                "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "ChoirTestSupport",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP"]),
-        .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore"]),
+        .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore", "ChoirAudio"]),
         .executableTarget(
             name: "make-demo-take",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
@@ -87,9 +111,11 @@ let package = Package(
         // A front end of the real-time tests that drives a live session through ChoirSession's API alone.
         .executableTarget(name: "session-driver", dependencies: ["ChoirPractice", "ChoirSession"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
-        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio"]),
+        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
+        .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
+        .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",

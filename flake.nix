@@ -21,6 +21,11 @@
             zlib
             rubberband
             speexdsp
+            # choir scan: HTTPS, the pages' images, PDFs rendered by pdftoppm.
+            curl
+            libjpeg_turbo
+            libpng
+            poppler_utils
             python3
             # The real-time and browser tests: a PulseAudio null sink, a terminal, a browser.
             pulseaudio

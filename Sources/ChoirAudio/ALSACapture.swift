@@ -83,7 +83,7 @@ public final class ALSACapture: @unchecked Sendable {
     /// Starts `playback` (when there is one) and waits until it plays, then starts capturing: the order a
     /// full-duplex session needs, because a sound server settles its latencies as streams connect and reports
     /// the capture's delay wrongly for a while when a playback stream starts after it.
-    public func start(following playback: ALSAPlayback?) throws(AudioDeviceError) {
+    public func start(following playback: (any PlaybackStream)?) throws(AudioDeviceError) {
         if let playback {
             try playback.start()
             playback.waitUntilPlaying()

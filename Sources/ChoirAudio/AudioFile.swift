@@ -1,3 +1,4 @@
+import ChoirFiles
 import CSndFile
 import FoundationEssentials
 import Glibc
@@ -13,16 +14,19 @@ public enum AudioFile {
         ["wav", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif"].contains(suffix(path))
     }
 
+    /// The extensions a recording can be written with (``Writer``), as a person would list them.
+    public static let writable = ["flac", "ogg", "opus", "mp3", "aiff", "wav"]
+
     /// The extension of `path`'s file name, lower-cased; empty when it has none.
-    static func suffix(_ path: String) -> String {
+    public static func suffix(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
 
     /// Reads and mixes down the recording at `path`.
     public static func read(contentsOf path: String) throws(WAVFile.Failure) -> WAVFile.Audio {
-        guard let file = fopen(path, "rb") else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        guard let file = FileName.withPath(path, { fopen($0, "rb") }) else {
+            let reason = FileName.exists(path) ? "cannot be read" : "no such file"
             throw WAVFile.Failure(file: path, message: "\(reason): \(expected)", unreadable: true)
         }
         var header = [UInt8](repeating: 0, count: 12)
@@ -61,6 +65,7 @@ public enum AudioFile {
                 "aiff": SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "wav": SF_FORMAT_WAV | SF_FORMAT_PCM_16,
             ]
             self.path = path
+            assert(Set(formats.keys) == Set(AudioFile.writable))
             guard let format = formats[AudioFile.suffix(path)] else {
                 throw WAVFile.Failure(
                     file: path, message: "unknown audio format: expected a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
@@ -69,7 +74,9 @@ public enum AudioFile {
             info.samplerate = Int32(sampleRate)
             info.channels = 1
             info.format = Int32(format)
-            guard let opened = sf_open(partial, Int32(SFM_WRITE), &info) else { throw unwritable(String(cString: sf_strerror(nil))) }
+            guard let opened = FileName.withPath(partial, { sf_open($0, Int32(SFM_WRITE), &info) }) else {
+                throw unwritable(String(cString: sf_strerror(nil)))
+            }
             handle = opened
         }
 
@@ -101,20 +108,22 @@ public enum AudioFile {
             guard let handle else { return }
             self.handle = nil
             sf_close(handle)
-            guard rename(partial, path) == 0 else { throw unwritable(String(cString: strerror(errno))) }
+            guard FileName.withPath(partial, { from in FileName.withPath(path) { rename(from, $0) } }) == 0 else {
+                throw unwritable(String(cString: strerror(errno)))
+            }
         }
 
         private func unwritable(_ reason: String, keeping: Bool = false) -> WAVFile.Failure {
             if let handle { sf_close(handle) }
             handle = nil
-            if !keeping { unlink(partial) }
+            if !keeping { _ = FileName.withPath(partial, unlink) }
             return WAVFile.Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
         }
     }
 
     private static func decode(_ path: String) throws(WAVFile.Failure) -> WAVFile.Audio {
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let handle = FileName.withPath(path, { sf_open($0, Int32(SFM_READ), &info) }) else {
             let reason = String(cString: sf_strerror(nil))
             throw WAVFile.Failure(file: path, message: "not an audio file libsndfile can read (\(reason)): \(expected)")
         }

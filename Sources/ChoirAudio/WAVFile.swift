@@ -1,3 +1,4 @@
+import ChoirFiles
 import FoundationEssentials
 
 /// Reading and writing RIFF/WAVE files: 16-, 24- and 32-bit integer or 32- and 64-bit float PCM, any number
@@ -32,11 +33,11 @@ public enum WAVFile {
 
     /// Reads and mixes down the WAV file at `path`.
     public static func read(contentsOf path: String) throws(Failure) -> Audio {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        guard let data = FileName.contents(path) else {
+            let reason = FileName.exists(path) ? "cannot be read" : "no such file"
             throw Failure(file: path, message: "\(reason): expected a WAV file", unreadable: true)
         }
-        return try read(data: Array(data), file: path)
+        return try read(data: data, file: path)
     }
 
     /// Decodes WAV bytes; `file` names them in errors.

@@ -64,17 +64,23 @@ public final class Library: Sendable {
     }
 
     /// Adds the scores at `files` (or notices them changed or moved), reading two at a time; a file already there
-    /// unchanged (same size and modification time) is not read again. Returns what happened to each, in order.
-    public func add(_ files: [String]) throws(PracticeHistory.Failure) -> [(path: String, change: Result<Change, ScoreError>)] {
+    /// unchanged (same size and modification time) is not read again, and a file named twice (`a.xml ./a.xml`, a
+    /// folder and a file in it) counts once. `sources` records what choir made a file from (by its path as given); a
+    /// file changed or moved keeps the source it had. Returns what happened to each, in order.
+    public func add(_ files: [String], sources: [String: LibraryEntry.Source] = [:]) throws(PracticeHistory.Failure) -> [(
+        path: String, change: Result<Change, ScoreError>
+    )] {
+        let sources = Dictionary(sources.map { (ScoreIdentity.absolute($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         let known = try attempt { db in
             try Row.fetchAll(db, sql: "SELECT path, hash, size, modified FROM library").map {
                 (path: $0["path"] as String, hash: $0["hash"] as String, size: $0["size"] as Int, modified: $0["modified"] as Double)
             }
         }
         let byPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        let absolute = files.map(Self.absolute)
+        var seen = Set<String>()
+        let absolute = files.map(ScoreIdentity.absolute).filter { seen.insert($0).inserted }
         // Read (and hash) what is new or changed.
-        let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: byPath[$0]) }
+        let outcomes = ScoreReader.each(of: absolute) { Self.read($0, known: sources[$0] == nil ? byPath[$0] : nil) }
         return try attempt { db in
             var changes: [(path: String, change: Result<Change, ScoreError>)] = []
             var claimed = Set<String>()
@@ -84,18 +90,28 @@ public final class Library: Sendable {
                     changes.append((path, .failure(error)))
                 case .success(nil):
                     changes.append((path, .success(.unchanged)))
-                case .success(let read?):
+                case .success(var read?):
                     var change = Change.added
+                    var before: String?
                     if byPath[path] != nil {
                         change = .updated
+                        before = path
                     } else if let moved = known.first(where: {
                         $0.hash == read.entry.hash && !claimed.contains($0.path)
                             && !FileManager.default.fileExists(atPath: $0.path)
                     }) {
                         change = .moved(from: moved.path)
+                        before = moved.path
                         claimed.insert(moved.path)
-                        try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [moved.path])
                     }
+                    read.entry.source =
+                        try sources[path]
+                        ?? before.flatMap {
+                            try String.fetchOne(db, sql: "SELECT entry FROM library WHERE path = ?", arguments: [$0]).flatMap {
+                                try JSONDecoder().decode(LibraryEntry.self, from: Data($0.utf8)).source
+                            }
+                        }
+                    if case .moved(let from) = change { try db.execute(sql: "DELETE FROM library WHERE path = ?", arguments: [from]) }
                     try db.execute(
                         sql: """
                             INSERT INTO library (path, hash, size, modified, title, entry, added) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -124,24 +140,8 @@ public final class Library: Sendable {
         return Result { () throws(ScoreError) in
             let bytes = try ScoreReader.contents(of: path)
             let score = try ScoreReader.read(data: bytes, file: path)
-            return (LibraryEntry(score: score, path: path, hash: LibraryEntry.hash(bytes)), size, modified)
+            return (LibraryEntry(score: score, path: path, hash: ScoreIdentity.hash(bytes)), size, modified)
         }
-    }
-
-    /// `path` from the root, without "." and ".." steps: how the library files a path.
-    public static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        // "a/./b" and "a/x/../b" are "a/b": one file, one entry.
-        var parts: [Substring] = []
-        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
-                _ = parts.popLast()
-                continue
-            }
-            parts.append(part)
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     /// Every entry, by title.
@@ -158,13 +158,13 @@ public final class Library: Sendable {
         try entries().filter(query.matches)
     }
 
-    /// Every entry with its last practice, from the history's sessions (matched by file name).
+    /// Every entry with its last practice, from the history's sessions of its score (its content, or its path).
     public func listed(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) -> [Listed] {
         let sessions = try PracticeHistory(path: path).sessions().filter { $0.notes > 0 }
-        var latest: [String: PracticeHistory.Session] = [:]
-        for session in sessions { latest[PracticeHistory.piece(session.score)] = session }
         return entries.map { entry in
-            Listed(entry: entry, lastPractised: latest[PracticeHistory.piece(entry.path)].map { ($0.started, $0.part, $0.accuracy) })
+            let score = ScoreIdentity(hash: entry.hash, path: entry.path)
+            let last = sessions.last { score.holds(hash: $0.hash, path: $0.path) }
+            return Listed(entry: entry, lastPractised: last.map { ($0.started, $0.part, $0.accuracy) })
         }
     }
 
@@ -176,6 +176,18 @@ public final class Library: Sendable {
         return exact.isEmpty ? all.filter { $0.title.lowercased().hasPrefix(wanted) } : exact
     }
 
+    /// Why `name` does not pick one score of `matches` (what ``titled(_:)`` found for it): no file and no title,
+    /// with the nearest title, or the titles it could be.
+    public func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
+        if matches.isEmpty {
+            let titles = (try? entries().map(\.title)) ?? []
+            return "\(name): no such file, and no title in the library\(NearestName.suggestion(name, among: titles)): "
+                + "expected a score's path or a title from `choir library list`"
+        }
+        return "\(name): \(matches.count) titles in the library begin so: expected one of "
+            + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
+    }
+
     /// Takes `entries` out of the library (their files stay where they are).
     public func remove(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) {
         try attempt { db in
@@ -185,5 +197,10 @@ public final class Library: Sendable {
 
     private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
         try PracticeHistory.write(database, path: path, work)
+    }
+
+    /// Copies the entries of the damaged history `source` that the library does not have (by path); returns how many.
+    public func recover(from source: DamagedHistoryReader) throws(PracticeHistory.Failure) -> Int {
+        try PracticeHistory.recover("library", from: source, into: database, path: path)
     }
 }

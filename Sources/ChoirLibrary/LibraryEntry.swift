@@ -1,4 +1,3 @@
-import ChoirPractice
 import ChoirScore
 import FoundationEssentials
 
@@ -14,7 +13,7 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     }
 
     public var path: String
-    /// The file's content hash (64-bit FNV-1a, hex): how a moved or changed file is recognised.
+    /// The file's content hash (``ScoreIdentity/hash(_:)``): how a moved or changed file is recognised.
     public var hash: String
     public var title: String
     public var composer: String?
@@ -30,15 +29,28 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
     /// Played through, repeats unfolded, at the marked tempo.
     public var seconds: Double
     public var lines: [LineRange]
+    /// What choir made the score from, when it made it (`choir scan`); nil for a score the singer brought.
+    public var source: Source?
 
-    /// The entry for `score`, read from `path` whose bytes hash to `hash`. A score without a title takes its file's
-    /// name.
+    /// The pages a scanned score was read from, and by what.
+    public struct Source: Codable, Sendable, Equatable {
+        /// The page files, from the root, in order (a PDF once, for all its pages).
+        public var pages: [String]
+        /// Which model, where and when: "by google/gemini-2.5-pro at openrouter.ai on 2025-06-01".
+        public var made: String
+
+        public init(pages: [String], made: String) {
+            self.pages = pages
+            self.made = made
+        }
+    }
+
+    /// The entry for `score`, read from `path` whose bytes hash to `hash`, named as every command names it
+    /// (``Score/name(file:)``).
     public init(score: Score, path: String, hash: String) {
         self.path = path
         self.hash = hash
-        let file = PracticeHistory.piece(path)
-        let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
-        title = score.title.flatMap { $0.isEmpty ? nil : $0 } ?? stem
+        title = score.name(file: path)
         composer = score.composer
         let lines = score.lines
         let voices = lines.map { $0.sungVoice(in: score) }
@@ -53,18 +65,4 @@ public struct LibraryEntry: Codable, Sendable, Equatable {
         measures = score.measures.count
         seconds = Timeline(score).seconds
     }
-
-    /// The bytes' 64-bit FNV-1a hash, in hex.
-    public static func hash(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16).leftPadded(to: 16)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -6,9 +6,9 @@ public struct LibraryQuery: Sendable {
     public var text: String?
     /// The voicing exactly, in any case: "SATB" is not "SSATB".
     public var voicing: String?
-    /// A line by name ("tenor", "T", "Soprano 1"): the piece has one, and every such line stays within `lowest`
-    /// and `highest`.
-    public var line: String?
+    /// Lines as `--part` names them ("tenor", "T", "Soprano 1"): the piece has each, and every line each names
+    /// stays within `lowest` and `highest`.
+    public var lines: [String] = []
     public var lowest: Int?
     public var highest: Int?
     /// The key at the start: "G", "G major", "e minor", "Em", "F#", "B♭ major".
@@ -23,23 +23,14 @@ public struct LibraryQuery: Sendable {
             guard text.lowercased().split(separator: " ").allSatisfy({ haystack.contains($0) }) else { return false }
         }
         if let voicing, voicing.uppercased() != entry.voicing { return false }
-        if let line {
-            let lines = entry.lines.filter { Self.names(line, $0) }
-            guard !lines.isEmpty else { return false }
-            if let lowest, lines.contains(where: { $0.lowest < lowest }) { return false }
-            if let highest, lines.contains(where: { $0.highest > highest }) { return false }
+        for line in lines {
+            let named = LineSelector.candidates(line, names: entry.lines.map(\.name)).map { entry.lines[$0] }
+            guard !named.isEmpty else { return false }
+            if let lowest, named.contains(where: { $0.lowest < lowest }) { return false }
+            if let highest, named.contains(where: { $0.highest > highest }) { return false }
         }
         if let key, Self.keyName(key) != entry.key { return false }
         return true
-    }
-
-    /// Whether `query` names `line`: its name, the start of it, or its voice ("tenor" and "T" name "Tenor 2").
-    static func names(_ query: String, _ line: LibraryEntry.LineRange) -> Bool {
-        let wanted = query.lowercased(), name = line.name.lowercased()
-        if name == wanted || name.hasPrefix(wanted) { return true }
-        guard let voice = SungVoice(name: query) else { return false }
-        let number = SungVoice.number(in: query)
-        return line.voice == voice.rawValue && (number == nil || number == SungVoice.number(in: line.name))
     }
 
     /// A key as the library writes it ("G major", "E minor", "B♭ major") from how a person types it.

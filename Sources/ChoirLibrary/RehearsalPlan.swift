@@ -1,3 +1,4 @@
+import ChoirFiles
 import ChoirPractice
 import ChoirScore
 import FoundationEssentials
@@ -38,13 +39,19 @@ public struct RehearsalPlan: Sendable, Equatable {
             self.passes = passes
         }
 
-        /// "amazing_grace.musicxml — Tenor, mm. 6–12 at 80%, transposed down 2 semitones, 2 passes".
+        /// "Amazing Grace — Tenor, mm. 6–12 at 80%, transposed down 2 semitones, 2 passes".
         public var summary: String {
             var details = [from == nil && to == nil ? "whole piece" : "mm. \(from ?? "start")–\(to ?? "end")"]
             if let tempo { details[0] += " at \(Self.number(tempo))%" }
             if let transposition = SessionReport.transposition(transpose) { details.append(transposition) }
             if passes > 1 { details.append("\(passes) passes") }
-            return "\(PracticeHistory.piece(piece)) — \(line), " + details.joined(separator: ", ")
+            return "\(title) — \(line), " + details.joined(separator: ", ")
+        }
+
+        /// What the piece is called (``Score/name(file:)``) when its file can be read; else the library title or the
+        /// file's name it is given by.
+        public var title: String {
+            FileName.exists(piece) || piece.contains("/") ? ScoreReader.name(ofFile: piece) : piece
         }
 
         /// What a field may hold, as the TOML file and the command line check it.
@@ -53,7 +60,7 @@ public struct RehearsalPlan: Sendable, Equatable {
         /// Why the item cannot be run as it stands, or nil; the score itself is checked when it is run.
         var problem: String? {
             if piece.isEmpty { return "`piece` is empty: expected a score's path or a title in the library" }
-            if line.isEmpty { return "`line` is empty: expected the line sung, e.g. \"Tenor\"" }
+            if line.isEmpty { return "`part` is empty: expected the line sung, e.g. \"Tenor\"" }
             if let tempo, !Self.tempos.contains(tempo) { return "`tempo` \(Self.number(tempo)): expected 10 to 400 (percent)" }
             if !Self.transpositions.contains(transpose) { return "`transpose` \(transpose): expected -12 to 12 (semitones)" }
             if !Self.passCounts.contains(passes) { return "`passes` \(passes): expected 1 to 20" }
@@ -77,11 +84,11 @@ public struct RehearsalPlan: Sendable, Equatable {
     public var toml: String {
         var out =
             "# A choir rehearsal plan. Edit it, then: choir plan import FILE --replace\n"
-            + "# Each [[item]]: piece (a path or a library title), line, and optionally from, to (measure numbers),\n"
+            + "# Each [[item]]: piece (a path or a library title), part, and optionally from, to (measure numbers),\n"
             + "# tempo (percent), transpose (semitones) and passes.\n"
             + "name = \(JSON.quoted(name))\n"
         for item in items {
-            out += "\n[[item]]\npiece = \(JSON.quoted(item.piece))\nline = \(JSON.quoted(item.line))\n"
+            out += "\n[[item]]\npiece = \(JSON.quoted(item.piece))\npart = \(JSON.quoted(item.line))\n"
             if let from = item.from { out += "from = \(JSON.quoted(from))\n" }
             if let to = item.to { out += "to = \(JSON.quoted(to))\n" }
             if let tempo = item.tempo { out += "tempo = \(Item.number(tempo))\n" }
@@ -108,7 +115,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             throw fail("expected `name = \"…\"` at the top: the plan's name")
         }
         for key in table.keys where !["name", "item"].contains(key) {
-            throw fail("unknown key `\(key)`: expected `name` and `[[item]]` tables")
+            throw fail(NearestName.unknown("key", key, among: ["name", "item"], expected: "`name` and `[[item]]` tables"))
         }
         // Where each [[item]] header is, to name its line in an error.
         let headers = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -143,12 +150,16 @@ public struct RehearsalPlan: Sendable, Equatable {
                 guard let number = found.int else { throw fail("\(place): `\(key)` is \(found.type): expected a whole number") }
                 return number
             }
-            for key in entry.keys where !["piece", "line", "from", "to", "tempo", "transpose", "passes"].contains(key) {
-                throw fail("\(place): unknown key `\(key)`: expected piece, line, from, to, tempo, transpose or passes")
+            // `part` as every command says it; `line` in files written before.
+            let keys = ["piece", "part", "from", "to", "tempo", "transpose", "passes"]
+            for key in entry.keys where !keys.contains(key) && key != "line" {
+                throw fail(
+                    "\(place): "
+                        + NearestName.unknown("key", key, among: keys, expected: "piece, part, from, to, tempo, transpose or passes"))
             }
             var piece = try text("piece", required: true)!
             if !piece.hasPrefix("/") && FileManager.default.fileExists(atPath: folder + "/" + piece) {
-                piece = Library.absolute(folder + "/" + piece)
+                piece = ScoreIdentity.absolute(folder + "/" + piece)
             }
             var tempo: Double?
             if let value = entry["tempo"] {
@@ -157,8 +168,10 @@ public struct RehearsalPlan: Sendable, Equatable {
                 }
                 tempo = number
             }
+            var part = try text("part", required: entry["line"] == nil)
+            if part == nil { part = try text("line", required: true) }
             let item = Item(
-                piece: piece, line: try text("line", required: true)!, from: try text("from", required: false),
+                piece: piece, line: part!, from: try text("from", required: false),
                 to: try text("to", required: false), tempo: tempo, transpose: try integer("transpose", default: 0),
                 passes: try integer("passes", default: 1))
             if let problem = item.problem { throw fail("\(place): \(problem)") }

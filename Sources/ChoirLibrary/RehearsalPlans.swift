@@ -98,9 +98,10 @@ public final class RehearsalPlans: Sendable {
             try Row.fetchOne(db, sql: "SELECT name, items FROM plan WHERE name = ?", arguments: [name]).map(Self.plan)
         }
         if let found { return found }
-        let names = try plans().map { "'\($0.name)'" }
+        let plans = try plans()
+        let names = plans.map { "'\($0.name)'" }
         throw Problem(
-            description: "no plan named '\(name)': expected "
+            description: "no plan named '\(name)'\(NearestName.suggestion(name, among: plans.map(\.name))): expected "
                 + (names.isEmpty
                     ? "a plan made with `choir plan new NAME` or `choir plan import FILE`" : "one of " + names.joined(separator: ", ")))
     }
@@ -168,5 +169,32 @@ public final class RehearsalPlans: Sendable {
 
     private func attempt<T>(_ work: (Database) throws -> T) throws(PracticeHistory.Failure) -> T {
         try PracticeHistory.write(database, path: path, work)
+    }
+
+    /// Copies the plans of the damaged history `source` that are not here (by name), and their runs (a run already
+    /// here, by plan and start, is skipped), each run's sessions under their new numbers (`sessions`, from
+    /// ``PracticeHistory/recover(from:)``); returns how many plans and runs.
+    public func recover(from source: DamagedHistoryReader, sessions: [Int64: Int64]) throws(PracticeHistory.Failure)
+        -> (plans: Int, runs: Int)
+    {
+        let plans = try PracticeHistory.recover("plan", from: source, into: database, path: path)
+        let known = Set(
+            try PracticeHistory.write(database, path: path) { db in
+                try Row.fetchAll(db, sql: "SELECT plan, started FROM plan_run").map { "\($0["plan"] as String)|\($0["started"] as Double)" }
+            })
+        var runs = 0
+        for row in source.salvage("plan_run").rows
+        where !known.contains("\(row["plan"] as DatabaseValue)|\(row["started"] as DatabaseValue)") {
+            runs += try PracticeHistory.recover(row, into: "plan_run", database: database, path: path) { values in
+                values["id"] = nil
+                let numbers = (values["sessions"].flatMap { String.fromDatabaseValue($0) }).flatMap {
+                    try? JSONDecoder().decode([Int64?].self, from: Data($0.utf8))
+                }
+                if let numbers, let mapped = try? JSONEncoder().encode(numbers.map { $0.flatMap { sessions[$0] } }) {
+                    values["sessions"] = String(decoding: mapped, as: UTF8.self).databaseValue
+                }
+            }
+        }
+        return (plans, runs)
     }
 }

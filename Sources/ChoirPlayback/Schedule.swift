@@ -54,8 +54,9 @@ public struct Schedule: Sendable {
     public var preroll: Double
     /// Seconds from zero to the end of the last pass.
     public var length: Double
-    /// Seconds of one pass through the range.
-    public var passLength: Double
+    /// How many times the range is played (`--loop`), and the seconds each time takes.
+    public var passes: Int
+    public var passLength: Double { length / Double(passes) }
     /// Quarter-note tempo at the start of the range, after scaling.
     public var initialTempo: Double
     /// Measures played, in order, with the second each starts at (one pass).
@@ -192,7 +193,7 @@ public struct Schedule: Sendable {
         self.notes = notes
         self.preroll = preroll
         self.length = passSeconds * Double(options.passes)
-        self.passLength = passSeconds
+        self.passes = options.passes
         self.measures = placedMeasures
     }
 

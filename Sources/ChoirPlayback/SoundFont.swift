@@ -1,3 +1,4 @@
+import ChoirFiles
 import Glibc
 
 /// Finding a General MIDI SoundFont.
@@ -12,7 +13,7 @@ public enum SoundFont {
     /// `explicit`, else `$CHOIR_SOUNDFONT`, else the first system path that exists.
     public static func locate(explicit: String?, environment: [String: String]) throws(PlaybackError) -> String {
         if let path = explicit ?? environment["CHOIR_SOUNDFONT"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            guard access(path, R_OK) == 0 else {
+            guard FileName.withPath(path, { access($0, R_OK) }) == 0 else {
                 throw PlaybackError("\(path): no such SoundFont: expected a readable .sf2 file")
             }
             return path

@@ -1,5 +1,6 @@
 import CFluidSynth
 import ChoirAudio
+import ChoirFiles
 import ChoirScore
 import Glibc
 import Synchronization
@@ -172,7 +173,7 @@ public final class SynthRenderer: @unchecked Sendable {
             delete_fluid_settings(settings)
             throw PlaybackError("FluidSynth could not start at \(sampleRate) Hz")
         }
-        guard fluid_synth_sfload(synth, soundFont, 1) != FLUID_FAILED else {
+        guard FileName.withPath(soundFont, { fluid_synth_sfload(synth, $0, 1) }) != FLUID_FAILED else {
             delete_fluid_synth(synth)
             delete_fluid_settings(settings)
             throw PlaybackError("\(soundFont): not a SoundFont FluidSynth can load: expected a .sf2 file")

@@ -115,11 +115,12 @@ public enum ChordIntonation {
         }
 
         /// "Your major thirds over the bass are 14 cents wide (9 notes; +0 cents from equal temperament)"; "9 notes
-        /// over 5 sessions" when they come from `sessions` sessions.
-        public func summary(sessions: Int? = nil) -> String {
+        /// over 5 sessions" when they come from `sessions` sessions; `brief`, without the distance from equal
+        /// temperament.
+        public func summary(sessions: Int? = nil, brief: Bool = false) -> String {
             let equal =
                 "\(notes) notes" + (sessions.map { " over \($0) session\($0 == 1 ? "" : "s")" } ?? "")
-                + "; \(String(printf: "%+.0f", equalCents)) cents from equal temperament"
+                + (brief ? "" : "; \(String(printf: "%+.0f", equalCents)) cents from equal temperament")
             if isOff { return "Your \(kind) are \(Self.cents(pureCents)) (\(equal))" }
             if abs(pureCents) < Self.pure && Double(nearPure) >= Self.consistency * Double(notes) {
                 return "Your \(kind) are pure, \(Self.cents(pureCents)) on average (\(equal))"
@@ -133,6 +134,12 @@ public enum ChordIntonation {
             let rounded = Int(value.rounded())
             return rounded == 0 ? "0 cents off" : "\(abs(rounded)) cent\(abs(rounded) == 1 ? "" : "s") \(rounded > 0 ? "wide" : "narrow")"
         }
+    }
+
+    /// Of `tendencies`, those sung consistently off pure (``Tendency/isOff``), furthest off first: what a singer
+    /// should hear about first.
+    public static func furthestOff(_ tendencies: [Tendency]) -> [Tendency] {
+        tendencies.filter(\.isOff).sorted { abs($0.pureCents) > abs($1.pureCents) }
     }
 
     /// `results` against their chords: each interval (above or below the bass) sung at least `minimum` times,, in

@@ -8,12 +8,12 @@ public enum Coach {
     /// A session leans flat (or sharp) on notes whose median is this many cents off on average.
     static let leaning = 12.0
 
-    /// What `sessions` (of one piece and line, oldest first) show: a lean on held notes from some pitch up, late or
-    /// early entrances after rests, intervals to the bass sung off pure, a measure much better (or worse) than it
-    /// was, and another line sung.
+    /// What `sessions` (of one piece and line, oldest first) show, what matters most first: another line sung, a
+    /// lean on held notes from some pitch up, late or early entrances after rests, a measure much worse than it
+    /// was, intervals to the bass sung off pure, and a measure much better.
     public static func advice(_ sessions: [SessionReport]) -> [String] {
-        [lean(sessions, sign: -1), lean(sessions, sign: 1), entrances(sessions)].compactMap { $0 }
-            + chord(sessions) + measureChanges(sessions) + otherLines(sessions.last)
+        otherLines(sessions.last) + [lean(sessions, sign: -1), lean(sessions, sign: 1), entrances(sessions)].compactMap { $0 }
+            + measureChanges(sessions, better: false) + chord(sessions) + measureChanges(sessions, better: true)
     }
 
     /// "Your major thirds over the bass are 14 cents wide (31 notes over 5 sessions; +0 cents from equal
@@ -71,9 +71,9 @@ public enum Coach {
             + "(median of \(onsets.count) entrances over \(sessionsWord))"
     }
 
-    /// "m. 7 has improved from 40% to 90% over 5 sessions" (or slipped), for a measure sung in at least three
-    /// sessions whose first and last accuracies are 40 points or more apart.
-    static func measureChanges(_ sessions: [SessionReport]) -> [String] {
+    /// "m. 7 has improved from 40% to 90% over 5 sessions" (`better`; else "has slipped"), for a measure sung in at
+    /// least three sessions whose first and last accuracies are 40 points or more apart that way.
+    static func measureChanges(_ sessions: [SessionReport], better: Bool) -> [String] {
         var accuracies: [String: [Double]] = [:]
         var order: [String] = []
         for report in sessions {
@@ -84,7 +84,7 @@ public enum Coach {
         }
         return order.compactMap { measure in
             let values = accuracies[measure]!
-            guard values.count >= 3, abs(values.last! - values.first!) >= 40 else { return nil }
+            guard values.count >= 3, (better ? 1 : -1) * (values.last! - values.first!) >= 40 else { return nil }
             let verb = values.last! > values.first! ? "has improved" : "has slipped"
             return
                 "m. \(measure) \(verb) from \(Int(values.first!.rounded()))% to \(Int(values.last!.rounded()))% over \(values.count) sessions"

@@ -12,7 +12,7 @@ public enum HTMLReport {
 
     public static func render(_ report: SessionReport) -> String {
         let counts = report.counts
-        let piece = escape(report.title ?? report.score)
+        let piece = escape(report.piece)
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>choir: \(piece) — \(escape(report.part))</title>

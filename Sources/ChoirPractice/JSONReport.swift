@@ -138,6 +138,16 @@ public enum JSONReport {
         if let unsung = report.unsung {
             fields.append(("unsung", .object([("notes", .int(unsung.notes)), ("from_measure", .string(unsung.measure))])))
         }
+        if let stop = report.interruption {
+            fields.append(
+                (
+                    "interrupted",
+                    .object([
+                        ("measure", .string(stop.measure)), ("pass", .int(stop.pass)), ("passes", stop.passes.map { .int($0) } ?? .null),
+                        ("notes", stop.notes.map { .int($0) } ?? .null),
+                    ])
+                ))
+        }
         let document: JSON = .object(fields)
         return document.serialized() + "\n"
     }

@@ -1,4 +1,6 @@
+import ChoirFiles
 import ChoirPlayback
+import ChoirScore
 import FoundationEssentials
 import GRDB
 
@@ -29,7 +31,14 @@ public final class PracticeHistory: Sendable {
     /// One stored session, as `choir history` lists it.
     public struct Session: Sendable {
         public var id: Int64
+        /// The score's path as it was given.
         public var score: String
+        /// The score's content hash and where it was (``ScoreIdentity``); no hash for a session stored before hashes
+        /// were kept whose file could not be found, and then the path as it was given.
+        public var hash: String?
+        public var path: String
+        /// What the piece was called; nil in sessions stored before it was kept.
+        public var title: String?
         public var part: String
         public var started: Date
         public var tempo: Double
@@ -43,8 +52,25 @@ public final class PracticeHistory: Sendable {
         public var transpose: Int
         /// The first and last measures practised, by printed number.
         public var range: (first: String, last: String)?
+        /// Seconds of the score the judged notes span, every pass's added up.
+        public var seconds: Double
+        /// Whether anything was sung: a note heard, or a pitch traced.
+        public var sung: Bool
         public var accuracy: Double { notes == 0 ? 0 : 100 * Double(correct) / Double(notes) }
+
+        /// What the piece is called: its title, else its file's name.
+        public var piece: String { title ?? Score.fileName(score) }
+        /// The piece the session is of, to group sessions by: its content, else its path.
+        public var key: String { hash ?? path }
+        /// Whether the session is too short to say how the singer is doing: a start abandoned after a few seconds
+        /// (a range sung to its end counts, however short). It is listed, but left out of every trend.
+        public var isBrief: Bool { !finished && seconds < PracticeHistory.briefSeconds }
+        /// Whether the session counts in a line's trend: something sung, notes judged, over more than a few seconds.
+        public var inTrend: Bool { sung && notes > 0 && !isBrief }
     }
+
+    /// Interrupted sessions whose judged notes span fewer seconds than this are left out of trends.
+    public static let briefSeconds = 10.0
 
     public let path: String
     private let database: DatabaseQueue
@@ -64,8 +90,10 @@ public final class PracticeHistory: Sendable {
     }
 
     /// The database at `path`, opened as the history opens it (created if need be, in WAL mode, waiting a second
-    /// for another writer) and brought up to date by `migrator`: the library shares the history's file.
+    /// for another writer) and brought up to date by `migrator`: the library shares the history's file. The first
+    /// opening in a process checks the file (``DamagedHistory``): a damaged one is moved aside and a new one started.
     public static func open(_ path: String, migrator: DatabaseMigrator) throws(Failure) -> DatabaseQueue {
+        _ = DamagedHistory.setAsideIfDamaged(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]).ifEmpty("."),
@@ -149,7 +177,64 @@ public final class PracticeHistory: Sendable {
                         text TEXT NOT NULL, created REAL NOT NULL)
                     """)
         }
+        // Where an interrupted session stopped (``SessionReport/Interruption``).
+        migrator.registerMigration("where an interrupted session stopped") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN stopped TEXT")
+        }
+        // Sessions and marks belong to the score itself, not to a file's name: its content's hash, with the path it
+        // was at. Each stored path is looked for as it was given (from the folder choir is run in, where a relative
+        // one was typed), else in the library; what cannot be found keeps its path alone, and is matched by it.
+        migrator.registerMigration("sessions and marks keyed by their score's content") { db in
+            for table in ["session", "mark"] {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN score_hash TEXT")
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN score_path TEXT")
+            }
+            let library = try libraryFiles(db)
+            let stored = try String.fetchAll(db, sql: "SELECT score FROM session UNION SELECT score FROM mark")
+            for score in stored {
+                let found = locate(score, library: library)
+                for table in ["session", "mark"] {
+                    try db.execute(
+                        sql: "UPDATE \(table) SET score_hash = ?, score_path = ? WHERE score = ?",
+                        arguments: [found.hash, found.path, score])
+                }
+            }
+            try db.execute(sql: "CREATE INDEX session_score ON session(score_hash)")
+        }
         return migrator
+    }
+
+    /// The library's files and their contents' hashes, where the history's file holds a library.
+    static func libraryFiles(_ db: Database) throws -> [(path: String, hash: String)] {
+        guard try db.tableExists("library") else { return [] }
+        return libraryFiles(try Row.fetchAll(db, sql: "SELECT path, hash FROM library"))
+    }
+
+    /// The files and hashes of the library's rows `rows` (read, or salvaged from a damaged history: a row without
+    /// both is passed over).
+    static func libraryFiles(_ rows: [Row]) -> [(path: String, hash: String)] {
+        rows.compactMap { row in
+            guard let path = String.fromDatabaseValue(row["path"]), let hash = String.fromDatabaseValue(row["hash"]) else { return nil }
+            return (path, hash)
+        }
+    }
+
+    /// Where a score stored as `score` (its path as given) is now, and its content's hash: the file itself if it
+    /// is still there, else the library's entry of that path, or the one entry whose path ends as the stored one
+    /// does; else no hash, and the path as it was given (from the root when it was).
+    static func locate(_ score: String, library: [(path: String, hash: String)]) -> (hash: String?, path: String) {
+        let absolute = ScoreIdentity.absolute(score)
+        if let identity = try? ScoreIdentity(contentsOf: absolute) { return (identity.hash, identity.path) }
+        if let entry = library.first(where: { $0.path == absolute }) { return (entry.hash, entry.path) }
+        guard !score.hasPrefix("/") else { return (nil, absolute) }
+        let typed = score.hasPrefix("./") ? String(score.dropFirst(2)) : score
+        let ending = library.filter { $0.path.hasSuffix("/" + typed) }
+        return ending.count == 1 ? (ending[0].hash, ending[0].path) : (nil, typed)
+    }
+
+    /// Fails as writing would now (another program holding the database, no room, no permission), without writing.
+    public func checkWritable() throws(Failure) {
+        do { try database.inTransaction(.immediate) { _ in .rollback } } catch { throw Self.failure(error, path: path) }
     }
 
     /// Starts a session and returns its id.
@@ -158,11 +243,13 @@ public final class PracticeHistory: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO session (
-                        score, title, part, started, tempo, tempo_percent, options, measures, kind, transpose, verse, lyrics, divisi)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        score, score_hash, score_path, title, part, started, tempo, tempo_percent, options, measures, kind, transpose,
+                        verse, lyrics, divisi)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    report.score, report.title, report.part, started.timeIntervalSince1970, report.tempo, report.tempoPercent,
+                    report.score, report.identity?.hash, report.identity?.path ?? report.score, report.title, report.part,
+                    started.timeIntervalSince1970, report.tempo, report.tempoPercent,
                     try Self.json(report.options), try Self.json(report.measureStarts), report.kind?.rawValue, report.transpose,
                     report.verse, try Self.json(report.lyrics), try report.divisi.map { try Self.json($0) },
                 ])
@@ -191,42 +278,86 @@ public final class PracticeHistory: Sendable {
         }
     }
 
-    /// Marks a session as ended normally, with how its audio devices fared if it was live.
-    public func finish(session: Int64, audio: AudioHealth? = nil) throws(Failure) {
+    /// Marks a session as ended, with how its audio devices fared if it was live: sung to its end, or
+    /// `interrupted` where it stopped (quit, a signal, a failure), keeping what was sung.
+    public func finish(session: Int64, audio: AudioHealth? = nil, interrupted: SessionReport.Interruption? = nil) throws(Failure) {
         try attempt { db in
             try db.execute(
-                sql: "UPDATE session SET finished = 1, audio = ? WHERE id = ?",
-                arguments: [try audio.map { try Self.json($0) }, session])
+                sql: "UPDATE session SET finished = ?, audio = ?, stopped = ? WHERE id = ?",
+                arguments: [interrupted == nil, try audio.map { try Self.json($0) }, try interrupted.map { try Self.json($0) }, session])
         }
     }
 
-    /// Sessions, oldest first; of one score (matched by file name) when given.
-    public func sessions(score: String? = nil) throws(Failure) -> [Session] {
+    /// Sessions, oldest first; of one score when given (``ScoreIdentity/holds(hash:path:)``).
+    public func sessions(of score: ScoreIdentity? = nil) throws(Failure) -> [Session] {
         try attempt { db in
+            // How long each session is: what each pass's judged notes span, added up.
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT s.id, s.score, s.part, s.started, s.tempo, s.finished, s.kind, s.transpose, s.measures,
-                           COALESCE(MAX(r.pass), 0) AS passes, COUNT(r.idx) AS notes,
-                           COALESCE(SUM(r.verdict = 'correct'), 0) AS correct
+                    SELECT s.id, s.score, s.score_hash, s.score_path, s.title, s.part, s.started, s.tempo, s.finished, s.kind,
+                           s.transpose, s.measures, COALESCE(MAX(r.pass), 0) AS passes, COUNT(r.idx) AS notes,
+                           COALESCE(SUM(r.verdict = 'correct'), 0) AS correct, COALESCE(SUM(r.verdict != 'missing'), 0) AS heard,
+                           EXISTS (SELECT 1 FROM trace t WHERE t.session = s.id) AS traced,
+                           (SELECT COALESCE(SUM(last - first), 0) FROM (
+                               SELECT MIN(json_extract(note, '$.onset')) AS first,
+                                      MAX(json_extract(note, '$.onset') + json_extract(note, '$.duration')) AS last
+                               FROM result WHERE session = s.id GROUP BY pass)) AS seconds
                     FROM session s LEFT JOIN result r ON r.session = s.id GROUP BY s.id ORDER BY s.started, s.id
                     """)
             return try rows.map { row in
                 let measures = try JSONDecoder().decode([MeasureMark].self, from: Data((row["measures"] as String).utf8))
                 return Session(
-                    id: row["id"], score: row["score"], part: row["part"],
-                    started: Date(timeIntervalSince1970: row["started"]), tempo: row["tempo"], notes: row["notes"],
-                    correct: row["correct"], passes: row["passes"], finished: row["finished"],
+                    id: row["id"], score: row["score"], hash: row["score_hash"], path: row["score_path"] ?? row["score"],
+                    title: row["title"], part: row["part"], started: Date(timeIntervalSince1970: row["started"]), tempo: row["tempo"],
+                    notes: row["notes"], correct: row["correct"], passes: row["passes"], finished: row["finished"],
                     kind: (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:)), transpose: row["transpose"],
-                    range: measures.first.map { ($0.number, measures.last!.number) })
-            }.filter { score == nil || Self.sameScore($0.score, score!) }
+                    range: measures.first.map { ($0.number, measures.last!.number) }, seconds: row["seconds"],
+                    sung: row["heard"] as Int > 0 || row["traced"] as Bool)
+            }.filter { session in score.map { $0.holds(hash: session.hash, path: session.path) } ?? true }
+        }
+    }
+
+    /// The sessions of `part` of `score` that count in its trend (``Session/inTrend``), oldest first.
+    public func trend(of score: ScoreIdentity, part: String) throws(Failure) -> [Session] {
+        try sessions(of: score).filter { $0.part.lowercased() == part.lowercased() && $0.inTrend }
+    }
+
+    /// Deletes the session numbered `id`, with its notes and trace; returns it as it was.
+    public func delete(session id: Int64) throws(Failure) -> Session {
+        guard let session = try sessions().first(where: { $0.id == id }) else {
+            throw Failure(
+                path: path, kind: .noSuchSession, reason: "no session \(id): expected the number of a stored session (`choir history`)")
+        }
+        try remove([id])
+        return session
+    }
+
+    /// Deletes every session in which nothing was sung (no note heard, no pitch traced: a take that was missing, a
+    /// device that did not open, as earlier choirs kept them); returns them.
+    public func prune() throws(Failure) -> [Session] {
+        let empty = try sessions().filter { !$0.sung }
+        try remove(empty.map(\.id))
+        return empty
+    }
+
+    private func remove(_ ids: [Int64]) throws(Failure) {
+        try attempt { db in
+            for id in ids {
+                for table in ["result", "trace"] { try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id]) }
+                try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+            }
         }
     }
 
     /// A stored session, rebuilt as a report.
     public func report(session: Int64) throws(Failure) -> SessionReport {
         var report = try storedReport(session: session)
-        report.keep(try marks(score: report.score, lines: report.lines))
+        // A session from before hashes whose file was not found has the marks made on its path as it was given.
+        report.keep(
+            try marks(lines: report.lines).filter { mark in
+                report.identity.map { $0.holds(hash: mark.hash, path: mark.path) } ?? (mark.hash == nil && mark.score == report.score)
+            })
         return report
     }
 
@@ -256,30 +387,52 @@ public final class PracticeHistory: Sendable {
                 measureStarts: try decoder.decode([MeasureMark].self, from: Data((row["measures"] as String).utf8)),
                 audio: try (row["audio"] as String?).map { try decoder.decode(AudioHealth.self, from: Data($0.utf8)) })
             report.title = row["title"]
+            if let hash = row["score_hash"] as String? { report.identity = ScoreIdentity(hash: hash, path: row["score_path"]) }
             report.kind = (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:))
             report.transpose = row["transpose"]
             report.verse = row["verse"]
             report.divisi = try (row["divisi"] as String?).map { try decoder.decode(SessionReport.DivisiChoice.self, from: Data($0.utf8)) }
             report.lyrics =
                 try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
+            report.interruption = try (row["stopped"] as String?).map {
+                try decoder.decode(SessionReport.Interruption.self, from: Data($0.utf8))
+            }
+            // Cut off without a word (killed, or the machine went down): it stopped after its last note kept, in its
+            // pass of a number not kept.
+            if report.interruption == nil, !(row["finished"] as Bool), let last = results.last {
+                report.interruption = SessionReport.Interruption(measure: last.note.measure, pass: last.pass, passes: nil, notes: nil)
+            }
             return report
         }
     }
 
-    /// The report of the latest session of `part` of `score` that judged any note, if there is one.
-    public func latestReport(score: String, part: String) throws(Failure) -> SessionReport? {
-        guard let last = try sessions(score: score).last(where: { $0.part == part && $0.notes > 0 }) else { return nil }
+    /// What the score kept under `hash` and `path` is called: as its file names it (``Score/name(file:)``) when it
+    /// can be read, else as its latest session does, else by its file's name.
+    public func name(hash: String?, path: String) throws(Failure) -> String {
+        if FileName.exists(path) { return ScoreReader.name(ofFile: path) }
+        let kept = try sessions().last { ($0.hash != nil && $0.hash == hash) || $0.path == path }
+        return kept?.piece ?? Score.fileName(path)
+    }
+
+    /// The report of the latest session of `part` of `score` in its trend, if there is one.
+    public func latestReport(of score: ScoreIdentity, part: String) throws(Failure) -> SessionReport? {
+        guard let last = try trend(of: score, part: part).last else { return nil }
         return try report(session: last.id)
     }
 
-    /// Whether two score paths name the same piece: the same file name.
-    static func sameScore(_ a: String, _ b: String) -> Bool { piece(a) == piece(b) }
+    /// A session's day as choir prints it, where the singer is (`zone`): "2026-11-24".
+    public static func day(_ date: Date, in zone: TimeZone = .current) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: zone).year().month().day().dateSeparator(.dash))
+    }
 
-    /// A session's day as choir prints it: "2026-11-24".
-    public static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
-
-    /// The piece a score's path names, as the history tells pieces apart and lists them: its file's name.
-    public static func piece(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+    /// When a session started, to the minute, where the singer is (`zone`): "2026-11-24 18:05".
+    public static func time(_ date: Date, in zone: TimeZone = .current) -> String {
+        String(
+            date.formatted(
+                Date.ISO8601FormatStyle(timeZone: zone).year().month().day().dateSeparator(.dash).dateTimeSeparator(.space)
+                    .time(includingFractionalSeconds: false).timeSeparator(.colon)
+            ).prefix(16))
+    }
 
     func attempt<T>(_ work: (Database) throws -> T) throws(Failure) -> T { try Self.write(database, path: path, work) }
 

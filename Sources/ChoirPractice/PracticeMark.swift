@@ -1,3 +1,4 @@
+import ChoirScore
 import FoundationEssentials
 import GRDB
 
@@ -5,17 +6,23 @@ import GRDB
 /// live view as the measure comes near and in every report at its measure.
 public struct PracticeMark: Codable, Sendable, Equatable {
     public var id: Int64
-    /// The score's file, matched by name as sessions are.
+    /// The score's file as it was given.
     public var score: String
+    /// The score's content hash and path, as sessions are kept (``PracticeHistory/Session/hash``).
+    public var hash: String?
+    public var path: String
     /// The line it is for, by name; nil for every line.
     public var line: String?
     /// The measure, by printed number.
     public var measure: String
     public var text: String
 
-    public init(id: Int64 = 0, score: String, line: String?, measure: String, text: String) {
+    /// A mark on the score at `score`, whose file is `identity` when it can be read.
+    public init(id: Int64 = 0, score: String, identity: ScoreIdentity?, line: String?, measure: String, text: String) {
         self.id = id
         self.score = score
+        hash = identity?.hash
+        path = identity?.path ?? score
         self.line = line
         self.measure = measure
         self.text = text
@@ -27,23 +34,27 @@ extension PracticeHistory {
     public func add(_ mark: PracticeMark) throws(Failure) -> PracticeMark {
         try attempt { db in
             try db.execute(
-                sql: "INSERT INTO mark (score, line, measure, text, created) VALUES (?, ?, ?, ?, ?)",
-                arguments: [mark.score, mark.line, mark.measure, mark.text, Date().timeIntervalSince1970])
+                sql: "INSERT INTO mark (score, score_hash, score_path, line, measure, text, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [mark.score, mark.hash, mark.path, mark.line, mark.measure, mark.text, Date().timeIntervalSince1970])
             var kept = mark
             kept.id = db.lastInsertedRowID
             return kept
         }
     }
 
-    /// The marks on `score` (matched by file name; every score's when nil), for any of `lines` when given (a mark
-    /// for every line included), in the order they were made.
-    public func marks(score: String? = nil, lines: [String]? = nil) throws(Failure) -> [PracticeMark] {
+    /// The marks on `score` (``ScoreIdentity/holds(hash:path:)``; every score's when nil), for any of `lines` when
+    /// given (a mark for every line included), in the order they were made.
+    public func marks(of score: ScoreIdentity? = nil, lines: [String]? = nil) throws(Failure) -> [PracticeMark] {
         try attempt { db in
-            try Row.fetchAll(db, sql: "SELECT id, score, line, measure, text FROM mark ORDER BY id").map {
-                PracticeMark(id: $0["id"], score: $0["score"], line: $0["line"], measure: $0["measure"], text: $0["text"])
+            try Row.fetchAll(db, sql: "SELECT id, score, score_hash, score_path, line, measure, text FROM mark ORDER BY id").map {
+                var mark = PracticeMark(
+                    id: $0["id"], score: $0["score"], identity: nil, line: $0["line"], measure: $0["measure"], text: $0["text"])
+                mark.hash = $0["score_hash"]
+                mark.path = $0["score_path"] ?? mark.score
+                return mark
             }
         }.filter { mark in
-            (score.map { Self.sameScore($0, mark.score) } ?? true)
+            (score.map { $0.holds(hash: mark.hash, path: mark.path) } ?? true)
                 && (lines.map { names in mark.line.map { line in names.contains { $0.lowercased() == line.lowercased() } } ?? true } ?? true)
         }
     }

@@ -15,9 +15,12 @@ public enum ProgressPage {
     /// The intonation plot's range, in cents either side of 0; points beyond it sit on its edge.
     static let centsRange = 30.0
 
-    /// The page for `sessions` (oldest first, with their reports) of the piece at `score`.
-    public static func render(score: String, _ sessions: [(session: PracticeHistory.Session, report: SessionReport)]) -> String {
-        let piece = HTMLReport.escape(sessions.lazy.compactMap(\.report.title).first ?? PracticeHistory.piece(score))
+    /// The page for `sessions` (oldest first, with their reports) of the piece at `score`, its days and hours
+    /// those of `zone`.
+    public static func render(
+        score: String, _ sessions: [(session: PracticeHistory.Session, report: SessionReport)], timeZone zone: TimeZone = .current
+    ) -> String {
+        let piece = HTMLReport.escape(sessions.last.map(\.report.piece) ?? Score.fileName(score))
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>choir: \(piece) — progress</title>
@@ -38,39 +41,72 @@ public enum ProgressPage {
             let last = entries.last!.session
             html += "<section class=\"line\" id=\"line-\(number + 1)\">\n<h2>\(HTMLReport.escape(line))</h2>\n"
             html +=
-                "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started)) to "
-                + "\(PracticeHistory.day(last.started)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
-            html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)")
-            html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)")
-            html += "<h3>Intonation</h3>\n" + intonation(entries, id: "intonation-\(number + 1)")
+                "<p>\(entries.count) session\(entries.count == 1 ? "" : "s") from \(PracticeHistory.day(entries[0].session.started, in: zone)) to "
+                + "\(PracticeHistory.day(last.started, in: zone)); the last: \(String(printf: "%.1f", last.accuracy))% (\(last.correct) of \(last.notes) notes).</p>\n"
+            html += "<h3>Accuracy</h3>\n" + accuracy(entries, id: "accuracy-\(number + 1)", zone: zone)
+            html += "<h3>Measures by session</h3>\n" + heatMap(entries, id: "heatmap-\(number + 1)", zone: zone)
+            html += "<h3>Intonation</h3>\n" + intonation(entries, id: "intonation-\(number + 1)", zone: zone)
             html += "</section>\n"
         }
         return html + "</body></html>\n"
     }
 
-    /// Where each of `count` sessions sits across a plot `width` wide with `left` and `right` margins.
-    static func column(_ index: Int, of count: Int, width: Double, left: Double, right: Double) -> Double {
-        count == 1 ? (left + width - right) / 2 : left + Double(index) * (width - left - right) / Double(count - 1)
+    /// The plots' x axis, which is the date: where each session sits (by when it started) across a plot `width`
+    /// wide with `left` and `right` margins, one session in the middle; and the axis's labels at `y`, days (or
+    /// hours, within a day) of `zone` as far apart as room for a label allows.
+    static func timeAxis(
+        _ entries: [(session: PracticeHistory.Session, report: SessionReport)], width: Double, left: Double, right: Double, y: Double,
+        zone: TimeZone
+    ) -> (x: (Int) -> Double, labels: String) {
+        let times = entries.map(\.session.started.timeIntervalSince1970)
+        let first = times.min() ?? 0, span = (times.max() ?? 0) - first
+        let plot = width - left - right
+        let x = { (index: Int) -> Double in span < 1 ? left + plot / 2 : left + (times[index] - first) / span * plot }
+        guard span >= 1 else { return (x, label(at: left + plot / 2, y: y, PracticeHistory.day(entries[0].session.started, in: zone))) }
+        let day = 86_400.0
+        // The finest step that leaves 70 px a label: hours within a day or two, else days, weeks, months.
+        let steps: [Double] = [
+            3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, day, 2 * day, 7 * day, 14 * day, 30 * day, 91 * day, 365 * day,
+        ]
+        let step = steps.first { plot / (span / $0) >= 70 } ?? 365 * day
+        let hours = step < day
+        let years = Set(entries.map { PracticeHistory.day($0.session.started, in: zone).prefix(4) }).count > 1
+        func text(_ time: Double) -> String {
+            let date = Date(timeIntervalSince1970: time)
+            return hours
+                ? String(PracticeHistory.time(date, in: zone).suffix(5))
+                : String(PracticeHistory.day(date, in: zone).dropFirst(years ? 0 : 5))
+        }
+        // Days and hours start where the singer's clock says they do, summer time or not.
+        func aligned(_ time: Double, to unit: Double) -> Double {
+            let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: time)))
+            return ((time + offset) / unit).rounded(.up) * unit - offset
+        }
+        func place(_ time: Double) -> Double { left + (time - first) / span * plot }
+        // The first and last sessions' own days (or times), and the days (or hours) between that leave them room.
+        var svg = label(at: left, y: y, text(first)) + label(at: left + plot, y: y, text(first + span))
+        var tick = aligned(first, to: hours ? step : day)
+        while tick < first + span {
+            let at = place(tick)
+            if at - left >= 60 && left + plot - at >= 60 {
+                svg += "<line x1=\"\(format(at))\" y1=\"\(format(y - 10))\" x2=\"\(format(at))\" y2=\"\(format(y - 14))\" stroke=\"#999\"/>"
+                svg += label(at: at, y: y, text(tick))
+            }
+            tick = hours ? tick + step : aligned(tick + step - day / 2, to: day)
+        }
+        if hours { svg += label(at: left + plot / 2, y: y + 11, PracticeHistory.day(entries[0].session.started, in: zone)) }
+        return (x, svg)
     }
 
-    /// Session labels under a plot: each session's number and day, thinned to fit.
-    static func sessionLabels(
-        _ entries: [(session: PracticeHistory.Session, report: SessionReport)], x: (Int) -> Double, y: Double, width: Double
-    ) -> String {
-        let every = max(1, Int((Double(entries.count) * 70 / width).rounded(.up)))
-        var svg = ""
-        for (index, entry) in entries.enumerated() where index % every == 0 || index == entries.count - 1 {
-            let date = PracticeHistory.day(entry.session.started).dropFirst(5)
-            svg +=
-                "<text x=\"\(format(x(index)))\" y=\"\(format(y))\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">#\(entry.session.id) \(date)</text>\n"
-        }
-        return svg
+    private static func label(at x: Double, y: Double, _ text: String) -> String {
+        "<text class=\"date\" x=\"\(format(x))\" y=\"\(format(y))\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">\(text)</text>\n"
     }
 
     /// Accuracy per session, 0–100%, as a line through a point per session.
-    static func accuracy(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func accuracy(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         let width = 760.0, height = 220.0, left = 44.0, right = 30.0, top = 14.0, bottom = 36.0
-        func x(_ index: Int) -> Double { column(index, of: entries.count, width: width, left: left, right: right) }
+        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16, zone: zone)
+        let x = axis.x
         func y(_ accuracy: Double) -> Double { top + (100 - accuracy) / 100 * (height - top - bottom) }
         var svg =
             "<svg id=\"\(id)\" class=\"accuracy\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
@@ -87,15 +123,15 @@ public enum ProgressPage {
             let session = entry.session
             svg +=
                 "<circle class=\"session\" cx=\"\(format(x(index)))\" cy=\"\(format(y(session.accuracy)))\" r=\"5\" fill=\"\(accuracyColour)\">"
-                + "<title>#\(session.id) \(PracticeHistory.day(session.started)): \(String(printf: "%.1f", session.accuracy))% "
+                + "<title>#\(session.id) \(PracticeHistory.day(session.started, in: zone)): \(String(printf: "%.1f", session.accuracy))% "
                 + "(\(session.correct) of \(session.notes) notes)</title></circle>\n"
         }
-        return svg + sessionLabels(entries, x: x, y: height - 12, width: width) + "</svg>\n"
+        return svg + axis.labels + "</svg>\n"
     }
 
     /// Each measure's accuracy in each session: a row per session (oldest on top), a column per measure in the
     /// score's order, red through green, blank where the session did not sing the measure.
-    static func heatMap(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func heatMap(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         var numbers: [Int: String] = [:]
         for entry in entries { for result in entry.report.results { numbers[result.note.measureIndex] = result.note.measure } }
         let measures = numbers.keys.sorted()
@@ -111,7 +147,7 @@ public enum ProgressPage {
             let y = top + Double(row) * cell
             svg +=
                 "<text x=\"\(format(left - 6))\" y=\"\(format(y + cell - 5))\" font-size=\"10\" fill=\"#555\" text-anchor=\"end\">"
-                + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started))</text>\n"
+                + "#\(entry.session.id) \(PracticeHistory.day(entry.session.started, in: zone))</text>\n"
             let sung = Dictionary(grouping: entry.report.results, by: \.note.measureIndex)
             for (column, measure) in measures.enumerated() {
                 let x = left + Double(column) * cell
@@ -133,9 +169,10 @@ public enum ProgressPage {
 
     /// Intonation per session, in cents: the mean distance from the written pitch (below 0, flat), and each
     /// interval over the bass sung at least twice, as its mean distance from pure (below 0, narrow).
-    static func intonation(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String) -> String {
+    static func intonation(_ entries: [(session: PracticeHistory.Session, report: SessionReport)], id: String, zone: TimeZone) -> String {
         let width = 760.0, height = 240.0, left = 44.0, right = 30.0, top = 14.0, bottom = 36.0
-        func x(_ index: Int) -> Double { column(index, of: entries.count, width: width, left: left, right: right) }
+        let axis = timeAxis(entries, width: width, left: left, right: right, y: height - 16, zone: zone)
+        let x = axis.x
         func y(_ cents: Double) -> Double {
             top + (centsRange - max(-centsRange, min(centsRange, cents))) / (2 * centsRange) * (height - top - bottom)
         }
@@ -183,7 +220,7 @@ public enum ProgressPage {
             }
             flush()
         }
-        svg += sessionLabels(entries, x: x, y: height - 12, width: width) + "</svg>\n"
+        svg += axis.labels + "</svg>\n"
         return svg + "<p class=\"key\">"
             + series.map { "<span style=\"background:\($0.colour)\"></span>\(HTMLReport.escape($0.name))" }.joined()
             + "</p>\n<p>Above 0: sharp of the written pitch, or wider than the pure interval over the other lines' bass.</p>\n"

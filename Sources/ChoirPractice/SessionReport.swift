@@ -6,8 +6,13 @@ import Glibc
 /// the figures derived from them.
 public struct SessionReport: Sendable, Codable, Equatable {
     public var score: String
-    /// The piece's title, when the score gives one.
+    /// What the piece is called (``Score/name(file:)``); nil in sessions stored before it was kept.
     public var title: String?
+
+    /// What the piece is called: its title, else its file's name.
+    public var piece: String { title ?? Score.fileName(score) }
+    /// The score's file as the history keys sessions (its content and path); nil when not known.
+    public var identity: ScoreIdentity?
     public var part: String
     public var tempo: Double
     public var tempoPercent: Double
@@ -22,6 +27,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var unsung: Unsung?
     /// Seconds a take was moved by to fit the score (``TakeAlignment``): positive where its singing started late.
     public var alignment: Double?
+    /// Where a session ended by a signal (or a closed window) stopped; nil for one that ran to its end or was quit.
+    public var interruption: Interruption?
     /// Semitones the score was moved by for the session.
     public var transpose = 0
     /// The lyric verse sung, from 1, and the syllables sung, on the session's clock (one pass).
@@ -126,6 +133,33 @@ public struct SessionReport: Sendable, Codable, Equatable {
         public var summary: String {
             "the take ends in m. \(measure): its \(notes == 1 ? "last note is" : "last \(notes) notes are") not sung, "
                 + "so not judged and not counted as mistakes"
+        }
+    }
+
+    /// Where an interrupted session stopped: the notes after it were not reached, so neither judged nor counted.
+    public struct Interruption: Sendable, Codable, Equatable {
+        /// The measure being played, by printed number.
+        public var measure: String
+        /// The pass through the range it was in, from 1, and how many the session was to play (nil when not known: a
+        /// session cut off without a word).
+        public var pass: Int
+        public var passes: Int?
+        /// The notes of the range in all its passes; nil when not known (a session cut off without a word).
+        public var notes: Int?
+
+        public init(measure: String, pass: Int, passes: Int?, notes: Int?) {
+            self.measure = measure
+            self.pass = pass
+            self.passes = passes
+            self.notes = notes
+        }
+
+        /// Where, for a session that judged `judged` notes: "in m. 7, pass 2 of 8, after 40 of 224 notes; the rest
+        /// not judged".
+        public func summary(judged: Int) -> String {
+            let place = measure.contains(where: \.isNumber) ? "in m. \(measure)" : "before the first beat"
+            let round = if let passes, passes > 1 { ", pass \(pass) of \(passes)" } else if pass > 1 { ", pass \(pass)" } else { "" }
+            return "\(place)\(round), after \(judged)" + (notes.map { " of \($0)" } ?? "") + " notes; the rest not judged"
         }
     }
 

@@ -3,18 +3,27 @@ import ChoirScore
 /// The report shown when a session ends: accuracy, verdict counts, bias, a heat-map strip of the measures
 /// and the weakest passages.
 public enum TerminalReport {
-    /// The report as text; `colour` adds ANSI colours (turn it off for NO_COLOR and files). The notes to work on
-    /// are listed (ten at most), or every note with `allNotes`.
-    public static func render(_ report: SessionReport, colour: Bool, allNotes: Bool = false) -> String {
+    /// The report as text, `width` columns wide; `colour` adds ANSI colours (turn it off for NO_COLOR and files);
+    /// `verbose` says every interval against the chord rather than those that matter. The notes to work on are
+    /// listed (ten at most), or every note with `allNotes`.
+    public static func render(
+        _ report: SessionReport, colour: Bool, verbose: Bool = false, width: Int = 80, allNotes: Bool = false
+    ) -> String {
         var out =
             "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
             + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
+        let interrupted = report.interruption.map { "Interrupted \($0.summary(judged: report.results.count))\n" } ?? ""
         guard !report.results.isEmpty else {
-            return out + "No notes judged: no accuracy to give and no measure to work on.\n" + audio(report)
+            return out + "No notes judged: no accuracy to give and no measure to work on.\n" + interrupted + audio(report)
         }
         out += "Accuracy: \(String(printf: "%.1f", report.accuracy))% (\(report.correct) of \(report.results.count) notes)\n"
-        if let unsung = report.unsung { out += "Not sung: \(unsung.summary)\n" }
+        // Interrupted, the session stopped before the take's end: where it stopped is what matters.
+        if !interrupted.isEmpty {
+            out += interrupted
+        } else if let unsung = report.unsung {
+            out += "Not sung: \(unsung.summary)\n"
+        }
         if let aligned = report.alignmentSummary { out += "Take: \(aligned)\n" }
         if report.alignment == nil, let lean = report.steadyOffset {
             let advice =
@@ -45,17 +54,8 @@ public enum TerminalReport {
             out +=
                 "Intonation: \(String(printf: "%+.0f", bias)) cents on average (\(leaning)), \(String(printf: "%.0f", spread)) cents from the written pitch\n"
         }
-        let chord = report.chord
-        if !chord.isEmpty { out += "Against the chord:\n" + chord.map { "  \($0.summary())\n" }.joined() }
-        let measures = report.measures
-        if !measures.isEmpty {
-            out += "Measures: " + measures.map { cell($0.accuracy, colour: colour) }.joined() + (colour ? "\u{1B}[0m" : "") + "\n"
-            out += "          " + axis(measures.map(\.number)) + "\n"
-            out +=
-                "          "
-                + (colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%")
-                + "\n"
-        }
+        out += chord(report.chord, verbose: verbose)
+        out += heatMap(report.measures, colour: colour, width: width)
         out += audio(report)
         // Notes sung from another line: what a choir director would name first.
         let borrowed = report.results.compactMap { result in result.evidence?.sangOther.map { (result.note, $0) } }
@@ -125,10 +125,50 @@ public enum TerminalReport {
         return out
     }
 
+    /// The intervals against the chord: all of them, `verbose`; else in three lines at most, the two sung furthest
+    /// off pure (consistently), and how many more `--verbose` gives.
+    static func chord(_ tendencies: [ChordIntonation.Tendency], verbose: Bool) -> String {
+        guard !tendencies.isEmpty else { return "" }
+        if verbose { return "Against the chord:\n" + tendencies.map { "  \($0.summary())\n" }.joined() }
+        let shown = ChordIntonation.furthestOff(tendencies).prefix(2)
+        let more = tendencies.count - shown.count
+        guard !shown.isEmpty else {
+            return "Against the chord: no interval sung consistently off pure (\(more) kind\(more == 1 ? "" : "s"); --verbose for each)\n"
+        }
+        return "Against the chord" + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
+            + shown.map { "  \($0.summary(brief: true))\n" }.joined()
+    }
+
     /// What went wrong with a live session's audio, if anything was measured.
     private static func audio(_ report: SessionReport) -> String {
         guard let audio = report.audio else { return "" }
         return "Audio: \(audio.summary)\n" + (audio.error.map { "Ended early: \($0)\n" } ?? "")
+    }
+
+    /// Each measure sung as a cell of a strip, red through green. A strip that fits `width` has its measure numbers
+    /// under it; a longer one is cut into rows of whole tens of measures, in groups of ten, each row headed by its
+    /// first measure's number.
+    static func heatMap(_ measures: [(number: String, accuracy: Double)], colour: Bool, width: Int) -> String {
+        guard !measures.isEmpty else { return "" }
+        let indent = "          "
+        let reset = colour ? "\u{1B}[0m" : ""
+        let key = colour ? "\u{1B}[42m \u{1B}[0m ≥90%  \u{1B}[43m \u{1B}[0m ≥60%  \u{1B}[41m \u{1B}[0m <60%" : "█ ≥90%  ▓ ≥60%  ░ <60%"
+        let cells = measures.map { cell($0.accuracy, colour: colour) }
+        if indent.count + measures.count <= width {
+            return "Measures: " + cells.joined() + reset + "\n" + indent + axis(measures.map(\.number)) + "\n" + indent + key + "\n"
+        }
+        let labels = stride(from: 0, to: measures.count, by: 10).map { "m. " + measures[$0].number }
+        let label = labels.map(\.count).max()! + 1
+        let groups = max(1, (width - indent.count - label + 1) / 11)
+        var out = ""
+        for (row, start) in stride(from: 0, to: measures.count, by: 10 * groups).enumerated() {
+            let tens = stride(from: start, to: min(measures.count, start + 10 * groups), by: 10).map {
+                cells[$0..<min(measures.count, $0 + 10)].joined() + reset
+            }
+            out +=
+                (row == 0 ? "Measures: " : indent) + "m. \(measures[start].number)".padded(to: label) + tens.joined(separator: " ") + "\n"
+        }
+        return out + indent + key + "\n"
     }
 
     /// One measure of the strip: a coloured cell, or a shade without colour.

@@ -37,4 +37,13 @@ public enum GeneralMIDI {
         // Plain instrument words pick the family's first, most usual member ("piano", "guitar").
         return names.firstIndex { VoiceNames.words($0).contains(wanted) }
     }
+
+    /// Why `text` names no program: the nearest name (or instrument word) and every name known.
+    public static func unknown(_ text: String) -> String {
+        let words = programNames.flatMap { VoiceNames.words($0) }.filter { $0.count > 2 && program(named: $0) != nil }
+        return NearestName.unknown(
+            "instrument", text, among: programNames + words,
+            expected: "a GM program number 1-128, a word of a name (piano, organ, strings), or a name: "
+                + programNames.joined(separator: ", "))
+    }
 }

@@ -8,6 +8,9 @@ final class MusicXMLReader {
     private var title: String?
     private var movementTitle: String?
     private var creditTitle: String?
+    /// The largest words of the first page's credits that say nothing of their type (MusicXML 1 files have no
+    /// `<credit-type>`), and their font size: the title as the page shows it.
+    private var largestCredit: (words: String, size: Double)?
     private var composer: String?
     private var declaredParts: [PartDeclaration] = []
     private var builders: [String: PartBuilder] = [:]
@@ -66,10 +69,10 @@ final class MusicXMLReader {
             switch name {
             case "work":
                 try xml.forEachChild { xml, name in
-                    if name == "work-title" { self.title = try xml.readText().oneLine }
+                    if name == "work-title" { self.title = Self.title(try xml.readText()) }
                 }
             case "movement-title":
-                self.movementTitle = try xml.readText().oneLine
+                self.movementTitle = Self.title(try xml.readText())
             case "identification":
                 try xml.forEachChild { xml, name in
                     guard name == "creator" else { return }
@@ -78,13 +81,24 @@ final class MusicXMLReader {
                     if type == "composer" || type == nil, self.composer == nil, !text.isEmpty { self.composer = text }
                 }
             case "credit":
-                var isTitle = false
+                var type: String?
                 var words = ""
+                var size: Double?
+                let page = xml.attribute("page").flatMap { Int($0) } ?? 1
                 try xml.forEachChild { xml, name in
-                    if name == "credit-type" { isTitle = try xml.readText().trimmed == "title" }
-                    if name == "credit-words", words.isEmpty { words = try xml.readText().oneLine }
+                    if name == "credit-type", type == nil { type = try xml.readText().trimmed }
+                    if name == "credit-words", words.isEmpty {
+                        size = xml.attribute("font-size").flatMap { Double($0) }
+                        words = try xml.readText().oneLine
+                    }
                 }
-                if isTitle, self.creditTitle == nil, !words.isEmpty { self.creditTitle = words }
+                guard Self.isTitle(words) else { break }
+                if type == "title", self.creditTitle == nil { self.creditTitle = words }
+                if type == nil, page == 1, let size, size > self.largestCredit?.size ?? 0,
+                    !words.allSatisfy({ $0.isNumber || $0.isWhitespace })
+                {
+                    self.largestCredit = (words, size)
+                }
             case "part-list":
                 sawPartList = true
                 try self.readPartList(xml)
@@ -544,12 +558,21 @@ final class MusicXMLReader {
             repairs.append(Repair(.printedJump, part: names[part], measureIndex: index))
         }
         var score = Score(
-            title: title ?? movementTitle ?? creditTitle, composer: composer, parts: parts, measures: layout,
+            title: title ?? movementTitle ?? creditTitle ?? largestCredit?.words, composer: composer, parts: parts, measures: layout,
             tempos: tempos)
         // A tie chain or several slips in one measure give one repair each.
         var seen: Set<Repair> = []
         score.repairs = repairs.filter { seen.insert($0).inserted }
         return score
+    }
+
+    /// `text` on one line, when it can be a title: not empty, and not a file's name (exporters write the file they
+    /// came from where the title goes, "bwv14.5.mxl").
+    private static func title(_ text: String) -> String? { isTitle(text.oneLine) ? text.oneLine : nil }
+
+    private static func isTitle(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return !text.isEmpty && ![".musicxml", ".xml", ".mxl"].contains { lower.hasSuffix($0) }
     }
 
     /// Marks every measure inside an ending with its volta numbers.

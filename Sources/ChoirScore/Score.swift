@@ -29,6 +29,17 @@ public struct Score: Sendable {
         measures.last.map { $0.start + $0.duration } ?? .zero
     }
 
+    /// What the piece is called wherever choir names it: its title (the work title, else the movement title,
+    /// else the credits' title), else the name of its file at `path` without the extension.
+    public func name(file path: String) -> String { title ?? Self.fileName(path) }
+
+    /// The name of the file at `path` without its extension: "hymn" for "scores/hymn.musicxml".
+    public static func fileName(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+
     /// Number of lyric verses sung anywhere in the score.
     public var verseCount: Int {
         Set(parts.flatMap { $0.lyrics.map(\.verse) }).count

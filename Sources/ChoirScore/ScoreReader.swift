@@ -1,3 +1,4 @@
+import ChoirFiles
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -10,6 +11,17 @@ public enum ScoreReader {
     /// Reads the score at `path`. A zip archive is read as `.mxl` whatever its extension.
     public static func read(contentsOf path: String) throws(ScoreError) -> Score {
         try read(data: try contents(of: path), file: path)
+    }
+
+    /// Reads the score at `path`, with its file's identity (its content's hash and where it is).
+    public static func identified(contentsOf path: String) throws(ScoreError) -> (score: Score, identity: ScoreIdentity) {
+        let bytes = try contents(of: path)
+        return (try read(data: bytes, file: path), ScoreIdentity(path: path, bytes: bytes))
+    }
+
+    /// What the piece at `path` is called (``Score/name(file:)``); its file's name when it cannot be read.
+    public static func name(ofFile path: String) -> String {
+        (try? read(contentsOf: path))?.name(file: path) ?? Score.fileName(path)
     }
 
     /// `work` on each of `paths`, two files at a time (the machines choir targets have two cores or more), in the
@@ -28,12 +40,22 @@ public enum ScoreReader {
 
     /// The bytes of the file at `path`, or the error that says it is missing or unreadable.
     public static func contents(of path: String) throws(ScoreError) -> [UInt8] {
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        guard let bytes = FileName.contents(path) else {
+            let reason = FileName.exists(path) ? "cannot be read" : "no such file" + nearest(path)
             throw ScoreError(file: path, message: "\(reason): expected a MusicXML (.musicxml, .xml) or .mxl file", unreadable: true)
         }
+        return bytes
+    }
+
+    /// " (did you mean 'a/hymn.musicxml'?)": the score in the same folder whose name is nearest `path`'s.
+    private static func nearest(_ path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let scores = (FileName.names(in: folder.isEmpty ? "." : folder) ?? []).filter { file in
+            [".musicxml", ".xml", ".mxl"].contains { file.lowercased().hasSuffix($0) }
+        }
+        return NearestName.to(name, among: scores).map { " (did you mean '\(folder + $0)'?)" } ?? ""
     }
 
     /// Reads a score from the bytes of a file: compressed MusicXML when they are a zip archive, MusicXML

@@ -14,8 +14,13 @@ final class XMLTokenizer {
         case start
         case end
         case text
+        /// Only when ``reportsComments`` is set: `text` is then the comment's content.
+        case comment
         case endOfDocument
     }
+
+    /// Whether comments are events (for a tool that annotates a document) rather than skipped (for the reader).
+    var reportsComments = false
 
     /// The document, in storage the tokenizer owns, read without bounds checks on the hot paths.
     private let storage: DocumentStorage
@@ -32,6 +37,8 @@ final class XMLTokenizer {
     @exclusivity(unchecked) private(set) var name = ""
     /// Byte offset where the current token begins.
     @exclusivity(unchecked) private(set) var tokenOffset = 0
+    /// Byte offset just past the current token (a start tag's `>`, an end tag's, a comment's `-->`).
+    var offset: Int { position }
     @exclusivity(unchecked) private var textRange = 0..<0
     @exclusivity(unchecked) private var textIsCData = false
     /// The current element's attributes: the first `attributeCount` entries, reused from element to element.
@@ -86,6 +93,11 @@ final class XMLTokenizer {
             case UInt8(ascii: "!"):
                 if matches("<!--") {
                     try skip(past: Array("-->".utf8), what: "comment")
+                    if reportsComments {
+                        textRange = (tokenOffset + 4)..<(position - 3)
+                        textIsCData = true
+                        return .comment
+                    }
                 } else if matches("<![CDATA[") {
                     guard !openElements.isEmpty else {
                         throw XMLSyntaxError("CDATA section outside the root element", offset: position)

@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirFiles
 import ChoirPitch
 import ChoirPlayback
 import FoundationEssentials
@@ -33,7 +34,7 @@ public enum InstrumentTuning {
     /// again, and the way it is measured, so that a better way measures again too.
     static func key(soundFont: String, program: Int, key: Int) -> String {
         var status = stat()
-        let identity = stat(soundFont, &status) == 0 ? "\(status.st_size)|\(status.st_mtim.tv_sec)" : "?"
+        let identity = FileName.withPath(soundFont, { stat($0, &status) }) == 0 ? "\(status.st_size)|\(status.st_mtim.tv_sec)" : "?"
         return "stereo-v1|\(soundFont)|\(identity)|\(program)|\(key)"
     }
 

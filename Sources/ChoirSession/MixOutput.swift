@@ -1,15 +1,15 @@
 import ChoirAudio
 import ChoirPlayback
 
-/// Where a mix goes: an audio device, a WAV file, or nowhere.
+/// Where a mix goes: an audio device, a WAV file, or nowhere (a live session still keeps the music's time).
 public enum MixDestination: Sendable, Equatable {
     case device(String)
     case file(String)
     case none
 
-    /// "none", a path ending in .wav, or else a device's name.
+    /// "none" (or "null", ALSA's name for a device that plays nothing), a path ending in .wav, or else a device's name.
     public init(_ name: String) {
-        if name == "none" {
+        if Self.isNone(name) {
             self = .none
         } else if name.lowercased().hasSuffix(".wav") {
             self = .file(name)
@@ -19,19 +19,34 @@ public enum MixDestination: Sendable, Equatable {
     }
 
     public var isDevice: Bool { if case .device = self { true } else { false } }
+
+    /// Whether `device` names no sound at all: "none", or "null" (whose ALSA device swallows sound as fast as it is
+    /// written, so that a session would run through in a moment).
+    public static func isNone(_ device: String) -> Bool { device == "none" || device == "null" }
+
+    /// Why `name` cannot be where a mix goes, or nil: a file (a path, or a recording's name) in another format than
+    /// WAV, which would be taken for a device that is not there.
+    public static func problem(_ name: String) -> String? {
+        guard case .device = MixDestination(name), name.contains("/") || AudioFile.isRecording(name) || name.lowercased().hasSuffix(".mid")
+        else { return nil }
+        return "\(name): a mix is written as WAV: expected a file name ending in .wav, a device, or none"
+    }
 }
 
 /// A session's mix on its way out: played on a device's real-time thread, rendered into a file in step with the
-/// judging, or not made at all.
+/// judging, played silently on the monotonic clock (a live session with no sound), or not made at all.
 final class MixOutput {
     let renderer: SynthRenderer?
     private let writer: WAVWriter?
-    /// The device the mix plays on, if it goes to one.
-    let playback: ALSAPlayback?
+    /// What plays the mix, if it is played: a device, or silence on the monotonic clock.
+    let playback: (any PlaybackStream)?
     private var left: [Float], right: [Float]
 
-    /// Opens `destination`; a device's playback thread feeds `tap` with every frame it plays.
-    init(_ destination: MixDestination, resolved: ResolvedPlayback, sampleRate: Int, tap: SPSCRing<Float>? = nil) throws(SessionError) {
+    /// Opens `destination`; a device's playback thread feeds `tap` with every frame it plays. With `paced` (a live
+    /// session), no destination still plays the mix, silently, so that its transport keeps the music's time.
+    init(_ destination: MixDestination, resolved: ResolvedPlayback, sampleRate: Int, tap: SPSCRing<Float>? = nil, paced: Bool = false)
+        throws(SessionError)
+    {
         left = [Float](repeating: 0, count: 4096)
         right = left
         func synthesizer(blockSize: Int) throws(SessionError) -> SynthRenderer {
@@ -42,6 +57,11 @@ final class MixOutput {
             }
         }
         switch destination {
+        case .none where paced:
+            let synth = try synthesizer(blockSize: 256)
+            renderer = synth
+            writer = nil
+            playback = SilentPlayback(sampleRate: sampleRate, periodFrames: 256, source: synth)
         case .none:
             renderer = nil
             writer = nil

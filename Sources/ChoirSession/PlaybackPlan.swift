@@ -66,9 +66,10 @@ public struct PlaybackPlan: Sendable {
         guard Score.transpositions.contains(transpose) else {
             throw SessionError(.usage, "transposition \(transpose): expected -12 to 12 semitones")
         }
-        let score: Score
+        let score: Score, identity: ScoreIdentity
         do {
-            score = try ScoreReader.read(contentsOf: self.score).transposed(by: transpose)
+            let read = try ScoreReader.identified(contentsOf: self.score)
+            (score, identity) = (read.score.transposed(by: transpose), read.identity)
         } catch {
             throw SessionError(reading: error)
         }
@@ -80,7 +81,9 @@ public struct PlaybackPlan: Sendable {
         }
         var resolved: ResolvedPlayback
         // What is left is the plan asking for what the score does not have: a line, a range, a verse, an instrument.
-        do { resolved = try resolve(score, soundFont: soundFont) } catch { throw SessionError(.usage, "\(self.score): \(error)") }
+        do { resolved = try resolve(score, identity: identity, soundFont: soundFont) } catch {
+            throw SessionError(.usage, "\(self.score): \(error)")
+        }
         do {
             resolved.tunings = try InstrumentTuning.corrections(soundFont: soundFont, keys: resolved.keys)
         } catch {
@@ -89,20 +92,16 @@ public struct PlaybackPlan: Sendable {
         return resolved
     }
 
-    private func resolve(_ score: Score, soundFont: String) throws -> ResolvedPlayback {
+    private func resolve(_ score: Score, identity: ScoreIdentity, soundFont: String) throws -> ResolvedPlayback {
         let lines = score.lines
         func line(_ name: String) throws -> Int { try LineSelector.select(name, from: lines) }
         func program(_ name: String) throws -> Int {
             guard let program = GeneralMIDI.program(named: name) else {
-                throw PlaybackError("unknown instrument '\(name)': expected a GM program number 1-128 or name, such as piano")
+                throw PlaybackError(GeneralMIDI.unknown(name))
             }
             return program
         }
-        var singers: [Int] = []
-        for name in parts {
-            let index = try line(name)
-            if !singers.contains(index) { singers.append(index) }
-        }
+        let singers = try LineSelector.select(parts, from: lines)
         let singer = singers.first
         if let problem = score.problem(withVerse: verse) { throw PlaybackError(problem) }
         var options = PlaybackOptions()
@@ -135,7 +134,8 @@ public struct PlaybackPlan: Sendable {
         let mixer = try Mixer(lineCount: lines.count, request: request)
         let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
         return ResolvedPlayback(
-            plan: self, score: score, lines: lines, schedule: schedule, mixer: mixer, programs: programs, soundFont: soundFont,
+            plan: self, score: score, identity: identity, lines: lines, schedule: schedule, mixer: mixer, programs: programs,
+            soundFont: soundFont,
             singers: singers, tunings: [:])
     }
 }
@@ -145,6 +145,8 @@ public struct PlaybackPlan: Sendable {
 public struct ResolvedPlayback: Sendable {
     public var plan: PlaybackPlan
     public var score: Score
+    /// The score's file, as the history keys its sessions.
+    public var identity: ScoreIdentity
     public var lines: [Line]
     public var schedule: Schedule
     public var mixer: Mixer
@@ -159,6 +161,9 @@ public struct ResolvedPlayback: Sendable {
     /// The singer's first line, if there is one.
     public var singer: Int? { singers.first }
 
+    /// What the piece is called (``Score/name(file:)``).
+    public var title: String { score.name(file: plan.score) }
+
     /// The keys each program sounds: of the lines the mix plays, and the singer's, which the prompt note sounds
     /// even when muted.
     var keys: [Int: Set<Int>] {
@@ -171,7 +176,7 @@ public struct ResolvedPlayback: Sendable {
     }
 
     /// The singer's lines' names, "Soprano + Descant", if there is one.
-    public var part: String? { singers.isEmpty ? nil : singers.map { lines[$0].name }.joined(separator: " + ") }
+    public var part: String? { singers.isEmpty ? nil : LineSelector.name(of: singers, in: lines) }
 
     /// A synthesizer for this playback, its instruments in tune; with `prompts`, it can sound the singer's notes.
     public func renderer(sampleRate: Int, blockSize: Int, prompts: Bool = false) throws(PlaybackError) -> SynthRenderer {
@@ -180,12 +185,21 @@ public struct ResolvedPlayback: Sendable {
             blockSize: blockSize, promptProgram: prompts ? singer.map { programs[$0] } : nil, tunings: tunings)
     }
 
+    /// Which time through the range (`--loop`) `seconds` after its first beat is in, from 1; the notes' ring after
+    /// the last pass is the last's, and the count-in (or a time never reached) the first's.
+    public func pass(at seconds: Double) -> Int {
+        guard schedule.passes > 1, seconds > 0, schedule.passLength > 0 else { return 1 }
+        return min(schedule.passes, Int((min(seconds, schedule.length) / schedule.passLength + 1e-9).rounded(.down)) + 1)
+    }
+
     /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {
         guard seconds >= 0 else { return ("count-in", 0) }
+        // The measures are one pass's: a later pass is placed in the first.
+        let seconds = seconds - Double(pass(at: seconds) - 1) * schedule.passLength
         guard let index = schedule.measures.lastIndex(where: { $0.start <= seconds }) else { return ("-", 0) }
         let (measureIndex, start) = schedule.measures[index]
-        let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.length
+        let end = index + 1 < schedule.measures.count ? schedule.measures[index + 1].start : schedule.passLength
         let measure = score.measures[measureIndex]
         let beats = Double(max(1, measure.time.beats.reduce(0, +)))
         let share = min(1, measure.duration.doubleValue / measure.time.measureLength.doubleValue)

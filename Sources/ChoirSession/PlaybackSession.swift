@@ -15,7 +15,7 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     public var isLive: Bool { true }
     public var judges: Bool { false }
     private let renderer: SynthRenderer
-    private let output: ALSAPlayback
+    private let output: any PlaybackStream
     private let control: Locked<Control>
     private let quit = Atomic<Bool>(false)
 
@@ -25,9 +25,9 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         var segments = [TransportSegment()]
     }
 
-    /// Loads the mix and opens `device`, rendering `period` frames at a time. With `startsPaused` the music waits
-    /// for ``SessionCommand/togglePause``; with `holdsAtEnd` it pauses at its end instead of finishing, to be
-    /// played again.
+    /// Loads the mix and opens `device` ("none" or "null": silence, on the monotonic clock), rendering `period`
+    /// frames at a time. With `startsPaused` the music waits for ``SessionCommand/togglePause``; with `holdsAtEnd` it
+    /// pauses at its end instead of finishing, to be played again.
     public init(
         _ resolved: ResolvedPlayback, device: String, sampleRate: Int, period: Int, startsPaused: Bool = false,
         holdsAtEnd: Bool = false
@@ -49,10 +49,14 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
             Control(
                 transport: Transport(
                     resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)))
-        do {
-            output = try ALSAPlayback(device: device, sampleRate: sampleRate, periodFrames: period, source: renderer)
-        } catch {
-            throw SessionError(.deviceUnavailable, "\(error)")
+        if MixDestination.isNone(device) {
+            output = SilentPlayback(sampleRate: sampleRate, periodFrames: period, source: renderer)
+        } else {
+            do {
+                output = try ALSAPlayback(device: device, sampleRate: sampleRate, periodFrames: period, source: renderer)
+            } catch {
+                throw SessionError(.deviceUnavailable, "\(error)")
+            }
         }
     }
 
@@ -84,6 +88,8 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
             var snapshot = SessionSnapshot()
             snapshot.time = time
             if heard { (snapshot.measure, snapshot.beat) = resolved.position(at: time) }
+            snapshot.pass = resolved.pass(at: time)
+            snapshot.passes = resolved.schedule.passes
             snapshot.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
             snapshot.tempoPercent = transport.percent
             snapshot.paused = transport.paused

@@ -34,7 +34,7 @@ public final class PracticeDrill: @unchecked Sendable {
         self.header = header
         part = header.part
         if let path = plan.history, FileManager.default.fileExists(atPath: path),
-            let latest = try? PracticeHistory(path: path).latestReport(score: plan.playback.score, part: header.part)
+            let latest = try? PracticeHistory(path: path).latestReport(of: resolved.identity, part: header.part)
         {
             passages = Drill.passages(of: latest)
         }

@@ -1,5 +1,7 @@
 import ChoirAudio
+import ChoirFiles
 import ChoirPractice
+import ChoirScore
 import FoundationEssentials
 
 /// Everything a practice session needs to start: what plays, where the singer's voice comes from and where the
@@ -15,7 +17,7 @@ public struct PracticePlan: Sendable {
         /// What a person means by `name`: a take when it names a recording (by its extension) or an existing
         /// file, else a capture device.
         public init(_ name: String) {
-            self = AudioFile.isRecording(name) || FileManager.default.fileExists(atPath: name) ? .take(name) : .device(name)
+            self = AudioFile.isRecording(name) || FileName.exists(name) ? .take(name) : .device(name)
         }
 
         public var isTake: Bool { if case .take = self { true } else { false } }
@@ -23,7 +25,13 @@ public struct PracticePlan: Sendable {
 
     public var playback: PlaybackPlan
     public var input: Input = .device("default")
-    public var output: MixDestination = .device("default")
+    /// Where the mix goes. Unless set, nowhere for a take (judged as fast as the machine allows, without playback),
+    /// and the default device live.
+    public var output: MixDestination {
+        get { chosenOutput ?? (input.isTake ? .none : .device("default")) }
+        set { chosenOutput = newValue }
+    }
+    private var chosenOutput: MixDestination?
     public var options = NoteComparator.Options()
     /// Which note of a chord in the singer's line they sing.
     public var divisi = Divisi.upper
@@ -46,6 +54,16 @@ public struct PracticePlan: Sendable {
 
     public init(playback: PlaybackPlan) {
         self.playback = playback
+    }
+
+    /// Why a recording cannot be kept at `path`, or nil: its extension names no format choir writes.
+    public static func problem(recording path: String) -> String? {
+        let suffix = AudioFile.suffix(path)
+        guard !AudioFile.writable.contains(suffix) else { return nil }
+        return "\(path): "
+            + NearestName.unknown(
+                "audio format", suffix.isEmpty ? "(none)" : suffix, among: AudioFile.writable,
+                expected: "a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
     }
 
     /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.

@@ -159,7 +159,8 @@ public final class PracticeSession: @unchecked Sendable {
             measureStarts: resolved.schedule.measures.map {
                 MeasureMark(number: resolved.score.measures[$0.index].number, time: $0.start)
             })
-        report.title = resolved.score.title
+        report.title = resolved.title
+        report.identity = resolved.identity
         report.transpose = plan.playback.transpose
         report.verse = plan.playback.verse
         report.lyrics = resolved.schedule.lyrics
@@ -169,7 +170,7 @@ public final class PracticeSession: @unchecked Sendable {
         report.kind = plan.input.isTake ? .file : .live
         // The singer's marks on these measures (a history that cannot be read has none to give).
         if let history = plan.history,
-            let marks = try? PracticeHistory(path: history).marks(score: plan.playback.score, lines: report.lines)
+            let marks = try? PracticeHistory(path: history).marks(of: resolved.identity, lines: report.lines)
         {
             report.keep(marks)
         }
@@ -236,7 +237,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         // Played on loudspeakers, the mix reaches the microphone too: what was played is tapped to tell them apart.
         let tap = plan.loudspeakers && plan.output.isDevice ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
-        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap)
+        let mix = try MixOutput(plan.output, resolved: resolved, sampleRate: sampleRate, tap: tap, paced: true)
         // The singer's own line, as it plays, for learning the loudspeakers' echo against the other lines.
         let singerTap = tap != nil && mix.renderer != nil ? SPSCRing<Float>(minimumCapacity: sampleRate * 4, filler: 0) : nil
         if let singerTap, !resolved.singers.isEmpty { mix.renderer?.tap(lines: resolved.singers, into: singerTap) }
@@ -285,11 +286,14 @@ public final class PracticeSession: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// What a run of the session judged, and how it ended.
+    /// What a run of the session came to: what was judged, how the audio fared, how it ended and where the music
+    /// was then (its measure and pass; nil for a run that failed before the music began).
     private struct Run {
-        var judged: (results: [NoteResult], trace: [TracePoint])
+        var results: [NoteResult] = []
+        var trace: [TracePoint] = []
         var audio: AudioHealth?
         var ending: Ending
+        var place: (measure: String, pass: Int)?
         /// Seconds a take was moved by to fit the score (``TakeAlignment``).
         var alignment: Double?
         /// The notes a take ended before.
@@ -298,12 +302,19 @@ public final class PracticeSession: @unchecked Sendable {
 
     private func finishRun(_ run: Run) {
         var report = header
-        report.results = run.judged.results
-        report.trace = run.judged.trace
+        report.results = run.results
+        report.trace = run.trace
         report.audio = run.audio
         report.alignment = run.alignment
         report.unsung = run.unsung
-        recorder?.finish(audio: run.audio)
+        // Ended before its range was done (quit, a signal, a closed window, a failure), the session is kept as
+        // interrupted with what was sung, saying where it stopped.
+        if run.ending != .completed, let place = run.place {
+            report.interruption = SessionReport.Interruption(
+                measure: place.measure, pass: place.pass, passes: resolved.schedule.passes, notes: range.count
+            )
+        }
+        recorder?.finish(audio: run.audio, interrupted: report.interruption)
         state.withLock { $0.ended = true }
         result.withLock {
             $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
@@ -335,9 +346,9 @@ public final class PracticeSession: @unchecked Sendable {
                 samples: take.audio.samples, sampleRate: Double(take.audio.sampleRate), notes: notes, start: offset,
                 mix: take.heard?.mix, singersLine: take.heard?.singersLine)
         } catch {
-            return Run(judged: ([], []), audio: nil, ending: .failed(SessionError(.input, "\(take.path): \(error)")))
+            return Run(ending: .failed(SessionError(.input, "\(take.path): \(error)")))
         }
-        var run = Run(judged: ([], []), audio: nil, ending: .completed)
+        var run = Run(ending: .completed)
         if plan.aligns {
             let shift = analysis.alignment(of: notes, options: plan.options, start: offset)
             offset += shift
@@ -367,15 +378,15 @@ public final class PracticeSession: @unchecked Sendable {
         var judge = analysis.judge(Array(notes), options: plan.options)
         var saver = Saver()
         var ending = Ending.completed
+        var lastSave = -Double.infinity
         do throws(SessionError) {
             try take.mix.start()
-            var lastSave = -Double.infinity
             try analysis.feed(&judge, offset: offset) { (judge, time) throws(SessionError) -> Bool in
                 try take.mix.advance(to: time + resolved.schedule.preroll)
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
                 guard time - lastSave >= 0.25 else { return true }
-                saver.save(recorder, results: judge.results, trace: judge.trace)
-                publish(time: time, results: judge.results, trace: judge.trace)
+                saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
+                publish(time: time, results: numbered(judge.results), trace: judge.trace)
                 lastSave = time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
@@ -396,9 +407,11 @@ public final class PracticeSession: @unchecked Sendable {
             take.mix.abandon()
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
-        run.judged = (judge.results, judge.trace)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
+        run.results = numbered(judge.results)
+        run.trace = judge.trace
         run.ending = ending
+        run.place = (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave))
         return run
     }
 
@@ -423,7 +436,7 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             capture.stop()
             mix.abandon()
-            return Run(judged: ([], []), audio: nil, ending: .failed(error))
+            return Run(ending: .failed(error))
         }
         // Played on a device, the mix runs on its own stream: captured frames are put on its time line.
         let alignment = mix.playback.map(\.clock).map { StreamAlignment(capture: capture.clock, playback: $0, sampleRate: sampleRate) }
@@ -492,7 +505,7 @@ public final class PracticeSession: @unchecked Sendable {
                 judge.add(pitch)
                 if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
-                    saver.save(recorder, results: judge.results, trace: judge.trace)
+                    saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
                     lastPublished = pitch.time
                 }
                 if let renderer = mix.renderer {
@@ -516,11 +529,24 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             ending = .failed(error)
         }
-        saver.save(recorder, results: judge.results, trace: judge.trace)
+        saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
         let audio = AudioHealth(
             underruns: mix.underruns, overruns: capture.overruns, droppedSamples: ring.dropped, error: deviceError.map { "\($0)" },
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
-        return Run(judged: (judge.results, judge.trace), audio: audio, ending: ending)
+        return Run(
+            results: numbered(judge.results), trace: judge.trace, audio: audio, ending: ending,
+            place: (resolved.position(at: transport.scoreTime).measure, judge.pass + resolved.pass(at: transport.scoreTime) - 1))
+    }
+
+    /// `results` with the pass each was sung in: the judge's (a step back, a loop of a phrase) and, with `--loop`,
+    /// which time through the range its note is in.
+    private func numbered(_ results: [NoteResult]) -> [NoteResult] {
+        guard resolved.schedule.passes > 1 else { return results }
+        return results.map { result in
+            var numbered = result
+            numbered.pass += resolved.pass(at: result.note.onset) - 1
+            return numbered
+        }
     }
 
     /// A recorded take's progress, for the snapshot.
@@ -528,6 +554,8 @@ public final class PracticeSession: @unchecked Sendable {
         let (measure, beat) = resolved.position(at: time)
         state.withLock {
             $0.time = time
+            $0.pass = resolved.pass(at: time)
+            $0.passes = resolved.schedule.passes
             $0.measure = measure
             $0.beat = beat
             $0.results = results
@@ -555,12 +583,13 @@ public final class PracticeSession: @unchecked Sendable {
             $0.paused = transport.paused
             $0.loop = transport.looping.map { (marks[$0.lowerBound].number, marks[$0.upperBound].number) }
             $0.mineMuted = transport.mineMuted
-            $0.pass = judge.pass
+            $0.pass = judge.pass + resolved.pass(at: scoreTime) - 1
+            $0.passes = resolved.schedule.passes
             $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
             $0.next = notes.first { $0.onset > scoreTime }
             $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
             $0.heard = heard
-            if $0.results.count != judge.results.count { $0.results = judge.results }
+            if $0.results.count != judge.results.count { $0.results = numbered(judge.results) }
             $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
             $0.audio = AudioHealth(
                 underruns: live.mix.underruns, overruns: live.capture.overruns, droppedSamples: live.ring.dropped, error: nil,

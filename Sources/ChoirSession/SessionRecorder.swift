@@ -7,11 +7,16 @@ import ChoirAudio
 /// trace; a queue of the recorder's own writes them, so that a slow or locked database never holds up the thread
 /// that drains the microphone. A history that cannot be used stops the recording and says why, once.
 ///
+/// Only a session in which something is sung is kept: the session is begun in the history at the first note heard
+/// or pitch traced, with what was judged before it; one that never gets so far (no take, no device, nothing sung)
+/// leaves nothing.
+///
 /// One recorder can take several runs (a drill's passes): each run's passes follow the ones before, its times
 /// placed on the session's clock.
 final class SessionRecorder: Sendable {
     private let history: PracticeHistory?
-    private let session: Int64
+    private let header: SessionReport
+    private let started = Date()
     private let queue = DispatchQueue(label: "choir.history")
     private let state: Locked<State>
 
@@ -21,27 +26,30 @@ final class SessionRecorder: Sendable {
         var highestPass = 0
         var offset = 0.0
         var scale = 1.0
+        /// The session's number, once begun.
+        var session: Int64?
+        /// What was judged before anything was sung, kept for when something is.
+        var waiting: (results: [NoteResult], trace: [TracePoint]) = ([], [])
     }
 
-    /// Opens the history at `path` and starts a session in it described by `header`.
+    /// Opens the history at `path`, for a session described by `header`; one that could not be written now is
+    /// said at once.
     init(path: String, header: SessionReport) {
         var failure: String?
-        var history: PracticeHistory?
-        var session: Int64 = 0
         do {
             let opened = try PracticeHistory(path: path)
-            session = try opened.begin(header)
+            try opened.checkWritable()
             history = opened
         } catch {
+            history = nil
             failure = "\(error)"
         }
-        self.history = history
-        self.session = session
+        self.header = header
         state = Locked(State(failure: failure))
     }
 
-    /// The session's number in the history, if the history could be opened.
-    var stored: Int64? { history == nil ? nil : session }
+    /// The session's number in the history, once something was sung and it was kept.
+    var stored: Int64? { state.withLock { $0.session } }
 
     /// Why the history is not being written, if it is not.
     var failure: String? { state.withLock { $0.failure } }
@@ -70,19 +78,33 @@ final class SessionRecorder: Sendable {
             }
             return (placed, trace.map { TracePoint(time: state.offset + state.scale * $0.time, midi: $0.midi) })
         }
-        let session = self.session
         queue.async { [self] in
             guard self.failure == nil else { return }
-            do { try history.record(placedResults, trace: placedTrace, session: session) } catch { fail(error) }
+            // Before anything is sung the results wait; the first sung note or traced pitch begins the session.
+            let (session, results, trace) = state.withLock { state -> (Int64?, [NoteResult], [TracePoint]) in
+                state.waiting.results += placedResults
+                state.waiting.trace += placedTrace
+                let sung = !state.waiting.trace.isEmpty || state.waiting.results.contains { $0.verdict != .missing }
+                guard state.session != nil || sung else { return (nil, [], []) }
+                defer { state.waiting = ([], []) }
+                return (state.session, state.waiting.results, state.waiting.trace)
+            }
+            guard !results.isEmpty || !trace.isEmpty else { return }
+            do {
+                let id = try session ?? history.begin(header, started: started)
+                state.withLock { $0.session = id }
+                try history.record(results, trace: trace, session: id)
+            } catch { fail(error) }
         }
     }
 
-    /// Marks the session ended, with how its audio fared, and waits until everything queued is written.
-    func finish(audio: AudioHealth?) {
-        let session = self.session
+    /// Marks the session ended, with how its audio fared and, if it ended before its range was done, where it
+    /// stopped (it is kept as interrupted, with what was sung), and waits until everything queued is written; a
+    /// session in which nothing was sung is not kept.
+    func finish(audio: AudioHealth?, interrupted: SessionReport.Interruption? = nil) {
         queue.sync { [self] in
-            guard let history, self.failure == nil else { return }
-            do { try history.finish(session: session, audio: audio) } catch { fail(error) }
+            guard let history, self.failure == nil, let session = stored else { return }
+            do { try history.finish(session: session, audio: audio, interrupted: interrupted) } catch { fail(error) }
         }
     }
 

@@ -15,8 +15,10 @@ public struct SessionSnapshot: Sendable {
     public var loop: (first: String, last: String)?
     public var mineMuted = false
     public var locked = false
-    /// The pass through the music, from 1: a loop or a step back starts another.
+    /// The pass through the music, from 1: each time round a `--loop`, and a loop of a phrase or a step back, start
+    /// another; and how many times the range is played.
     public var pass = 1
+    public var passes = 1
     /// The singer's note sounding now, if any, and the next one.
     public var current: ExpectedNote?
     public var next: ExpectedNote?
@@ -33,4 +35,7 @@ public struct SessionSnapshot: Sendable {
     public var audio: AudioHealth?
     /// Whether the session has ended.
     public var ended = false
+
+    /// The moment before anything has been played.
+    public init() {}
 }

@@ -1,9 +1,21 @@
 import ChoirPractice
+import ChoirScore
 
 /// A stored session with known results, for planting patterns in a history: a tenor's line over mm. 1–16, a
 /// note a measure, two seconds each (held), C4 in mm. 1–11 and D4 to E4 in mm. 12–15 (an E4 in m. 16 after a
 /// rest; mm. 1 and 8 come after rests too), sung in tune and on time until `change` says otherwise.
 public enum PlantedSession {
+    /// The score's file name, as the sessions give it.
+    public static let file = "piece.musicxml"
+
+    /// A score with the sessions' lines, Tenor and Alto, to write as ``file`` beside a planted history: what the
+    /// commands that read a history by its score read.
+    public static let musicXML = ScoreWriter.musicXML(
+        title: "Piece",
+        parts: ["Tenor", "Alto"].map { name in
+            ScoreWriter.Part(name: name, notes: (0..<16).map { ScoreWriter.Note(onset: Double($0) * 2, duration: 2, midi: 60) })
+        })
+
     public static func make(_ change: (inout NoteResult) -> Void = { _ in }) -> SessionReport {
         let results = (1...16).map { measure -> NoteResult in
             let midi = measure < 12 ? 60 : measure == 16 ? 64 : [62, 64, 62, 64][measure - 12]
@@ -14,8 +26,11 @@ public enum PlantedSession {
             change(&result)
             return result
         }
-        return SessionReport(
-            score: "piece.musicxml", part: "Tenor", tempo: 60, options: NoteComparator.Options(), results: results, trace: [],
+        var report = SessionReport(
+            score: file, part: "Tenor", tempo: 60, options: NoteComparator.Options(), results: results, trace: [],
             measureStarts: (1...16).map { MeasureMark(number: "\($0)", time: Double($0 - 1) * 2) })
+        report.title = "Piece"
+        report.identity = ScoreIdentity(hash: ScoreIdentity.hash(Array(musicXML.utf8)), path: file)
+        return report
     }
 }

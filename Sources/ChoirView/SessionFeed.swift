@@ -176,7 +176,7 @@ public final class SessionFeed: @unchecked Sendable {
             ])
         }
         return JSON.object([
-            ("title", .string(resolved.score.title ?? resolved.plan.score)), ("part", JSON(resolved.part)),
+            ("title", .string(resolved.title)), ("part", JSON(resolved.part)),
             ("judged", .bool(session.judges)),
             ("verse", .int(resolved.plan.verse)), ("live", .bool(session.isLive)),
             ("locked", .bool(session.snapshot.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),

@@ -1,10 +1,10 @@
 import ChoirAudio
-import FlyingFox
+import ChoirServer
 import Foundation
 
 /// The tabs watching one session, each on its WebSocket: one writer sends them all the same messages (a tab that
 /// joins late is first sent the whole state), and what the tabs send comes back to one handler.
-public final class ViewHub: WSMessageHandler, @unchecked Sendable {
+public final class ViewHub: Sendable {
     /// A message from a tab: a command (`{"command":"tempo","by":5}`) or a frame painted (`{"painted":12}`).
     public struct Incoming: Decodable, Sendable {
         public var command: String?
@@ -14,7 +14,7 @@ public final class ViewHub: WSMessageHandler, @unchecked Sendable {
     }
 
     private struct Tab {
-        var continuation: AsyncStream<WSMessage>.Continuation
+        var socket: WebSocket
         var greeted = false
     }
 
@@ -22,7 +22,7 @@ public final class ViewHub: WSMessageHandler, @unchecked Sendable {
     private let nextTab = Locked(0)
     private let receive: @Sendable (Incoming) -> Void
 
-    /// `receive` is called on the server's tasks with each message a tab sends.
+    /// `receive` is called on the server's threads with each message a tab sends.
     public init(receive: @escaping @Sendable (Incoming) -> Void) {
         self.receive = receive
     }
@@ -31,16 +31,16 @@ public final class ViewHub: WSMessageHandler, @unchecked Sendable {
     public var count: Int { tabs.withLock { $0.count } }
 
     /// Sends `message` to every tab that has had the whole state, and the messages `whole()` gives to those that
-    /// have not.
+    /// have not. Sending only queues: a slow tab holds up no other.
     public func publish(_ message: String, whole: () -> [String]) {
         tabs.withLock { tabs in
             var greeting: [String]?
             for id in tabs.keys {
                 if tabs[id]!.greeted {
-                    tabs[id]!.continuation.yield(.text(message))
+                    tabs[id]!.socket.send(message)
                 } else {
                     if greeting == nil { greeting = whole() }
-                    for text in greeting! { tabs[id]!.continuation.yield(.text(text)) }
+                    for text in greeting! { tabs[id]!.socket.send(text) }
                     tabs[id]!.greeted = true
                 }
             }
@@ -50,32 +50,26 @@ public final class ViewHub: WSMessageHandler, @unchecked Sendable {
     /// Whether a tab is waiting for the whole state.
     public var hasNewTab: Bool { tabs.withLock { $0.values.contains { !$0.greeted } } }
 
-    public func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    /// Takes a tab's WebSocket as it opens.
+    public func open(_ socket: WebSocket) -> WebSocket.Handlers {
         let id = nextTab.withLock { next in
             defer { next += 1 }
             return next
         }
-        tabs.withLock { $0[id] = Tab(continuation: continuation) }
+        tabs.withLock { $0[id] = Tab(socket: socket) }
         let receive = self.receive
-        Task { [tabs] in
-            let decoder = JSONDecoder()
-            for await message in client {
-                guard case .text(let text) = message, let incoming = try? decoder.decode(Incoming.self, from: Data(text.utf8)) else {
-                    continue
-                }
+        return WebSocket.Handlers(
+            text: { text in
+                guard let incoming = try? JSONDecoder().decode(Incoming.self, from: Data(text.utf8)) else { return }
                 receive(incoming)
-            }
-            _ = tabs.withLock { $0.removeValue(forKey: id) }
-            continuation.finish()
-        }
-        return stream
+            },
+            closed: { [tabs] in _ = tabs.withLock { $0.removeValue(forKey: id) } })
     }
 
     /// Closes every tab's socket.
     public func close() {
         tabs.withLock { tabs in
-            for tab in tabs.values { tab.continuation.finish() }
+            for tab in tabs.values { tab.socket.close(code: 1001, reason: "the session has ended") }
             tabs.removeAll()
         }
     }

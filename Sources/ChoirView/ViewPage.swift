@@ -173,7 +173,12 @@ enum ViewPage {
             if (message.type === "state") apply(message);
             else if (message.type === "report") showReport(message);
           };
-          socket.onclose = () => { status(state && state.ended ? "The session has ended." : "choir has closed the view."); };
+          // 1013: this tab fell behind and was let go; it joins again and is sent the whole state.
+          socket.onclose = (event) => {
+            if (event.code === 1013) { status("Catching up…"); setTimeout(connect, 500); return; }
+            status(state && state.ended ? "The session has ended." : "choir has closed the view.");
+          };
+          socket.onopen = () => status("");
         }
 
         function status(text) { $("#status").textContent = text; $("#status").hidden = !text; }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import ChoirModel
 import ChoirPractice
+import ChoirScore
 
 extension Choir {
     /// `choir coach`: what a line's stored sessions show, in plain words.
@@ -7,34 +9,82 @@ extension Choir {
         static let configuration = CommandConfiguration(
             commandName: "coach",
             abstract:
-                "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.")
+                "Advice from your sessions of a line: a lean on held notes, late entrances, measures that improved, another line sung.",
+            discussion: """
+                The advice is choir's own, from rules, offline. With --model (or --endpoint), a model you bring \
+                writes it in plain words instead, from the sessions' figures alone (accuracies, verdicts, pitch \
+                errors, weak measures and the rules' findings: never audio), sent to an OpenAI-compatible server as \
+                choir scan sends pages, with the same key and configuration file.
+                """)
 
         @Argument(help: "The score: a file (matched by name, as the history matches it), or a title in the library.")
         var score: String
 
-        @Option(help: "The line, as the sessions name it (Tenor, Soprano + Descant).")
-        var part: String
+        /// The line, or the lines sung together, as practised.
+        @OptionGroup var parts: Parts
+
+        @Flag(help: "Say everything the sessions show, not just the two things that matter most.")
+        var verbose = false
+
+        @OptionGroup var model: ModelOptions
+
+        func validate() throws {
+            if parts.isEmpty { throw ValidationError("coach needs --part: the line whose sessions to read") }
+        }
 
         func run() throws {
             let score = try LibraryTitles.path(self.score)
+            let (read, identity): (Score, ScoreIdentity)
+            do { (read, identity) = try ScoreReader.identified(contentsOf: score) } catch { throw fail(error) }
+            let part: String
+            do { part = LineSelector.name(of: try LineSelector.select(parts.names, from: read.lines), in: read.lines) } catch {
+                throw usage("\(score): \(error)")
+            }
             let history = try openHistory()
             let reports: [SessionReport]
             do {
-                reports = try history.sessions(score: score).filter { $0.part.lowercased() == part.lowercased() && $0.notes > 0 }
+                reports = try history.trend(of: identity, part: part)
                     .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: session.id) }
             } catch {
                 throw fail(error)
             }
-            let piece = PracticeHistory.piece(score)
+            let piece = read.name(file: score)
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
             }
-            let advice = Coach.advice(reports)
             let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
+            if model.model != nil || model.endpoint != nil {
+                try coachByModel(reports, piece: piece, counted: counted)
+                return
+            }
+            // What matters most first; without --verbose, three lines at most.
+            let advice = Coach.advice(reports)
+            let shown = verbose ? advice : Array(advice.prefix(2))
+            let more = advice.count - shown.count
             FileOutput.write(
-                "\(piece), \(reports[0].part), \(counted):\n"
-                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : advice.map { "  - \($0)\n" }.joined()))
+                "\(piece), \(reports[0].part), \(counted)" + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
+                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : shown.map { "  - \($0)\n" }.joined()))
+        }
+
+        /// The model's advice from the figures of `reports`, with the tokens and cost it took.
+        private func coachByModel(_ reports: [SessionReport], piece: String, counted: String) throws {
+            let endpoint = try model.resolved()
+            let request = ChatRequest([
+                .init(.system, ModelCoach.instructions), .init(.user, ModelCoach.figures(reports, piece: piece)),
+            ])
+            if model.dryRun {
+                FileOutput.write(request.preview(for: endpoint) + "\nNothing was sent (--dry-run).\n")
+                return
+            }
+            let reply: ChatReply
+            do { reply = try ModelOptions.client(endpoint).complete(request) } catch { throw fail(error) }
+            var usage = ModelUsage()
+            usage.add(reply)
+            let text = reply.text.split(whereSeparator: \.isNewline).map { "  \($0)\n" }.joined()
+            FileOutput.write(
+                "\(piece), \(reports[0].part), \(counted), in the words of \(endpoint.model) (from the figures alone):\n"
+                    + (text.isEmpty ? "  (the model said nothing)\n" : text) + "Model: \(usage.summary(endpoint)).\n")
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChoirFiles
 import FoundationEssentials
 import Glibc
 
@@ -17,10 +18,19 @@ enum FileOutput {
     /// Whether to use ANSI colours: such a terminal, and `NO_COLOR` unset.
     static var colour: Bool { isTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 
-    /// Writes `text` to a file descriptor, standard output unless told, in ASCII if the locale is not UTF-8.
+    /// Columns to lay text out in: the terminal's, else `$COLUMNS`, else 80.
+    static var width: Int {
+        var size = winsize()
+        if isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
+    }
+
+    /// Writes `text` to a file descriptor, standard output unless told, in ASCII if the locale is not UTF-8. A file
+    /// name's bytes that are not UTF-8 go out as the bytes they are (``FileName``).
     static func write(_ text: String, to descriptor: Int32 = 1) {
-        var text = unicode ? text : text.ascii
-        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let text = unicode ? text : text.ascii
+        let bytes = FileName.isEscaped(text) ? FileName.encode(text) : Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 }
 
@@ -30,7 +40,8 @@ extension String {
         var out = ""
         out.reserveCapacity(utf8.count)
         for character in self {
-            if character.isASCII {
+            // A file name's byte that is not UTF-8 is written as it is.
+            if character.isASCII || FileName.isEscaped(String(character)) {
                 out.append(character)
             } else {
                 out += Self.asciiSymbols[character] ?? "?"
@@ -41,7 +52,7 @@ extension String {
 
     private static let asciiSymbols: [Character: String] = [
         "♯": "#", "♭": "b", "♮": "", "♩": "q", "–": "-", "—": "-", "−": "-", "→": "->", "←": "<-", "…": "...",
-        "·": ".", "•": "*", "●": "o", "━": "=", "─": "-", "│": "|", "┼": "+", "█": "#", "▓": "+", "░": ".", "¢": "c",
+        "·": ".", "•": "*", "●": "o", "◀": "<", "▶": ">", "━": "=", "─": "-", "│": "|", "┼": "+", "█": "#", "▓": "+", "░": ".", "¢": "c",
         "‿": "_", "✎": "*", "×": "x", "’": "'", "‘": "'", "“": "\"", "”": "\"", "≥": ">=", "≤": "<=", "±": "+/-", "µ": "u",
         "\u{A0}": " ", "½": ".5", "¼": ".25", "¾": ".75",
     ]

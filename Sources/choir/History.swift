@@ -1,4 +1,6 @@
 import ArgumentParser
+import ChoirFiles
+import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
@@ -11,7 +13,10 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "List practice sessions per piece, with accuracy over time and the weakest measures' trend.")
 
-        @Argument(help: "Only this score's sessions (matched by file name); a title in the library names its file.")
+        @Argument(
+            help:
+                "Only this score's sessions (by its content, so a moved or renamed file keeps them); a title in the library names its file."
+        )
         var score: String?
 
         @Option(
@@ -20,35 +25,82 @@ extension Choir {
         )
         var html: String?
 
+        @Option(
+            help:
+                "Copy every session still readable (with its notes, and the marks, library and plans) from a damaged history that choir set aside into the current one."
+        )
+        var recover: String?
+
+        @Option(help: ArgumentHelp("Delete the session with this number (as listed), its notes and its trace.", valueName: "id"))
+        var delete: Int64?
+
+        @Flag(help: "Delete every session in which nothing was sung.")
+        var prune = false
+
         func validate() throws {
             if html != nil && score == nil { throw ValidationError("--html needs a SCORE: expected `choir history SCORE --html FILE`") }
+            if recover != nil && (score != nil || html != nil) { throw ValidationError("--recover FILE takes no SCORE or --html") }
+            if (delete != nil || prune) && (score != nil || html != nil) {
+                throw ValidationError("--delete and --prune take no SCORE or --html: expected `choir history --delete ID` or `--prune`")
+            }
+            if [recover != nil, delete != nil, prune].filter({ $0 }).count > 1 {
+                throw ValidationError("--recover, --delete and --prune conflict: give one")
+            }
         }
 
         func run() throws {
+            if let recover { return try Self.recover(from: recover) }
             let history = try openHistory()
-            let sessions: [PracticeHistory.Session]
-            let score = try self.score.map { try LibraryTitles.path($0) }
-            do { sessions = try history.sessions(score: score) } catch { throw fail(error) }
-            guard !sessions.isEmpty else {
-                if html != nil {
-                    throw fail("\(score!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
-                }
-                FileOutput.write(score.map { "No sessions of \($0) yet.\n" } ?? "No sessions yet.\n")
+            if let delete {
+                do {
+                    let deleted = try history.delete(session: delete)
+                    FileOutput.write(
+                        "Deleted #\(deleted.id): \(deleted.piece), \(deleted.part), \(PracticeHistory.time(deleted.started))\n")
+                } catch { throw fail(error) }
                 return
             }
-            if let html, let score {
+            if prune {
                 do {
-                    let reports = try sessions.map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
+                    let pruned = try history.prune()
+                    FileOutput.write(
+                        pruned.isEmpty
+                            ? "No session without singing to delete.\n"
+                            : "Deleted \(pruned.count) session\(pruned.count == 1 ? "" : "s") in which nothing was sung: "
+                                + pruned.map { "#\($0.id)" }.joined(separator: ", ") + "\n")
+                } catch { throw fail(error) }
+                return
+            }
+            let path = try self.score.map { try LibraryTitles.path($0) }
+            let score = try path.map(scoreIdentity)
+            let sessions: [PracticeHistory.Session]
+            do { sessions = try history.sessions(of: score) } catch { throw fail(error) }
+            guard !sessions.isEmpty else {
+                if html != nil {
+                    throw fail("\(path!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
+                }
+                FileOutput.write(
+                    path.map { "No sessions of \(ScoreReader.name(ofFile: $0)) yet.\n" }
+                        ?? "No sessions yet: `choir practice SCORE --part LINE` sings one.\n")
+                return
+            }
+            if let html, let path {
+                do {
+                    let drawn = try sessions.filter(\.inTrend).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
                         (s, try history.report(session: s.id))
                     }
-                    try ReportFile.write(ProgressPage.render(score: score, reports), to: html)
-                } catch { throw fail(error) }
+                    guard !drawn.isEmpty else {
+                        throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)
+                    }
+                    try ReportFile.write(ProgressPage.render(score: path, drawn), to: html)
+                } catch let error as PracticeHistory.Failure { throw fail(error) } catch let error as SessionError { throw fail(error) }
             }
             var out = ""
-            for (piece, group) in Dictionary(grouping: sessions, by: { PracticeHistory.piece($0.score) })
-                .sorted(by: { $0.key < $1.key })
-            {
-                out += "\(piece)\n"
+            // A piece's sessions together, whatever its file was called at each: by its content, else its path.
+            let pieces = Dictionary(grouping: sessions, by: \.key).values.sorted { ($0[0].piece, $0[0].id) < ($1[0].piece, $1[0].id) }
+            for group in pieces {
+                let last = group.last!
+                let found = FileName.exists(last.path)
+                out += "\(last.piece) — \(ScoreIdentity.shown(last.path))\(found ? "" : " (not found)")\n"
                 // Each line's sessions and trend on their own: a tenor's progress is not an alto's.
                 var lines: [String] = []
                 for session in group where !lines.contains(session.part) { lines.append(session.part) }
@@ -56,30 +108,79 @@ extension Choir {
                     let sessions = group.filter { $0.part == line }
                     out += "  \(line)\n"
                     for session in sessions { out += Self.row(session) }
-                    if sessions.count >= 2 { out += try trend(history, sessions) }
+                    let counted = sessions.filter(\.inTrend)
+                    if counted.count >= 2 { out += try trend(history, counted) }
                 }
+            }
+            let silent = sessions.filter { !$0.sung }
+            if !silent.isEmpty {
+                out +=
+                    "\(silent.count) session\(silent.count == 1 ? "" : "s") in which nothing was sung ("
+                    + silent.map { "#\($0.id)" }.joined(separator: ", ")
+                    + "): `choir history --prune` deletes \(silent.count == 1 ? "it" : "them").\n"
             }
             FileOutput.write(out)
         }
 
+        /// Copies what can be read of the damaged history `file` into the current one, and says what came back.
+        static func recover(from file: String) throws {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw fail("\(file): no such file: expected a damaged history that choir set aside", ExitStatus.noInput)
+            }
+            let history = try openHistory()
+            guard FileManager.default.fileExists(atPath: history.path),
+                realpath(file, nil).map({ String(cString: $0) }) != realpath(history.path, nil).map({ String(cString: $0) })
+            else {
+                throw usage("--recover \(file): this is the current history: expected a damaged one that choir set aside")
+            }
+            do {
+                let source = try DamagedHistoryReader(path: file)
+                let recovered = try history.recover(from: source)
+                let entries = try Library(path: history.path).recover(from: source)
+                let plans = try RehearsalPlans(path: history.path).recover(from: source, sessions: recovered.sessionNumbers)
+                func count(_ n: Int, _ what: String, _ many: String? = nil) -> String { "\(n) " + (n == 1 ? what : many ?? what + "s") }
+                var said =
+                    "Recovered from \(file): \(count(recovered.sessions, "session")) (\(count(recovered.results, "note")), "
+                    + "\(count(recovered.tracePoints, "trace point"))), \(count(recovered.marks, "mark")), "
+                    + "\(count(entries, "library entry", "library entries")), \(count(plans.plans, "plan")) "
+                    + "and \(count(plans.runs, "plan run")).\n"
+                if recovered.alreadyThere > 0 { said += "\(count(recovered.alreadyThere, "session")) from it were here already.\n" }
+                if recovered.damagedStretches > 0 || recovered.orphaned > 0 {
+                    said +=
+                        "Lost to the damage: the rows on \(count(recovered.damagedStretches, "damaged stretch", "damaged stretches"))"
+                        + (recovered.orphaned > 0
+                            ? ", and \(recovered.orphaned) notes and trace points of sessions whose own record was on one" : "")
+                        + ".\n"
+                }
+                FileOutput.write(said)
+            } catch {
+                throw fail(error)
+            }
+        }
+
         /// One session: number, date, tempo, how it was sung, the range, accuracy and a bar.
         static func row(_ session: PracticeHistory.Session) -> String {
-            let date = session.started.formatted(
-                .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+            let date = PracticeHistory.time(session.started)
             let bar = String(repeating: "█", count: Int((session.accuracy / 5).rounded()))
             let range = session.range.map { $0.first == $0.last ? "m. \($0.first)" : "mm. \($0.first)–\($0.last)" } ?? ""
-            var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 30)
+            var row = "    #\(session.id)".padded(to: 9) + " \(date)  ♩=\(Int(session.tempo.rounded()))".padded(to: 27)
             row += (session.kind?.rawValue ?? "").padded(to: 6) + range.padded(to: 12)
             row += String(printf: "%5.1f%% ", session.accuracy) + bar
             var notes: [String] = []
             if let transposition = SessionReport.transposition(session.transpose) { notes.append(transposition) }
             if session.passes > 1 { notes.append("\(session.passes) passes") }
             if !session.finished { notes.append("interrupted") }
-            return row + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")") + "\n"
+            if !session.sung {
+                notes.append("nothing sung")
+            } else if session.isBrief {
+                notes.append("\(Int(session.seconds.rounded())) s: too short for the trend")
+            }
+            row += notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")"
+            return String(row[..<(row.lastIndex { $0 != " " }.map(row.index(after:)) ?? row.startIndex)]) + "\n"
         }
 
-        /// The measures weakest over a line's last five sessions (each measure's notes pooled across them), and how
-        /// each of those sessions did on them.
+        /// The measures weakest over a line's last five sessions in its trend (each measure's notes pooled across
+        /// them), and how each of those sessions did on them.
         private func trend(_ history: PracticeHistory, _ sessions: [PracticeHistory.Session]) throws -> String {
             let reports: [SessionReport]
             do {
@@ -119,12 +220,15 @@ extension Choir {
         @Flag(help: "List every note with its verdict, not only the notes to work on.")
         var allNotes = false
 
+        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
+
         func run() throws {
             let history = try openHistory()
             let report: SessionReport
             do { report = try history.report(session: session) } catch { throw fail(error) }
             let colour = FileOutput.colour
-            FileOutput.write(TerminalReport.render(report, colour: colour, allNotes: allNotes))
+            FileOutput.write(TerminalReport.render(report, colour: colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }
                 do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
@@ -139,4 +243,9 @@ func openHistory() throws -> PracticeHistory {
     } catch {
         throw fail(error)
     }
+}
+
+/// The identity of the score file at `path` (``ScoreIdentity``), or a one-line error.
+func scoreIdentity(_ path: String) throws -> ScoreIdentity {
+    do { return try ScoreIdentity(contentsOf: path) } catch { throw fail(error) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChoirPractice
+import ChoirScan
 import ChoirScore
 
 extension Choir {
@@ -20,7 +21,11 @@ extension Choir {
             // Files are read two at a time (the machines choir targets have two cores or more), then
             // reported in the order given.
             let scores = try self.scores.map { try LibraryTitles.path($0) }
-            let results = ScoreReader.each(of: scores) { path in Result { () throws(ScoreError) in try ScoreReader.read(contentsOf: path) }
+            let results = ScoreReader.each(of: scores) { path in
+                Result { () throws(ScoreError) -> (Score, ScanNotes?) in
+                    let (document, name) = try ScoreReader.document(data: try ScoreReader.contents(of: path), file: path)
+                    return (try ScoreReader.read(document: document, file: name), ScanNotes.read(utf8: document, file: name))
+                }
             }
             var summaries: [JSON] = []
             var failed: ExitCode?
@@ -28,8 +33,9 @@ extension Choir {
                 switch result {
                 case .failure(let error):
                     failed = failed ?? fail(error)
-                case .success(let score):
-                    let summary = ScoreSummary(score, file: path, transposed: transposition.transpose)
+                case .success(let (score, scan)):
+                    var summary = ScoreSummary(score, file: path, transposed: transposition.transpose)
+                    summary.scan = scan
                     if json {
                         summaries.append(summary.json)
                     } else {
@@ -54,6 +60,8 @@ struct ScoreSummary {
     var lines: [Line]
     /// Semitones the score was moved by; its keys and ranges are the moved ones.
     var transposed: Int
+    /// What a scanned score says of itself: who made it, and its doubtful places.
+    var scan: ScanNotes?
 
     init(_ score: Score, file: String, transposed: Int = 0) {
         self.file = file
@@ -84,7 +92,7 @@ struct ScoreSummary {
     var text: String {
         var out = "\(file)\n"
         func row(_ label: String, _ value: String) { out += "  " + label.padded(to: 10) + value + "\n" }
-        row("Title", score.title ?? "(untitled)")
+        row("Title", score.name(file: file))
         row("Composer", score.composer ?? "(unknown)")
         row(
             "Key",
@@ -107,13 +115,19 @@ struct ScoreSummary {
         for (number, repair) in score.repairLines.enumerated() {
             row(number == 0 ? "Repaired" : "", repair)
         }
+        if let scan {
+            if let made = scan.made { row("Scanned", made) }
+            for (number, doubt) in ScanNotes.lines(scan.doubts, in: score).enumerated() {
+                row(number == 0 ? "Doubtful" : "", doubt)
+            }
+        }
         return out
     }
 
     var json: JSON {
         .object([
             ("file", .string(file)),
-            ("title", JSON(score.title)),
+            ("title", .string(score.name(file: file))),
             ("composer", JSON(score.composer)),
             ("transpose", .int(transposed)),
             ("key", .string(keys[0].description)),
@@ -137,6 +151,31 @@ struct ScoreSummary {
                             ("measure", JSON(repair.measureIndex.map { score.measures[$0].number })),
                         ])
                     })
+            ),
+            (
+                "scan",
+                scan.map { scan in
+                    .object([
+                        ("made", JSON(scan.made)),
+                        (
+                            "doubtful",
+                            .array(
+                                scan.doubts.map { doubt in
+                                    .object([
+                                        (
+                                            "measure",
+                                            JSON(
+                                                doubt.measureIndex.flatMap {
+                                                    score.measures.indices.contains($0) ? score.measures[$0].number : nil
+                                                })
+                                        ),
+                                        ("part", JSON(doubt.partID.flatMap { id in score.parts.first { $0.id == id }?.name })),
+                                        ("reason", .string(doubt.reason)),
+                                    ])
+                                })
+                        ),
+                    ])
+                } ?? .null
             ),
             (
                 "lines",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirFiles
 import ChoirLibrary
 import ChoirPractice
 import ChoirScore
@@ -79,13 +80,13 @@ extension Choir {
             @Option(help: "The voicing, exactly: SATB, SSAA, TTBB, SSATB…")
             var voicing: String?
 
-            @Option(help: "A line (tenor, T, Soprano 1): the piece has it, within --lowest and --highest.")
-            var line: String?
+            /// Lines the piece has, each within --lowest and --highest.
+            @OptionGroup var parts: Parts
 
-            @Option(help: "With --line, the lowest note it may go to (D3, F#4, B♭3).")
+            @Option(help: "With --part, the lowest note its lines may go to (D3, F#4, B♭3).")
             var lowest: String?
 
-            @Option(help: "With --line, the highest note it may go to.")
+            @Option(help: "With --part, the highest note its lines may go to.")
             var highest: String?
 
             @Option(help: "The key at the start: G, G major, e minor, Em, B♭.")
@@ -95,8 +96,8 @@ extension Choir {
             var json = false
 
             func validate() throws {
-                if (lowest != nil || highest != nil) && line == nil {
-                    throw ValidationError("--lowest and --highest need --line: the line they bound")
+                if (lowest != nil || highest != nil) && parts.isEmpty {
+                    throw ValidationError("--lowest and --highest need --part: the line they bound")
                 }
                 for (option, note) in [("lowest", lowest), ("highest", highest)] {
                     if let note, PitchName.midi(named: note) == nil {
@@ -112,7 +113,7 @@ extension Choir {
                 var query = LibraryQuery()
                 query.text = text.isEmpty ? nil : text.joined(separator: " ")
                 query.voicing = voicing
-                query.line = line
+                query.lines = parts.names
                 query.lowest = lowest.flatMap(PitchName.midi(named:))
                 query.highest = highest.flatMap(PitchName.midi(named:))
                 query.key = key
@@ -134,9 +135,9 @@ extension Choir {
                     let all = try library.entries()
                     var removed: [LibraryEntry] = []
                     for name in scores {
-                        let path = FileManager.default.fileExists(atPath: name) ? Library.absolute(name) : name
+                        let path = FileName.exists(name) ? ScoreIdentity.absolute(name) : name
                         let matches = try all.filter { $0.path == path }.ifEmpty(try library.titled(name))
-                        guard matches.count == 1 else { throw usage(LibraryTitles.problem(name, matches)) }
+                        guard matches.count == 1 else { throw usage(library.problem(name, matches)) }
                         removed.append(matches[0])
                     }
                     try library.remove(removed)
@@ -171,6 +172,9 @@ private func show(_ listed: [Library.Listed], json: Bool) {
             }
             .joined(separator: " · ") + "\n"
         out += "  \(entry.path)\n"
+        if let source = entry.source {
+            out += "  scanned \(source.made) from " + source.pages.joined(separator: ", ") + "\n"
+        }
         if let last = item.lastPractised {
             out += "  last practised \(PracticeHistory.day(last.date)) (\(last.part), \(String(printf: "%.1f", last.accuracy))%)\n"
         }
@@ -201,6 +205,11 @@ extension Library.Listed {
             ),
             ("path", .string(entry.path)), ("hash", .string(entry.hash)),
             (
+                "source",
+                entry.source.map { source in .object([("pages", .array(source.pages.map(JSON.string))), ("made", .string(source.made))]) }
+                    ?? .null
+            ),
+            (
                 "last_practised",
                 lastPractised.map { last in
                     .object([
@@ -218,20 +227,11 @@ enum LibraryTitles {
     /// A SCORE argument as a file: itself when it is one (or when there is no library), else the file of the one
     /// library score with that title, or whose title it begins.
     static func path(_ argument: String) throws -> String {
-        guard !FileManager.default.fileExists(atPath: argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
+        guard !FileName.exists(argument), FileManager.default.fileExists(atPath: PracticePlan.defaultHistory),
             let library = try? Library(path: PracticePlan.defaultHistory), let matches = try? library.titled(argument), !matches.isEmpty
         else { return argument }
-        guard matches.count == 1 else { throw usage(problem(argument, matches)) }
+        guard matches.count == 1 else { throw usage(library.problem(argument, matches)) }
         return matches[0].path
-    }
-
-    /// Why `name` does not pick one score of `matches`.
-    static func problem(_ name: String, _ matches: [LibraryEntry]) -> String {
-        if matches.isEmpty {
-            return "\(name): no such file, and no title in the library: expected a score's path or a title from `choir library list`"
-        }
-        return "\(name): \(matches.count) titles in the library begin so: expected one of "
-            + matches.prefix(8).map { "'\($0.title)'" }.joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
     }
 }
 

@@ -61,7 +61,7 @@ enum TunerLine {
         needle[position] = "●"
         let name = PitchName.name(midi: midi)
         let signed = cents > 0 ? "+\(cents)" : "\(cents)"
-        return name.padded(to: 5) + signed.padded(to: 4)
+        return name.padded(to: 5) + signed.padded(to: 3, alignRight: true)
             + "¢  " + needle.joined() + "  " + String(printf: "%7.2f Hz", frame.frequency)
     }
 }

@@ -17,8 +17,8 @@ extension Choir {
             @Argument(help: "The score: a file, or a title in the library.")
             var score: String
 
-            @Option(help: "The line the mark is for (every line when not given).")
-            var line: String?
+            /// The lines the mark is for; every line when none is given.
+            @OptionGroup var parts: Parts
 
             @Option(help: "The measure, by its printed number.")
             var measure: String
@@ -28,12 +28,12 @@ extension Choir {
 
             func run() throws {
                 let path = try LibraryTitles.path(score)
-                let read: Score
-                do { read = try ScoreReader.read(contentsOf: path) } catch { throw fail(error) }
+                let (read, identity): (Score, ScoreIdentity)
+                do { (read, identity) = try ScoreReader.identified(contentsOf: path) } catch { throw fail(error) }
                 let lines = read.lines
-                var name: String?
-                if let line {
-                    do { name = lines[try LineSelector.select(line, from: lines)].name } catch { throw usage("\(path): \(error)") }
+                let names: [String?]
+                do { names = parts.isEmpty ? [nil] : try LineSelector.select(parts.names, from: lines).map { lines[$0].name } } catch {
+                    throw usage("\(path): \(error)")
                 }
                 guard read.measures.contains(where: { $0.number == measure }) else {
                     let numbers = read.measures.map(\.number)
@@ -43,11 +43,15 @@ extension Choir {
                     throw usage("the mark's text is empty: expected what to remember at the measure")
                 }
                 let history = try openHistory()
-                let kept: PracticeMark
-                do { kept = try history.add(PracticeMark(score: path, line: name, measure: measure, text: text)) } catch {
-                    throw fail(error)
+                for name in names {
+                    let kept: PracticeMark
+                    do {
+                        kept = try history.add(PracticeMark(score: path, identity: identity, line: name, measure: measure, text: text))
+                    } catch {
+                        throw fail(error)
+                    }
+                    FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
                 }
-                FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
             }
         }
 
@@ -58,15 +62,23 @@ extension Choir {
             var score: String?
 
             func run() throws {
-                let score = try self.score.map { try LibraryTitles.path($0) }
+                let score = try self.score.map { try scoreIdentity(LibraryTitles.path($0)) }
+                let history = try openHistory()
                 let marks: [PracticeMark]
-                do { marks = try openHistory().marks(score: score) } catch { throw fail(error) }
+                do { marks = try history.marks(of: score) } catch { throw fail(error) }
                 guard !marks.isEmpty else {
-                    FileOutput.write("No marks.\n")
+                    FileOutput.write("No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
                     return
                 }
                 var out = ""
-                for (piece, group) in Dictionary(grouping: marks, by: { PracticeHistory.piece($0.score) }).sorted(by: { $0.key < $1.key }) {
+                // A piece's marks together, whatever its file was called when each was made.
+                let pieces: [(String, [PracticeMark])]
+                do {
+                    pieces = try Dictionary(grouping: marks, by: { $0.hash ?? $0.path }).values.map {
+                        (group) throws(PracticeHistory.Failure) in (try history.name(hash: group[0].hash, path: group.last!.path), group)
+                    }
+                } catch { throw fail(error) }
+                for (piece, group) in pieces.sorted(by: { ($0.0, $0.1[0].id) < ($1.0, $1.1[0].id) }) {
                     out += "\(piece)\n"
                     for mark in group {
                         out +=

@@ -11,8 +11,8 @@ extension Choir {
         @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
         var score: String
 
-        @Option(help: "Only this line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeatable.")
-        var part: [String] = []
+        /// Only these lines.
+        @OptionGroup var parts: Parts
 
         @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
         var noRepeats = false
@@ -39,13 +39,8 @@ extension Choir {
             if let problem = score.problem(withVerse: verse) { throw usage("\(self.score): \(problem)") }
             let lines = score.lines
             var chosen = Array(lines.indices)
-            if !part.isEmpty {
-                do {
-                    chosen = try part.map { (name: String) throws(LineSelector.Failure) in try LineSelector.select(name, from: lines) }
-                } catch {
-                    throw usage("\(self.score): \(error)")
-                }
-                chosen = Array(Set(chosen)).sorted()
+            if !parts.isEmpty {
+                do { chosen = try LineSelector.select(parts.names, from: lines).sorted() } catch { throw usage("\(self.score): \(error)") }
             }
             let timeline = Timeline(score, unfolded: !noRepeats)
             let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline, verse: verse)

@@ -1,6 +1,8 @@
 import ArgumentParser
+import ChoirFiles
 import ChoirLibrary
 import ChoirPractice
+import ChoirScore
 import ChoirSession
 import FoundationEssentials
 import Glibc
@@ -37,8 +39,8 @@ extension Choir {
             @Argument(help: "The score: a file, or a title in the library.")
             var score: String
 
-            @Option(help: "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`.")
-            var part: String
+            /// Your line (one per item).
+            @OptionGroup var parts: Parts
 
             @Option(help: "First measure (its printed number).")
             var from: String?
@@ -57,6 +59,9 @@ extension Choir {
 
             func validate() throws {
                 typealias Item = RehearsalPlan.Item
+                if parts.names.count != 1 {
+                    throw ValidationError("plan add takes one --part: the line you sing in this item (add an item for each line)")
+                }
                 if let tempo, !Item.tempos.contains(tempo) {
                     throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)")
                 }
@@ -70,7 +75,9 @@ extension Choir {
                 var plan = try plan(named: name, in: openPlans())
                 let path = try LibraryTitles.path(score)
                 var item = RehearsalPlan.Item(
-                    piece: FileManager.default.fileExists(atPath: path) ? Library.absolute(path) : path, line: part, from: from, to: to,
+                    piece: FileName.exists(path) ? ScoreIdentity.absolute(path) : path, line: parts.names[0],
+                    from: from,
+                    to: to,
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.
                 let resolved: ResolvedPlayback
@@ -211,8 +218,10 @@ extension Choir {
 
             @Option(
                 name: [.customLong("output"), .customLong("device")],
-                help: "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none.")
-            var output = "default"
+                help:
+                    "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none (default: none for recordings, else the default device)."
+            )
+            var output: String?
 
             @Flag(help: "The microphone hears no loudspeakers (you wear headphones).")
             var headphones = false
@@ -224,6 +233,13 @@ extension Choir {
 
             @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
             var soundfont: String?
+
+            @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
+            var verbose = false
+
+            func validate() throws {
+                if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
+            }
 
             func run() throws {
                 let store = try openPlans()
@@ -250,7 +266,7 @@ extension Choir {
                         var practice = PracticePlan(playback: try Self.playback(item))
                         practice.playback.soundFont = soundfont
                         practice.input = PracticePlan.Input(takes.isEmpty ? input.first ?? "default" : takes[index])
-                        practice.output = MixDestination(Self.output(output, item: index + 1))
+                        if let output { practice.output = MixDestination(Self.output(output, item: index + 1)) }
                         practice.loudspeakers = !headphones
                         practice.latency = latency.map { $0 / 1000 }
                         let label = "\(plan.name): item \(index + 1) of \(plan.items.count)"
@@ -262,7 +278,7 @@ extension Choir {
                         let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
                         ended = signals.received
                         screen.close()
-                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure)
+                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure, verbose: verbose)
                         run!.sessions[index] = session.historySession
                         run!.finished = index == plan.items.count - 1 && outcome.ending == .completed
                         do { try store.record(run!) } catch { throw fail(error) }

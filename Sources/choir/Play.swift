@@ -29,12 +29,13 @@ extension Choir {
                 let now = player.snapshot
                 let started = now.measure != "-"
                 if let terminal {
-                    let shown = started ? "\(now.measure):\(now.beat)  " + (now.paused ? "paused" : "playing") : "starting"
+                    let pass = now.passes > 1 ? "  pass \(now.pass) of \(now.passes)" : ""
+                    let shown = started ? "\(now.measure):\(now.beat)\(pass)  " + (now.paused ? "paused" : "playing") : "starting"
                     terminal.show(shown + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))")
-                } else if started && now.measure != lastShown {
-                    FileOutput.write("measure \(now.measure)\n")
+                } else if started && "\(now.pass) \(now.measure)" != lastShown {
+                    FileOutput.write("measure \(now.measure)" + (now.passes > 1 ? ", pass \(now.pass) of \(now.passes)" : "") + "\n")
                 }
-                if started { lastShown = now.measure }
+                if started { lastShown = "\(now.pass) \(now.measure)" }
                 // Until a key is pressed, or the position shown is due again.
                 var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 if terminal != nil { _ = poll(&descriptor, 1, 20) } else { usleep(20_000) }

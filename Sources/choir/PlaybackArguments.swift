@@ -6,11 +6,9 @@ struct PlaybackArguments: ParsableArguments {
     @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
     var score: String
 
-    @Option(
-        help:
-            "Your line: a name, a unique prefix, S/A/T/B, or a number from `choir info`. Repeat it for each line you sing (a descant as well, or Tenor 1 and Tenor 2): all are yours, and you are judged against the nearer where they sound together."
-    )
-    var part: [String] = []
+    /// Your lines: repeated for each line you sing (a descant as well, or Tenor 1 and Tenor 2); all are yours, and you
+    /// are judged against the nearer where they sound together.
+    @OptionGroup var parts: Parts
 
     @Flag(help: "Play in written order, ignoring repeats and jumps.")
     var noRepeats = false
@@ -81,10 +79,10 @@ struct PlaybackArguments: ParsableArguments {
                 throw ValidationError("--volume \(assignment): expected a volume of 0 to 100")
             }
         }
-        if part.isEmpty && (myVolume != nil || othersVolume != nil || muteMyPart) {
+        if parts.isEmpty && (myVolume != nil || othersVolume != nil || muteMyPart) {
             throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
         }
-        if part.isEmpty && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
+        if parts.isEmpty && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
         if verse < 1 { throw ValidationError("--verse \(verse): expected a verse number from 1") }
     }
 
@@ -96,7 +94,7 @@ struct PlaybackArguments: ParsableArguments {
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        var plan = PlaybackPlan(score: try LibraryTitles.path(score), parts: part)
+        var plan = PlaybackPlan(score: try LibraryTitles.path(score), parts: parts.names)
         plan.unfolded = !noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm

@@ -3,7 +3,7 @@ import ChoirSession
 
 /// The options of the commands that play the mix on a device (`play`, `view`), and opening it.
 struct PlaybackDevice: ParsableArguments {
-    @Option(help: "ALSA playback device.")
+    @Option(help: "ALSA playback device, or none: silence, on the music's true time (no sound card needed).")
     var device = "default"
 
     @Option(help: "Frames the playback thread renders and writes at a time.")

@@ -11,7 +11,7 @@ extension Choir {
     /// reported and kept in the history.
     struct Practice: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sing your line while the other lines play; get each note judged and a report.")
+            abstract: "Sing your line while the other lines play; get each note judged and a report.", aliases: ["practise"])
 
         @OptionGroup var playback: PlaybackArguments
 
@@ -22,8 +22,12 @@ extension Choir {
         )
         var input = "default"
 
-        @Option(name: [.customLong("output"), .customLong("device")], help: "Where the mix goes: an ALSA device, a .wav file, or none.")
-        var output = "default"
+        @Option(
+            name: [.customLong("output"), .customLong("device")],
+            help:
+                "Where the mix goes: an ALSA device, a .wav file, or none (at a microphone, silence on the music's true time); default: none for a recording, else the default device."
+        )
+        var output: String?
 
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
@@ -72,6 +76,9 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
+        @Flag(help: "Say everything in the report: every interval against the chord, not just those sung furthest off.")
+        var verbose = false
+
         @Flag(help: "The microphone hears no loudspeakers (you wear headphones): the mix is not looked for in it.")
         var headphones = false
 
@@ -97,7 +104,7 @@ extension Choir {
         var openView = false
 
         func validate() throws {
-            guard !playback.part.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
+            guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             if let timingMs, !(timingMs > 0 && timingMs <= 2000) { throw ValidationError("--timing-ms \(timingMs): expected 1 to 2000") }
             guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
@@ -108,6 +115,8 @@ extension Choir {
             if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
             if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
             if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
+            if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
+            if let problem = record.flatMap(PracticePlan.problem(recording:)) { throw ValidationError("--record \(problem)") }
         }
 
         func run() throws {
@@ -138,7 +147,7 @@ extension Choir {
             let outcome = try screen.run(session, stop: { signals.received != nil })
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, allNotes: allNotes)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
@@ -161,7 +170,7 @@ extension Choir {
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(
                     try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, allNotes: allNotes) { throw failed }
+                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes) { throw failed }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -199,7 +208,7 @@ extension Choir {
         private func plan() throws -> PracticePlan {
             var plan = PracticePlan(playback: try playback.plan())
             plan.input = PracticePlan.Input(input)
-            plan.output = MixDestination(output)
+            if let output { plan.output = MixDestination(output) }
             plan.options.toleranceCents = tolerance
             plan.options.timingSeconds = timingMs.map { $0 / 1000 }
             plan.aligns = !noAlign
@@ -225,7 +234,7 @@ extension Choir {
             do {
                 made = try make(plan)
             } catch  where error.kind == .deviceUnavailable {
-                throw fail("\(error); to practise with a recording, use --input take.wav --output mix.wav", ExitStatus.deviceUnavailable)
+                throw fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
             } catch {
                 throw fail(error)
             }
@@ -238,14 +247,17 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, allNotes: Bool = false) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false) -> ExitCode? {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known {
                 print("choir: \(failure); the history stops here", to: &standardError)
             }
             if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
-            if printing { FileOutput.write(TerminalReport.render(outcome.report, colour: FileOutput.colour, allNotes: allNotes)) }
+            if printing {
+                FileOutput.write(
+                    TerminalReport.render(outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            }
             return outcome.ending.failure.map(ExitStatus.of)
         }
 

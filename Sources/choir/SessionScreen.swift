@@ -33,7 +33,7 @@ final class SessionScreen {
     func run(_ session: PracticeSession, context: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
         let resolved = session.resolved
         view = LiveView(
-            title: "\(resolved.score.title ?? "choir") — \(session.header.part)", notes: session.notes,
+            title: "\(resolved.title) — \(session.header.part)", notes: session.notes,
             lyrics: resolved.schedule.lyrics,
             bars: resolved.schedule.measures.map {
                 LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +))
@@ -103,9 +103,11 @@ final class SessionScreen {
         if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
     }
 
-    /// What differs from playing on: paused, a loop, the singer's line muted, the performance lock.
+    /// What differs from playing on: the time round a `--loop`, paused, a loop, the singer's line muted, the
+    /// performance lock.
     static func flags(_ snapshot: SessionSnapshot) -> [String] {
         var flags: [String] = []
+        if snapshot.passes > 1 { flags.append("pass \(snapshot.pass) of \(snapshot.passes)") }
         if snapshot.paused { flags.append("paused") }
         if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
         if snapshot.mineMuted { flags.append("my part muted") }

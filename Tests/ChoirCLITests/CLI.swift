@@ -43,6 +43,8 @@ enum CLI {
         environment["COLUMNS"] = "100"
         // What choir prints is checked in UTF-8 unless a test says otherwise.
         environment["LC_ALL"] = "C.UTF-8"
+        // Sessions' days and times are the singer's; the tests' are UTC's.
+        environment["TZ"] = "UTC"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()

@@ -86,7 +86,7 @@ struct InfoCommandTests {
         #expect(
             result.stdout == """
                 \(file)
-                  Title     (untitled)
+                  Title     33k-Tie-Types
                   Composer  (unknown)
                   Key       C major
                   Time      4/4
@@ -126,7 +126,7 @@ struct InfoCommandTests {
 
                 """)
         #expect(result.stdout.contains("Amazing Grace"))
-        #expect(result.stdout.contains("Tests/Fixtures/corpus/bach_bwv1.6.mxl\n  Title     (untitled)"))
+        #expect(result.stdout.contains("Tests/Fixtures/corpus/bach_bwv1.6.mxl\n  Title     BWV 1.6 Wie schšn leuchtet der Morgenstern\n"))
         #expect(result.stdout.contains("    Horn 2: F3–C5\n"))
     }
 

@@ -63,6 +63,16 @@ struct LibraryCommandTests {
         #expect(refused.stdout == "29 scores in the library: 0 added, 0 updated, 0 moved, 0 unchanged, 1 not scores choir can read\n")
     }
 
+    /// A file named twice, by the same path, another path to it, or as part of its folder, is one score added once.
+    @Test func aFileNamedTwiceIsAddedOnce() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let example = CLI.root.appendingPathComponent(CLI.example).path
+        let added = try Self.library(["add", CLI.example, CLI.example, "./" + CLI.example, "Resources/ExamplePieces"], data)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(
+            added.stdout == "added      \(example)\n1 score in the library: 1 added, 0 updated, 0 moved, 0 unchanged\n", "\(added.stdout)")
+    }
+
     /// "Every piece whose tenor stays within D3–F♯4": the answer music21's notes give, score by score.
     @Test func searchByALinesRange() throws {
         let (folder, data) = try Self.corpus()
@@ -76,7 +86,7 @@ struct LibraryCommandTests {
             let pitches = tenors.flatMap { ($0["notes"] as! [[Double]]).map { Int($0[2]) } }
             if !tenors.isEmpty, pitches.allSatisfy({ (50...66).contains($0) }) { expected.insert(document["file"] as! String) }
         }
-        let found = try Self.library(["search", "--line", "tenor", "--lowest", "D3", "--highest", "F#4", "--json"], data)
+        let found = try Self.library(["search", "--part", "tenor", "--lowest", "D3", "--highest", "F#4", "--json"], data)
         #expect(found.status == 0, "\(found.stderr)")
         #expect(try Self.files(found) == expected)
         #expect(expected.count > 5 && expected.count < 25, "\(expected.sorted())")
@@ -103,7 +113,7 @@ struct LibraryCommandTests {
         #expect(!inG.isEmpty && keys.allSatisfy { $0 == "G major" }, "\(keys)")
         let none = try Self.library(["search", "--voicing", "TTBB"], data)
         #expect(none.status == 0 && none.stdout == "No scores.\n")
-        let wrong = try Self.library(["search", "--line", "tenor", "--lowest", "H2"], data)
+        let wrong = try Self.library(["search", "--part", "tenor", "--lowest", "H2"], data)
         #expect(
             wrong.status == 64 && wrong.stderr.hasPrefix("Error: --lowest H2: expected a note such as D3, F#4 or B♭3"), "\(wrong.stderr)")
     }
@@ -140,18 +150,29 @@ struct LibraryCommandTests {
         #expect(
             info.status == 0 && info.stdout.hasPrefix("\(chorale)\n  Title     Lift Every Voice and Sing\n"), "\(info.stdout)\(info.stderr)"
         )
-        let chorales = ["bach_bwv1.6.mxl", "bach_bwv14.5.mxl"].map { CLI.fixtures.appendingPathComponent("corpus/" + $0).path }
+        let chorales = ["bach_bwv1.6.mxl", "bach_bwv14.5.mxl", "bach_bwv12.7.mxl"].map {
+            CLI.fixtures.appendingPathComponent("corpus/" + $0).path
+        }
         try #require(try Self.library(["add"] + chorales, data).status == 0)
-        // One untitled (named by its file), one titled by its file's name.
-        let ambiguous = try CLI.run(["notes", "b", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
+        // One titled by its credits alone (a MusicXML 1.1 file: no credit types), one whose work and movement titles
+        // are its file's name (titled by its credits too), and one with no title anywhere (named by its file).
+        let ambiguous = try CLI.run(["notes", "bwv 1", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
         #expect(ambiguous.status == 64, "\(ambiguous.stderr)")
-        #expect(ambiguous.stderr == "choir: b: 2 titles in the library begin so: expected one of 'bach_bwv1.6', 'bwv14.5.mxl'\n")
+        #expect(
+            ambiguous.stderr
+                == "choir: bwv 1: 2 titles in the library begin so: expected one of 'BWV 1.6 Wie schšn leuchtet der Morgenstern', 'BWV 14.5'\n"
+        )
+        let untitled = try CLI.run(["notes", "bach_bwv12", "--part", "tenor"], environment: ["XDG_DATA_HOME": data])
+        #expect(untitled.status == 0 && untitled.stdout.hasPrefix("Tenor\n"), "\(untitled.stderr)")
         let removed = try Self.library(["remove", "Lift Every Voice and Sing"], data)
         #expect(removed.status == 0 && removed.stdout == "removed    \(chorale)\n")
-        #expect(try Self.library(["list"], data).stdout.hasSuffix("\n3 scores\n"))
-        let missing = try Self.library(["remove", "Nothing"], data)
+        #expect(try Self.library(["list"], data).stdout.hasSuffix("\n4 scores\n"))
+        let missing = try Self.library(["remove", "Amazing Grase"], data)
         #expect(
-            missing.status == 64 && missing.stderr.hasPrefix("choir: Nothing: no such file, and no title in the library"),
+            missing.status == 64
+                && missing.stderr
+                    == "choir: Amazing Grase: no such file, and no title in the library (did you mean 'Amazing Grace'?): expected a score's "
+                    + "path or a title from `choir library list`\n",
             "\(missing.stderr)")
     }
 }

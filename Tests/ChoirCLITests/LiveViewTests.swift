@@ -90,4 +90,31 @@ extension LiveViewTests {
         #expect(view.pencil(at: 9 * 2.25 + 2) == "✎ m. 10: breathe after 'grace'")
         #expect(view.pencil(at: 10 * 2.25 + 0.5) == nil)
     }
+
+    /// The header says which time round a `--loop` the music is in, before what else differs from playing on.
+    @Test func theHeaderShowsThePassOfALoop() {
+        var snapshot = SessionSnapshot()
+        #expect(SessionScreen.flags(snapshot).isEmpty)
+        snapshot.pass = 2
+        snapshot.passes = 3
+        snapshot.paused = true
+        #expect(SessionScreen.flags(snapshot) == ["pass 2 of 3", "paused"])
+        var state = Self.state(at: 9.0)
+        state.flags = SessionScreen.flags(snapshot)
+        #expect(Self.view.render(state, width: 80, height: 12, colour: false)[0].hasSuffix("m. 1:1   ♩ = 80   pass 2 of 3, paused"))
+    }
+
+    /// The needle spans ±100 cents; a note sung further off pins it at the end, an arrow pointing the way, and the
+    /// number stops at 100 (the note sung says the rest); an octave away is folded.
+    @Test(arguments: [
+        (68.2, "  target A♭4    sung A♭4    +20¢ [·····|●····]"),
+        (58.12, "  target A♭4    sung B♭3  ◀-100¢ [◀····|·····]"),
+        (71.0, "  target A♭4    sung B4    +100¢▶[·····|····▶]"),
+        (80.3, "  target A♭4    sung A♭5    +30¢ [·····|●····] 8va"),
+    ])
+    func theTunerNeedleStaysWithinAHundredCents(sung: Double, line: String) {
+        var state = Self.state(at: 9.0)
+        state.sung = sung
+        #expect(Self.view.render(state, width: 40, height: 12, colour: false)[3] == line)
+    }
 }

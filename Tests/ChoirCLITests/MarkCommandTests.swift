@@ -11,18 +11,19 @@ struct MarkCommandTests {
     /// report; a mark for another line, or on a measure not practised, does not.
     @Test func aMarkAppearsInEveryReportAtItsMeasure() throws {
         let data = try PracticeCommandTests.dataHome()
+        #expect(try Self.mark(["list"], data).stdout == "No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
         #expect(
-            try Self.mark(["add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"], data).stdout
+            try Self.mark(["add", CLI.example, "--part", "tenor", "--measure", "12", "breathe after 'grace'"], data).stdout
                 == "mark 1: m. 12 (Tenor): breathe after 'grace'\n")
         #expect(
-            try Self.mark(["add", CLI.example, "--line", "alto", "--measure", "12", "the alto's"], data).stdout
+            try Self.mark(["add", CLI.example, "--part", "alto", "--measure", "12", "the alto's"], data).stdout
                 == "mark 2: m. 12 (Alto): the alto's\n")
         #expect(
             try Self.mark(["add", CLI.example, "--measure", "2", "everyone: softer"], data).stdout == "mark 3: m. 2: everyone: softer\n")
         let list = try Self.mark(["list"], data)
         #expect(
             list.stdout == """
-                amazing_grace.musicxml
+                Amazing Grace
                      1  m. 12   Tenor        breathe after 'grace'
                      2  m. 12   Alto         the alto's
                      3  m. 2    every line   everyone: softer

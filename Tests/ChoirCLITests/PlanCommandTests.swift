@@ -92,7 +92,7 @@ struct PlanCommandTests {
 
         // Without a microphone or recordings the plan cannot start, says why, and leaves no run.
         let live = try Self.plan(["run", "Advent", "--input", "choir-no-such-device", "--output", "none"], data)
-        #expect(live.status == 69 && live.stdout == "Advent: item 1 of 3: amazing_grace.musicxml — Tenor, whole piece\n", "\(live.stderr)")
+        #expect(live.status == 69 && live.stdout == "Advent: item 1 of 3: Amazing Grace — Tenor, whole piece\n", "\(live.stderr)")
         #expect(
             try Self.plan(["show", "Advent"], data).stdout.contains("run 2")
                 && !(try Self.plan(["show", "Advent"], data).stdout.contains("run 3")))
@@ -111,14 +111,14 @@ struct PlanCommandTests {
                 "3",
             ], data)
         #expect(
-            add.stdout == "'Evensong', item 1: amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes\n",
+            add.stdout == "'Evensong', item 1: Amazing Grace — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes\n",
             "\(add.stderr)")
         #expect(try Self.plan(["add", "Evensong", CLI.example, "--part", "soprano"], data).status == 0)
         #expect(
             try Self.plan(["show", "Evensong"], data).stdout == """
                 Evensong
-                  1. amazing_grace.musicxml — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes
-                  2. amazing_grace.musicxml — Soprano, whole piece
+                  1. Amazing Grace — Bass, mm. 3–6 at 90%, transposed up 1 semitone, 3 passes
+                  2. Amazing Grace — Soprano, whole piece
                 Never run.
 
                 """)
@@ -135,7 +135,7 @@ struct PlanCommandTests {
 
                 [[item]]
                 piece = "\(path)"
-                line = "Bass"
+                part = "Bass"
                 from = "3"
                 to = "6"
                 tempo = 90
@@ -144,7 +144,7 @@ struct PlanCommandTests {
 
                 [[item]]
                 piece = "\(path)"
-                line = "Soprano"
+                part = "Soprano"
                 passes = 1
 
                 """), "\(exported)")
@@ -160,7 +160,7 @@ struct PlanCommandTests {
         #expect(imported.stdout == "Plan 'Evensong': 1 item from \(file)\n", "\(imported.stderr)")
         #expect(
             try Self.plan(["show", "Evensong"], data).stdout.contains(
-                "  1. amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\nNever run.\n"))
+                "  1. Amazing Grace — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\nNever run.\n"))
 
         // Removing an item, then the plan.
         #expect(
@@ -168,7 +168,7 @@ struct PlanCommandTests {
         )
         #expect(
             try Self.plan(["remove", "Evensong", "--item", "1"], data).stdout
-                == "Removed item 1 of 'Evensong': amazing_grace.musicxml — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\n")
+                == "Removed item 1 of 'Evensong': Amazing Grace — Bass, mm. 3–6 at 75%, transposed up 1 semitone, 3 passes\n")
         #expect(try Self.plan(["remove", "Evensong"], data).stdout == "Removed plan 'Evensong'.\n")
         let gone = try Self.plan(["show", "Evensong"], data)
         #expect(
@@ -192,21 +192,21 @@ struct PlanCommandTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
             try Self.plan(["show", name], data).stdout == shown
-                && shown.hasPrefix(name + "\n  1. amazing_grace.musicxml — Alto, mm. 2–end\n"))
+                && shown.hasPrefix(name + "\n  1. Amazing Grace — Alto, mm. 2–end\n"))
     }
 
     /// A plan file that cannot be used is named with where and what was expected, and nothing is imported.
     @Test(arguments: [
         ("name = \"A\"\n[[item]\n", "plan.toml:2:8: Error while parsing table header: expected ']', saw '\\n': expected a TOML file"),
         ("title = \"A\"\n", "plan.toml: expected `name = \"…\"` at the top: the plan's name"),
-        ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `line` is missing: expected `line = \"…\"`"),
+        ("name = \"A\"\n\n[[item]]\npiece = \"x.musicxml\"\n", "plan.toml: item 1 (line 3): `part` is missing: expected `part = \"…\"`"),
         (
             "name = \"A\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\n\n[[item]]\npiece = \"x\"\nline = \"T\"\npasses = \"two\"\n",
             "plan.toml: item 2 (line 7): `passes` is string: expected a whole number"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
-            "plan.toml: item 1 (line 2): unknown key `tempi`: expected piece, line, from, to, tempo, transpose or passes"
+            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose or passes"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n",

@@ -1,7 +1,8 @@
-import ChoirPractice
 import ChoirTestSupport
 import Foundation
 import Testing
+
+@testable import ChoirPractice
 
 /// `choir history SCORE --html FILE`: a piece's progress as plots, read as text and as headless Chromium draws it.
 struct ProgressPageTests {
@@ -26,16 +27,17 @@ struct ProgressPageTests {
         var alto = PlantedSession.make()
         alto.part = "Alto"
         try store(alto, day: 4)
+        try PlantedSession.musicXML.write(toFile: data + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
         return data
     }
 
     @Test func thePageHoldsEachLinesPlots() throws {
         let data = try Self.plantedHistory(), html = data + "/progress.html"
-        let run = try CLI.run(["history", "piece.musicxml", "--html", html], environment: ["XDG_DATA_HOME": data])
+        let run = try CLI.run(["history", "piece.musicxml", "--html", html], environment: ["XDG_DATA_HOME": data], directory: data)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("piece.musicxml\n  Tenor\n    #1 "))
+        #expect(run.stdout.hasPrefix("Piece — piece.musicxml\n  Tenor\n    #1 "), "\(run.stdout)")
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.contains("<title>choir: piece.musicxml — progress</title>"))
+        #expect(page.contains("<title>choir: Piece — progress</title>"))
         #expect(
             page.contains(
                 "<section class=\"line\" id=\"line-1\">\n<h2>Tenor</h2>\n<p>4 sessions from 2026-10-26 to 2026-10-29; "
@@ -83,14 +85,56 @@ struct ProgressPageTests {
         #expect(third.count > 200 && descent.right - descent.left > 30, "\(third.count) pixels, from y \(descent.left) to \(descent.right)")
     }
 
+    /// The plots' x axis is the date: sessions on days 0, 1 and 10 sit at 0, a tenth and the whole of its width,
+    /// two sessions an hour apart nearly together, and the labels are days; within one day, hours.
+    @Test func theAxisIsTheDate() throws {
+        let start = Date(timeIntervalSince1970: 1_793_000_000)
+        let utc = TimeZone(identifier: "UTC")!
+        func entries(_ offsets: [Double]) -> [(session: PracticeHistory.Session, report: SessionReport)] {
+            offsets.enumerated().map { index, offset in
+                let report = PlantedSession.make()
+                let session = PracticeHistory.Session(
+                    id: Int64(index + 1), score: PlantedSession.file, hash: nil, path: PlantedSession.file, title: "Piece", part: "Tenor",
+                    started: start.addingTimeInterval(offset), tempo: 60, notes: 16, correct: 4 * (index + 1), passes: 1, finished: true,
+                    kind: .file, transpose: 0, range: nil, seconds: 32, sung: true)
+                return (session, report)
+            }
+        }
+        func accuracy(_ page: String) -> String {
+            String(page[page.range(of: "class=\"accuracy\"")!.lowerBound..<page.range(of: "class=\"heatmap\"")!.lowerBound])
+        }
+        func centres(_ page: String) -> [Double] {
+            accuracy(page).matches(of: /<circle class="session" cx="([0-9.]+)"/).map { Double($0.1)! }
+        }
+        func labels(_ page: String) -> [String] {
+            accuracy(page).matches(of: /<text class="date"[^>]*>([^<]*)<\/text>/).map { String($0.1) }
+        }
+        let days = ProgressPage.render(score: PlantedSession.file, entries([0, 86_400, 864_000, 864_000 + 3600]), timeZone: utc)
+        let x = centres(days)
+        #expect(x.count == 4 && x[0] == 44 && abs(x[3] - 730) < 0.1, "\(x)")
+        let fraction = (x[1] - x[0]) / (x[2] - x[0])
+        #expect(abs(fraction - 0.1) < 0.001, "\(x)")
+        #expect(x[3] - x[2] < 5)
+        // The first and last days, and every other day between that leaves them room.
+        #expect(labels(days) == ["10-26", "11-05", "10-29", "10-31", "11-02", "11-04"], "\(labels(days))")
+        let hours = ProgressPage.render(score: PlantedSession.file, entries([0, 1800, 7200]), timeZone: utc)
+        #expect(labels(hours) == ["07:33", "09:33", "08:00", "09:00", "2026-10-26"], "\(labels(hours))")
+        let one = ProgressPage.render(score: PlantedSession.file, entries([0]), timeZone: utc)
+        #expect(centres(one) == [387] && one.contains(">2026-10-26</text>"))
+    }
+
     @Test func aPageNeedsAPractisedScore() throws {
         let data = try Self.plantedHistory()
         let noScore = try CLI.run(["history", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
         #expect(noScore.status == 64)
         #expect(noScore.stderr.hasPrefix("Error: --html needs a SCORE: expected `choir history SCORE --html FILE`\n"))
-        let unpractised = try CLI.run(["history", "other.musicxml", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        let other = data + "/other.musicxml"
+        try PlantedSession.musicXML.replacingOccurrences(of: "Piece", with: "Other").write(toFile: other, atomically: true, encoding: .utf8)
+        let unpractised = try CLI.run(["history", other, "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
         #expect(unpractised.status == 66 && unpractised.stdout.isEmpty)
-        #expect(unpractised.stderr == "choir: other.musicxml: no sessions to draw: expected a score practised at least once\n")
+        #expect(unpractised.stderr == "choir: \(other): no sessions to draw: expected a score practised at least once\n")
+        let missing = try CLI.run(["history", "nowhere.musicxml", "--html", data + "/p.html"], environment: ["XDG_DATA_HOME": data])
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("choir: nowhere.musicxml: no such file"))
         #expect(!FileManager.default.fileExists(atPath: data + "/p.html"))
     }
 }

@@ -182,8 +182,8 @@ struct RealTimeTests {
     /// A live session through PulseAudio: the mix (the tenor alone, on a clarinet, whose samples are in tune)
     /// goes to the null sink, whose monitor is the microphone and stands for the singer (`--headphones`: without
     /// it, a microphone that hears only the mix hears nobody sing). Capture and playback are on one clock, so the
-    /// notes heard are judged correct and on time. SIGINT ends the session cleanly with a report and a finished
-    /// history; SIGKILL keeps what was judged up to the last second.
+    /// notes heard are judged correct and on time. SIGINT ends the session cleanly with a report saying where it
+    /// stopped, and a history that keeps it as interrupted there; SIGKILL keeps what was judged up to the last second.
     @Test(arguments: [SIGINT, SIGKILL])
     func liveSessionEndsOnSignal(signal: Int32) throws {
         let server = try Self.server()
@@ -212,13 +212,18 @@ struct RealTimeTests {
             #expect(session.terminationStatus == 128 + SIGINT, "\(stderr)")
             #expect(stdout.contains("Accuracy: "), "\(stdout)")
             #expect(stdout.contains("\nAudio: 0 underruns, 0 overruns, 0 samples dropped\n"), "\(stdout)")
-            #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
-            // The report and the history hold the same notes.
+            // Ended before the end, the session is kept as interrupted, with what was sung.
+            #expect(row.contains("(interrupted"), "\(history.stdout)")
+            // The report and the history hold the same notes, and say where the session stopped.
             let judged = stdout.split(separator: "\n").first { $0.hasPrefix("Accuracy:") }.map(String.init) ?? ""
             let count = judged.split(separator: " ").last(where: { Int($0) != nil }).flatMap { Int($0) } ?? 0
             #expect(count >= 8, "\(judged)")
+            let interrupted = stdout.split(separator: "\n").first { $0.hasPrefix("Interrupted in m. ") }.map(String.init) ?? ""
+            #expect(interrupted.hasSuffix(", after \(count) of 28 notes; the rest not judged"), "\(stdout)")
             let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
-            #expect(rebuilt.stdout.contains(judged) && rebuilt.stdout.contains("\nAudio: 0 underruns, "), "\(rebuilt.stdout)")
+            #expect(
+                rebuilt.stdout.contains(judged + "\n" + interrupted + "\n") && rebuilt.stdout.contains("\nAudio: 0 underruns, "),
+                "\(rebuilt.stdout)")
             let audio = try PracticeCommandTests.json(data + "/report.json")["audio"] as? [String: Any]
             #expect(audio?["underruns"] as? Int == 0 && audio?["overruns"] as? Int == 0, "\(String(describing: audio))")
             // What was played is what was written, so every note heard is correct, and on time: the clarinet
@@ -244,7 +249,7 @@ struct RealTimeTests {
 
     /// The audio server dies mid-session (SIGKILL), taking both devices with it, or freezes (SIGSTOP), leaving
     /// the plugin's calls waiting for ever: the session ends at once (within a few seconds when frozen) and
-    /// cleanly, with a report that says why and a finished history holding the notes judged until then.
+    /// cleanly, with a report that says why and a history holding the notes judged until then, kept as interrupted.
     @Test(arguments: [SIGKILL, SIGSTOP])
     func aVanishingDeviceEndsTheSessionCleanly(signal: Int32) throws {
         // A server of its own: the suite's goes on serving the other tests.
@@ -265,16 +270,17 @@ struct RealTimeTests {
         // The report is out, and the status (EX_IOERR) says the session did not end as the singer chose.
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.hasSuffix("; the session ends here\n") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stdout.contains("\nEnded early: "), "\(result.stdout)")
+        #expect(result.stdout.contains("\nEnded early: ") && result.stdout.contains("\nInterrupted in m. "), "\(result.stdout)")
         let judged = try #require(PracticeCommandTests.json(data + "/report.json")["notes"] as? [[String: Any]])
         #expect(judged.count >= 5, "\(judged.count) notes judged")
         let audio = try PracticeCommandTests.json(data + "/report.json")["audio"] as? [String: Any]
         #expect(audio?["error"] is String, "\(String(describing: audio))")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         let row = history.stdout.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
-        #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
+        // Ended early, it is kept as interrupted, with what was sung.
+        #expect(row.contains("interrupted"), "\(history.stdout)")
         let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
-        #expect(rebuilt.stdout.contains("\nEnded early: "), "\(rebuilt.stdout)")
+        #expect(rebuilt.stdout.contains("\nEnded early: ") && rebuilt.stdout.contains("\nInterrupted in m. "), "\(rebuilt.stdout)")
     }
 }
 
@@ -574,6 +580,45 @@ extension RealTimeTests {
         #expect(closed.status == 0, "\(closed)")
     }
 
+    /// A live session with no sound (`--output none`) plays its mix silently on the music's true time, so that its
+    /// transport works as with a device: the pickup and two bars at ♩ = 240 and their ring take 2.75 s; paused from
+    /// the page for a second, the session takes a second longer, and the page's clock stands still meanwhile.
+    @Test func aLiveSessionWithNoSoundIsSteeredOnTrueTime() throws {
+        let server = try Self.server()
+        let data = try PracticeCommandTests.dataHome()
+        let session = try Launched(
+            [
+                "practice", CLI.example, "--part", "tenor", "--input", "pulse", "--output", "none", "--headphones", "--to", "2", "--bpm",
+                "240", "--no-history", "--view",
+            ], server: server, environment: ["XDG_CACHE_HOME": data, "XDG_DATA_HOME": data])
+        defer { if session.process.isRunning { kill(session.process.processIdentifier, SIGKILL) } }
+        try session.input.fileHandleForWriting.close()
+        let first = try #require(session.line(within: 60) { $0.hasPrefix("Score view: ") }, "\(session.finish())")
+        let started = first.seconds
+        let (host, page) = try ScoreViewTests.split(String(first.line.dropFirst("Score view: ".count)))
+        let tab = try #require(HTTPProbe(port: try ScoreViewTests.port(host)))
+        #expect(tab.upgrade(page + "live", host: host, origin: "http://" + host)?.status == 101)
+        // The page is sent what changes: the latest state is the last message, however long ago it came.
+        var latest: [String: Any]?
+        func state() -> [String: Any]? {
+            while let text = tab.text(within: 0.05) { latest = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] }
+            return latest
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        tab.send(HTTPProbe.frame(opcode: 1, Array(#"{"command":"pause"}"#.utf8)))
+        Thread.sleep(forTimeInterval: 0.2)
+        let paused = try #require(state())
+        Thread.sleep(forTimeInterval: 0.8)
+        let stillPaused = try #require(state())
+        #expect(
+            paused["paused"] as? Bool == true && stillPaused["time"] as? Double == paused["time"] as? Double, "\(paused) \(stillPaused)")
+        tab.send(HTTPProbe.frame(opcode: 1, Array(#"{"command":"pause"}"#.utf8)))
+        let ended = session.finish()
+        let took = StampedLines.now() - started
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(took > 3.7 && took < 4.8, "the session took \(took) s")
+    }
+
     /// `choir view` on a terminal: a line says where the music is, and the terminal's keys steer it as the page's do.
     @Test func theViewCommandTakesTheTerminalsKeys() throws {
         let server = try Self.server()
@@ -659,6 +704,10 @@ extension RealTimeTests {
         screen = try terminal.wait { $0.joined().contains("[exit 0]") }
         let report = screen.joined(separator: "\n")
         #expect(report.contains("Accuracy: ") && report.contains("[exit 0]"), "\(report)")
+        // Quit before the end, the session says where it stopped, and the history keeps it as interrupted.
+        #expect(report.contains("\nInterrupted in m. ") && report.contains(" notes; the rest not judged"), "\(report)")
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data]).stdout
+        #expect(history.split(separator: "\n").first { $0.contains("#1 ") }?.contains("(interrupted") == true, "\(history)")
         // The delay from microphone to screen, as the session measured it (its figure is for the notes, not a test).
         // The line is longer than the screen is wide, so the rows are joined as they wrapped.
         let unwrapped = screen.joined()
@@ -670,7 +719,7 @@ extension RealTimeTests {
         let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let marked = try CLI.run(
-            ["mark", "add", CLI.example, "--line", "tenor", "--measure", "12", "breathe after 'grace'"],
+            ["mark", "add", CLI.example, "--part", "tenor", "--measure", "12", "breathe after 'grace'"],
             environment: ["XDG_DATA_HOME": data])
         try #require(marked.status == 0, "\(marked.stderr)")
         let terminal = try Self.liveSession(["--from", "11", "--to", "12"], data: data, server: server)
@@ -685,8 +734,9 @@ extension RealTimeTests {
     }
 
     /// SIGTERM (a session killed) and SIGHUP (its terminal closed, as when an SSH session drops) end a live session in
-    /// order: the history is finished with what was judged, the terminal is back in cooked mode on its normal screen,
-    /// the report is printed (not for SIGHUP: the terminal has gone), and the exit status is 128 + the signal.
+    /// order: the history keeps what was judged, as interrupted where it stopped, the terminal is back in cooked mode
+    /// on its normal screen, the report is printed (not for SIGHUP: the terminal has gone), and the exit status is
+    /// 128 + the signal.
     @Test(arguments: [SIGTERM, SIGHUP])
     func terminationSignalsEndTheSessionInOrder(signal: Int32) throws {
         let server = try Self.server()
@@ -707,11 +757,13 @@ extension RealTimeTests {
         #expect(text.contains("Accuracy: ") == (signal == SIGTERM), "\(text)")
         let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
         let row = history.stdout.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
-        #expect(!row.isEmpty && !row.contains("interrupted"), "\(history.stdout)")
+        #expect(row.contains("(interrupted"), "\(history.stdout)")
         let rebuilt = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data]).stdout
         let judged = rebuilt.split(separator: "\n").first { $0.hasPrefix("Accuracy:") }.map(String.init) ?? ""
         #expect(judged.hasSuffix(" notes)") && !judged.hasPrefix("Accuracy: 0.0%"), "\(rebuilt)")
-        if signal == SIGTERM { #expect(text.contains(judged), "\(text)") }
+        let interrupted = rebuilt.split(separator: "\n").first { $0.hasPrefix("Interrupted in m. ") }.map(String.init) ?? ""
+        #expect(interrupted.hasSuffix(" notes; the rest not judged"), "\(rebuilt)")
+        if signal == SIGTERM { #expect(text.contains(judged) && text.contains(interrupted), "\(text)") }
     }
 
     /// A front end other than the command line: `session-driver` runs a live session through ChoirSession's API

@@ -1,5 +1,5 @@
+import ChoirTestSupport
 import Foundation
-import FoundationNetworking
 import Testing
 
 /// `choir practice --view`: the engraved score in a real browser, served on loopback behind a token.
@@ -31,6 +31,17 @@ import Testing
             address = String(line.dropFirst("Score view: ".count))
         }
 
+        /// Reads what choir prints until a line satisfies `matches` (false if it ends first).
+        func waitForLine(_ matches: (String) -> Bool) -> Bool {
+            var text = ""
+            while true {
+                let more = output.fileHandleForReading.availableData
+                if more.isEmpty { return false }
+                text += String(decoding: more, as: UTF8.self)
+                if text.split(separator: "\n").contains(where: { matches(String($0)) }) { return true }
+            }
+        }
+
         /// Closes the page's input; returns choir's exit status.
         func finish() -> Int32 {
             try? input.fileHandleForWriting.close()
@@ -41,27 +52,22 @@ import Testing
         deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
     }
 
-    /// The HTTP status of a GET of `url`.
+    /// The HTTP status of a GET of `url` ("http://127.0.0.1:PORT/PATH"), as a browser sends it.
     static func status(_ url: String) throws -> Int {
-        let done = DispatchSemaphore(value: 0)
-        let status = Locked(0)
-        URLSession.shared.dataTask(with: URL(string: url)!) { _, response, _ in
-            status.value = (response as? HTTPURLResponse)?.statusCode ?? -1
-            done.signal()
-        }.resume()
-        done.wait()
-        return status.value
+        let (host, path) = try split(url)
+        let probe = try #require(HTTPProbe(port: try port(host)))
+        probe.send(HTTPProbe.request(path, host: host))
+        return probe.response()?.status ?? -1
     }
 
-    final class Locked<T>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: T
-        init(_ value: T) { stored = value }
-        var value: T {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
+    /// The "127.0.0.1:PORT" and the path of `url`.
+    static func split(_ url: String) throws -> (host: String, path: String) {
+        let rest = url.dropFirst("http://".count)
+        let slash = try #require(rest.firstIndex(of: "/"))
+        return (String(rest[..<slash]), String(rest[slash...]))
     }
+
+    static func port(_ host: String) throws -> UInt16 { try #require(UInt16(host.split(separator: ":").last ?? "")) }
 
     /// The demo take judged with `--view`: the page engraves all four lines with the tenor's highlighted, colours
     /// every judged note as the JSON report counts it, marks the heat map and "Work on", works in a second tab, and
@@ -162,5 +168,91 @@ import Testing
         #expect(viewing.finish() == 0)
         let printed = String(decoding: viewing.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("Accuracy: ") && printed.contains("press Enter to close it"), "\(printed)")
+    }
+
+    /// The issue's attacks on a running `choir practice --view`: a header line of 1,000,000 bytes, sent without the
+    /// token, gets 431 (or a closed connection) while another client gets the page within a second, and leaves
+    /// choir idle; a foreign Host or Origin gets 403, on the page and on the WebSocket that takes commands; and
+    /// SIGTERM ends choir within 2 s while a client dribbles its head, a WebSocket reads nothing and another
+    /// connection sits idle.
+    @Test func theScoreViewHoldsOutAgainstHostileClients() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let viewing = try Viewing(
+            ["practice", CLI.example, "--part", "Tenor", "--input", PracticeCommandTests.take, "--output", "none", "--view"], data: data)
+        let (host, page) = try Self.split(viewing.address)
+        let port = try Self.port(host)
+        let pid = viewing.process.processIdentifier
+        // The take judged, the page keeps the report: choir waits.
+        #expect(viewing.waitForLine { $0.contains("press Enter to close it") })
+        let cpuBefore = try Self.cpuSeconds(pid)
+        let attacker = try #require(HTTPProbe(port: port))
+        let attacked = HTTPProbe.now()
+        Thread {
+            attacker.send("GET /\(page.split(separator: "/")[0])/ HTTP/1.1\r\nHost: \(host)\r\nX-Big: ")
+            attacker.send([UInt8](repeating: UInt8(ascii: "b"), count: 1_000_000) + Array("\r\n\r\n".utf8))
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        let asked = HTTPProbe.now()
+        #expect(try Self.status(viewing.address) == 200)
+        let served = HTTPProbe.now() - asked
+        #expect(served < 1, "the page took \(served) s under attack")
+        let answer = attacker.response(within: 2)
+        #expect(answer == nil || answer?.status == 431, "\(String(describing: answer?.status))")
+        #expect(attacker.closes(within: 2))
+        let refused = HTTPProbe.now() - attacked
+        // Afterwards choir is as idle as before (the page's feed wakes every 4 ms): the attack cost it a fraction of a
+        // second of CPU in all, and left nothing running (the issue saw 50–100% of a core long after).
+        let cpuAttack = try Self.cpuSeconds(pid) - cpuBefore
+        Thread.sleep(forTimeInterval: 1)
+        let cpuAfter = try Self.cpuSeconds(pid) - cpuBefore - cpuAttack
+        #expect(cpuAttack < 0.3 && cpuAfter < 0.15, "CPU: \(cpuAttack) s during the attack, \(cpuAfter) s in the second after")
+        print("hostile header: 431 or closed within \(refused) s; page served in \(served) s; CPU \(cpuAttack) s, then \(cpuAfter) s")
+
+        // The DNS-rebinding defence: Host and Origin, on the page and on the socket that takes commands.
+        let origin = "http://" + host
+        for (what, request) in [
+            ("Host: evil.com", HTTPProbe.request(page, host: "evil.com")),
+            ("Origin: http://evil.com", HTTPProbe.request(page, host: host, origin: "http://evil.com")),
+        ] {
+            let probe = try #require(HTTPProbe(port: port))
+            probe.send(request)
+            #expect(probe.response()?.status == 403, "\(what)")
+        }
+        for (socketHost, socketOrigin) in [("evil.com", "http://evil.com"), (host, "http://evil.com"), ("evil.com", origin), (host, nil)] {
+            let probe = try #require(HTTPProbe(port: port))
+            let answer = probe.upgrade(page + "live", host: socketHost, origin: socketOrigin)
+            #expect(
+                answer?.status == 403,
+                "WebSocket with Host \(socketHost), Origin \(socketOrigin ?? "none"): \(String(describing: answer?.status))")
+        }
+        let tab = try #require(HTTPProbe(port: port))
+        #expect(tab.upgrade(page + "live", host: host, origin: origin)?.status == 101)
+        let greeting = try JSONSerialization.jsonObject(with: Data((tab.text() ?? "{}").utf8)) as? [String: Any]
+        #expect(greeting?["type"] as? String == "state", "\(String(describing: greeting))")
+
+        // SIGTERM whatever the clients do.
+        let dribbling = try #require(HTTPProbe(port: port))
+        dribbling.send("GET \(page) HTTP/1.1\r\nHo")
+        let deaf = try #require(HTTPProbe(port: port))
+        #expect(deaf.upgrade(page + "live", host: host, origin: origin)?.status == 101)
+        let idle = try #require(HTTPProbe(port: port))
+        Thread.sleep(forTimeInterval: 0.3)
+        let signalled = HTTPProbe.now()
+        kill(pid, SIGTERM)
+        viewing.process.waitUntilExit()
+        let ended = HTTPProbe.now() - signalled
+        #expect(viewing.process.terminationStatus == 128 + SIGTERM)
+        #expect(ended < 2, "choir took \(ended) s to end after SIGTERM")
+        print("SIGTERM with hostile clients attached: ended in \(ended) s")
+        for probe in [dribbling, deaf, idle, tab] { #expect(probe.closes(within: 1)) }
+    }
+
+    /// User and system CPU time `pid` has used, in seconds.
+    static func cpuSeconds(_ pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The fields after the command's name (which may hold spaces), from the state on: utime and stime are the
+        // 12th and 13th of them.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

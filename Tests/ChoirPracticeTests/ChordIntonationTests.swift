@@ -140,7 +140,7 @@ struct ChordIntonationTests {
         }
         report.results = report.results.filter { $0.note.midi == 60 }
         let sentence = "Your major thirds over the bass are 14 cents wide (11 notes; +0 cents from equal temperament)"
-        #expect(TerminalReport.render(report, colour: false).contains("\nAgainst the chord:\n  \(sentence)\n"))
+        #expect(TerminalReport.render(report, colour: false, verbose: true).contains("\nAgainst the chord:\n  \(sentence)\n"))
         let page = HTMLReport.render(report)
         #expect(page.contains("<h2>Against the chord</h2>\n<ul id=\"chord\">\n<li>\(sentence)</li>\n</ul>"))
         #expect(page.contains("m. 1: C4 correct, +0 cents; major third over the Bass's G♯2: 14 cents wide of pure"))

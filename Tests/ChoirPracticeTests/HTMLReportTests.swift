@@ -29,8 +29,8 @@ struct HTMLReportTests {
                 "<h2>Work on</h2>\n<ol id=\"workon\">\n<li>m. 2: 2 mistakes, 0% — <code>loop measure 2 at 70%: "
                     + "choir practice 'scores/hymn &amp; co.musicxml' --part 'Tenor 2' --from 2 --to 2 --loop 3 --tempo 70</code></li>\n</ol>"
             ))
-        // Without a title in the score, the file names the piece.
-        #expect(HTMLReport.render(Self.report(title: nil)).contains("<title>choir: scores/hymn &amp; co.musicxml — Tenor 2</title>"))
+        // Without a title in the score, the file's name names the piece, as in every command.
+        #expect(HTMLReport.render(Self.report(title: nil)).contains("<title>choir: hymn &amp; co — Tenor 2</title>"))
     }
 
     /// The roll reaches the sung octave, so the trace of an octave error is drawn, and names its pitches.

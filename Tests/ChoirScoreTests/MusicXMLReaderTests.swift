@@ -6,6 +6,42 @@ import Testing
 struct MusicXMLReaderTests {
     typealias F = ScoreFixtures
 
+    /// A score headed by `header` (what comes before the part list).
+    static func titled(_ header: String) throws -> Score {
+        try F.read(F.partwise([F.note("C4", 4)]).replacingOccurrences(of: "<part-list>", with: header + "<part-list>"))
+    }
+
+    /// The title is the work title, else the movement title, else the title credit, else the largest untyped credit
+    /// on the first page (MusicXML 1 has no credit types); a title that is a file's name or empty is passed over, and
+    /// without any the piece is named by its file.
+    @Test(
+        arguments: [
+            ("<work><work-title>Work</work-title></work><movement-title>Movement</movement-title>", "Work"),
+            ("<work><work-title> </work-title></work><movement-title>Movement</movement-title>", "Movement"),
+            ("<work><work-title>bwv14.5.mxl</work-title></work><movement-title>Hymn.MusicXML</movement-title>", nil),
+            (
+                "<movement-title>x.xml</movement-title><credit><credit-type>subtitle</credit-type><credit-words>Sub</credit-words></credit>"
+                    + "<credit><credit-type>title</credit-type><credit-words>Credited</credit-words></credit>", "Credited"
+            ),
+            (
+                "<credit page=\"1\"><credit-words font-size=\"6\">© someone</credit-words></credit>"
+                    + "<credit><credit-words font-size=\"12\">Largest</credit-words></credit>"
+                    + "<credit><credit-words font-size=\"20\">7</credit-words></credit>"
+                    + "<credit page=\"2\"><credit-words font-size=\"30\">Page two</credit-words></credit>"
+                    + "<credit><credit-words>No size</credit-words></credit>", "Largest"
+            ),
+            (
+                "<credit><credit-words font-size=\"20\">Untyped</credit-words></credit>"
+                    + "<credit><credit-type>title</credit-type><credit-words font-size=\"9\">Typed</credit-words></credit>", "Typed"
+            ),
+            ("", nil),
+        ] as [(String, String?)])
+    func theTitleComesFromTheWorkTheMovementOrTheCredits(header: String, title: String?) throws {
+        let score = try Self.titled(header)
+        #expect(score.title == title)
+        #expect(score.name(file: "scores/hymn.v2.musicxml") == title ?? "hymn.v2")
+    }
+
     @Test func metadataAndMeasures() throws {
         let xml = """
             <score-partwise version="4.0">

@@ -1,6 +1,9 @@
-// Fuzzes the score reader with libFuzzer. Built with `just fuzz` (`-DFUZZING -sanitize=fuzzer`), it exports
-// libFuzzer's entry point; built normally, it replays the files named on its command line, so that a
-// crashing input can be checked without the fuzzer.
+// Fuzzes choir's readers of untrusted files with libFuzzer: the score reader, and a take's header (the WAV reader;
+// other formats go to libsndfile). Built with `just fuzz` (`-DFUZZING -sanitize=fuzzer`), it exports libFuzzer's
+// entry point and fuzzes the reader `CHOIR_FUZZ` names (`score`, the default, or `take`); built normally, it replays
+// the files named on its command line (a .wav file as a take), so that a crashing input can be checked without
+// the fuzzer.
+import ChoirAudio
 import ChoirScore
 import Foundation
 
@@ -9,6 +12,11 @@ func readAnyway(_ bytes: [UInt8]) {
     // Exercise what is built on the model too.
     _ = Timeline(score).seconds
     _ = score.lines.map { $0.lowest }
+}
+
+func readTakeAnyway(_ bytes: [UInt8]) {
+    guard let take = try? WAVFile.read(data: bytes, file: "fuzz") else { return }
+    _ = take.duration
 }
 
 #if FUZZING
@@ -25,6 +33,12 @@ func readAnyway(_ bytes: [UInt8]) {
     func fuzzMain(_ argc: CInt, _ argv: Arguments?) -> CInt {
         var argc = argc
         var argv = argv
+        if ProcessInfo.processInfo.environment["CHOIR_FUZZ"] == "take" {
+            return runFuzzerDriver(&argc, &argv) { data, size in
+                readTakeAnyway(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                return 0
+            }
+        }
         return runFuzzerDriver(&argc, &argv) { data, size in
             readAnyway(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
             return 0
@@ -39,7 +53,7 @@ func readAnyway(_ bytes: [UInt8]) {
                     print("\(path): cannot be read")
                     exit(1)
                 }
-                readAnyway(Array(data))
+                if path.lowercased().hasSuffix(".wav") { readTakeAnyway(Array(data)) } else { readAnyway(Array(data)) }
                 print("\(path): ok")
             }
         }

@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 and WebSocket server for a local page that takes commands: on 127.0.0.1 only, on a port the
+/// system picks, every address under an unguessable token. Each request must name the printed address as its
+/// Host, and a WebSocket or a request that changes something must come from a page of that address (its Origin):
+/// another site's page, even one that has pointed its own name at 127.0.0.1, is refused (403).
+///
+/// Every client has a thread of its own and meets ``ServerLimits``, so that none can hold up another; at most
+/// `connections` are served at once. ``stop()`` returns within about a second whatever the clients are doing.
+public final class LoopbackServer: Sendable {
+    public let port: UInt16
+    /// The secret first segment of every path.
+    public let token: String
+    private let listener: Int32
+    private let wake: WakePipe
+    private let site: Connection.Site
+    private let stopping = Atomic<Bool>(false)
+    private let clients = ClientRegistry()
+    private let acceptor = Atomic<Bool>(false)
+
+    /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
+    public var address: String { "http://127.0.0.1:\(port)/\(token)/" }
+
+    /// Listens and starts serving `router`'s routes; `headers` are added to every answer (a page's
+    /// Content-Security-Policy, say).
+    public init(router: Router, limits: ServerLimits = ServerLimits(), headers: [(name: String, value: String)] = []) throws(ServerError) {
+        token = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16) }.joined()
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerError.system("cannot open a socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        guard bound == 0, listen(descriptor, 128) == 0, named == 0 else {
+            let error = ServerError.system("cannot listen on 127.0.0.1")
+            close(descriptor)
+            throw error
+        }
+        guard let wake = WakePipe() else {
+            close(descriptor)
+            throw ServerError.system("cannot make a pipe")
+        }
+        listener = descriptor
+        self.wake = wake
+        port = UInt16(bigEndian: address.sin_port)
+        site = Connection.Site(port: port, token: token, router: router, limits: limits, headers: headers)
+        acceptor.store(true, ordering: .releasing)
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops listening and closes every connection (a WebSocket is told so first); returns once every client's
+    /// thread has ended, or after a second at most for one still in a handler.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        clients.wakeAll()
+        let deadline = Clock.after(1)
+        while (acceptor.load(ordering: .acquiring) || clients.count > 0) && Clock.now() < deadline {
+            clients.wakeAll()
+            usleep(2000)
+        }
+    }
+
+    /// Connections being served now.
+    public var connections: Int { clients.count }
+
+    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    private func acceptLoop() {
+        defer {
+            close(listener)
+            wake.close()
+            acceptor.store(false, ordering: .releasing)
+        }
+        while !isStopping {
+            var fds = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.reading, events: Int16(POLLIN), revents: 0),
+            ]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+            guard fds[0].revents & Int16(POLLIN) != 0, !isStopping else { continue }
+            let descriptor = accept(listener, nil, nil)
+            guard descriptor >= 0 else {
+                // Out of descriptors: give the clients a moment to finish rather than spinning.
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                continue
+            }
+            guard let client = ClientSocket(accepted: descriptor) else {
+                close(descriptor)
+                continue
+            }
+            guard clients.add(client, limit: site.limits.connections) else {
+                let busy = HTTPResponse.plain(503, "\(site.limits.connections) connections are open already")
+                _ = busy.serialized(closing: true, extra: []).withUnsafeBytes { client.writeAvailable($0) }
+                client.close()
+                continue
+            }
+            let connection = Connection(socket: client, site: site, stopping: { [self] in isStopping })
+            Thread.detachNewThread { [clients] in
+                connection.serve()
+                clients.remove(client)
+            }
+        }
+    }
+}
+
+/// Why the server cannot start.
+public struct ServerError: Error, CustomStringConvertible {
+    public var description: String
+
+    static func system(_ what: String) -> ServerError { ServerError(description: "\(what): \(String(cString: strerror(errno)))") }
+}
+
+/// The connections being served, so that stopping can wake each.
+final class ClientRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var clients: [ObjectIdentifier: ClientSocket] = [:]
+
+    var count: Int { lock.withLock { clients.count } }
+
+    /// Adds `client` unless `limit` are being served already.
+    func add(_ client: ClientSocket, limit: Int) -> Bool {
+        lock.withLock {
+            guard clients.count < limit else { return false }
+            clients[ObjectIdentifier(client)] = client
+            return true
+        }
+    }
+
+    func remove(_ client: ClientSocket) {
+        client.close()
+        _ = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) }
+    }
+
+    func wakeAll() { lock.withLock { for client in clients.values { client.wakeUp() } } }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import ChoirLibrary
+import ChoirModel
+import ChoirScan
+import ChoirScore
+import ChoirSession
+import FoundationEssentials
+
+extension Choir {
+    /// `choir scan`: photographs and PDFs of printed music to MusicXML, through a vision model the singer brings.
+    struct ScanCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "scan",
+            abstract: "Read photographs or PDFs of printed music into MusicXML, through a vision model you bring.",
+            discussion: """
+                The pages go, in order, to an OpenAI-compatible chat-completions server (OpenRouter unless --endpoint \
+                names another, such as a llama.cpp server or Ollama on your own machine), each as a greyscale image (PNG \
+                or JPEG, whichever is smaller) no larger than --max-side. The model describes the pages, then writes \
+                MusicXML; choir reads it, and its errors and any measure that does not fill its time signature go back \
+                to the model (at most twice). Whatever stays doubtful is listed and marked in the file, which joins the \
+                library with its pages as its source. A model's reading needs checking against the pages.
+
+                The key comes from OPENROUTER_API_KEY (sent to OpenRouter only), or from api_key in \
+                $XDG_CONFIG_HOME/choir/model.toml (~/.config/choir/model.toml), which must be mode 0600 and may also \
+                set endpoint and model; a key in that file goes only to its endpoint. The key is never printed, logged \
+                or stored. Nothing is sent without this command, and nothing at all with --dry-run.
+                """)
+
+        @Argument(help: "The pages, in order: photographs (JPEG, PNG) or PDFs (a page each).")
+        var pages: [String]
+
+        @Option(help: "The line you sing (Tenor, S, Alto 2): the model takes particular care with it, and the score must have it.")
+        var part: String?
+
+        @Option(name: .shortAndLong, help: "The MusicXML file to write (.musicxml or .xml).")
+        var output: String?
+
+        @Option(help: ArgumentHelp("The longer side of each page as sent, in pixels.", valueName: "pixels"))
+        var maxSide = ScanPage.defaultLongestSide
+
+        @OptionGroup var model: ModelOptions
+
+        func validate() throws {
+            guard (256...8192).contains(maxSide) else { throw ValidationError("--max-side \(maxSide): expected 256 to 8192 pixels") }
+            guard let output else {
+                if model.dryRun { return }
+                throw ValidationError("expected -o FILE.musicxml: the file to write")
+            }
+            guard [".musicxml", ".xml"].contains(where: { output.lowercased().hasSuffix($0) }) else {
+                throw ValidationError("-o \(output): expected a file ending in .musicxml or .xml")
+            }
+        }
+
+        func run() throws {
+            let endpoint = try model.resolved()
+            let pages: [ScanPage]
+            do { pages = try ScanPage.load(self.pages, longest: maxSide) } catch { throw fail(error) }
+            // The model is told the file's name alone, not where it is on this machine.
+            let scan = Scan(
+                pages: pages, part: part, file: output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "piece.musicxml")
+            if model.dryRun {
+                FileOutput.write(preview(scan, endpoint))
+                return
+            }
+            let output = self.output!
+            // Found unwritable before the model is paid for.
+            let file: ScanOutput
+            do { file = try ScanOutput(path: output) } catch { throw fail(error) }
+            let result: Scan.Result
+            do {
+                result = try scan.run(ModelOptions.client(endpoint)) { FileOutput.write("\($0)\n", to: 2) }
+                try file.write(result)
+            } catch {
+                let kept = error.rejected.flatMap { file.keep(rejected: $0) }
+                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus.of(error))
+            }
+            FileOutput.write(summary(result, scan, endpoint, output) + library(result, scan, endpoint, output))
+        }
+
+        /// What --dry-run shows: the first request, then what follows it.
+        private func preview(_ scan: Scan, _ endpoint: ModelEndpoint) -> String {
+            var out = "Pass 1, describing the pages:\n" + scan.firstRequest.preview(for: endpoint)
+            out += "\nPass 2 sends the conversation so far, the model's description, and:\nuser:\n"
+            out += scan.writePrompt.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
+            out += "\nThen, while choir's reader finds errors or measures that do not fill their time signature (at most "
+            out += "\(scan.repairs) times), the model's MusicXML and:\nuser:\n"
+            out += Scan.repairPrompt(["(each error, file:line:column, and each measure found)"])
+                .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
+            return out + "\nNothing was sent (--dry-run).\n"
+        }
+
+        private func summary(_ result: Scan.Result, _ scan: Scan, _ endpoint: ModelEndpoint, _ output: String) -> String {
+            let score = result.score
+            var out = "Wrote \(output): \(score.name(file: output)), \(score.measures.count) measures; "
+            out += score.lines.map(\.name).joined(separator: ", ") + ".\n"
+            out += "It was \(result.made).\n"
+            let doubts = ScanNotes.lines(result.doubts, in: score)
+            if doubts.isEmpty {
+                out += "Nothing was found doubtful; it still needs checking.\n"
+            } else {
+                out += "Doubtful, by measure (marked in the file \"choir scan: doubtful\"):\n" + doubts.map { "  \($0)\n" }.joined()
+            }
+            if result.repairPasses > 0 {
+                out += "Repair passes: \(result.repairPasses) of at most \(scan.repairs).\n"
+            }
+            out += "Model: \(result.usage.summary(endpoint)).\n"
+            return out
+        }
+
+        /// Adds the score to the library with its pages as its source, and says how to practise it.
+        private func library(_ result: Scan.Result, _ scan: Scan, _ endpoint: ModelEndpoint, _ output: String) -> String {
+            var pages: [String] = []
+            for page in scan.pages.map({ ScoreIdentity.absolute($0.file) }) where !pages.contains(page) { pages.append(page) }
+            let source = LibraryEntry.Source(pages: pages, made: "by \(endpoint.model) at \(endpoint.host) on \(result.date)")
+            var out: String
+            do {
+                let library = try Library(path: PracticePlan.defaultHistory)
+                let change = try library.add([output], sources: [output: source]).first?.change
+                if case .failure(let error) = change { throw error }
+                out = "Added to the library, with its pages as its source.\n"
+            } catch {
+                // The scan is paid for and written: a library that cannot take it now is said, not fatal.
+                FileOutput.write("choir: \(output) is written but not in the library (\(error)): add it with choir library add\n", to: 2)
+                out = ""
+            }
+            if let part, let line = try? LineSelector.select(part, from: result.score.lines) {
+                out += "Practise it: choir practice \(output.shellQuoted) --part \(result.score.lines[line].name.shellQuoted)\n"
+            }
+            return out
+        }
+    }
+}
