@@ -246,7 +246,8 @@ public final class PracticeSession: @unchecked Sendable {
         }
         let recording = try plan.record.map { (path) throws(SessionError) in try TakeRecording(path: path, sampleRate: sampleRate) }
         return LiveSetup(
-            tracker: tracker, configuration: configuration, spectra: SpectrumAnalyser(sampleRate: Double(sampleRate)), ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
+            tracker: tracker, configuration: configuration, spectra: SpectrumAnalyser(sampleRate: Double(sampleRate)), ring: ring,
+            capture: capture, mix: mix, echo: echo, recording: recording)
     }
 
     /// Starts the session on its own thread.
@@ -495,7 +496,8 @@ public final class PracticeSession: @unchecked Sendable {
                 let time = position - latency
                 guard frames.isFull else { continue }
                 let spectrumTime = time - Double(frames.window - window) / 2 / rate
-                judge.add(frames.withSamples { analyser.analyse(UnsafeBufferPointer(rebasing: $0.suffix(analyser.length)), time: spectrumTime) })
+                judge.add(
+                    frames.withSamples { analyser.analyse(UnsafeBufferPointer(rebasing: $0.suffix(analyser.length)), time: spectrumTime) })
                 // The tracker decides each frame a few hops after analysing it.
                 guard
                     let pitch = frames.withSamples({

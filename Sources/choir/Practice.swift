@@ -170,7 +170,11 @@ extension Choir {
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(
                     try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes) { throw failed }
+                if let failed = Self.finish(
+                    outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
+                {
+                    throw failed
+                }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -247,7 +251,9 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
+            -> ExitCode?
+        {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known {
                 print("choir: \(failure); the history stops here", to: &standardError)
@@ -256,7 +262,8 @@ extension Choir {
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
             if printing {
                 FileOutput.write(
-                    TerminalReport.render(outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+                    TerminalReport.render(
+                        outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
             }
             return outcome.ending.failure.map(ExitStatus.of)
         }

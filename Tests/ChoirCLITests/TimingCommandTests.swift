@@ -34,7 +34,10 @@ struct TimingCommandTests {
         let table = judged.stdout.split(separator: "\n").drop { !$0.hasPrefix("Notes to work on") }.prefix(5).map(String.init)
         #expect(table.first == "Notes to work on (3):", "\(judged.stdout)")
         let rows = table.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.map { [$0[0], $0[2], $0[3], $0.last!] } == [["6", "wretch", "G3", "flat"], ["7", "me!", "A3", "late"], ["12", "Was", "F♯3", "late"]])
+        #expect(
+            rows.map { [$0[0], $0[2], $0[3], $0.last!] } == [
+                ["6", "wretch", "G3", "flat"], ["7", "me!", "A3", "late"], ["12", "Was", "F♯3", "late"],
+            ])
         #expect(rows[1].joined(separator: " ").contains("ms late"), "\(rows[1])")
         #expect(rows[0][4] == "G3" && rows[0][5].hasPrefix("−"), "flat is sung below the note: \(rows[0])")
         for note in judged.notes {

@@ -39,7 +39,9 @@ struct TimingTests {
     @Test func anEntranceLateByAsMuchIsLateAtOneTempoAndInTimeAtAnother() {
         let quick = Self.note(at: 1, duration: 0.1875, quarterSeconds: 0.375)
         let slow = Self.note(at: 1, duration: 2, quarterSeconds: 1)
-        for (note, lateness, verdict) in [(quick, 0.09, Verdict.late), (slow, 0.09, .correct), (quick, 0.04, .correct), (slow, 0.15, .late)] {
+        for (note, lateness, verdict) in [
+            (quick, 0.09, Verdict.late), (slow, 0.09, .correct), (quick, 0.04, .correct), (slow, 0.15, .late),
+        ] {
             let frames = Self.sung(57, from: 1 + lateness, to: note.end, around: 0.3...(note.end + 0.2))
             let result = NoteComparator().judge(note, frames: frames)
             #expect(result.verdict == verdict, "\(note.duration) s at \(60 / note.quarterSeconds) bpm, \(lateness) s late: \(result)")
@@ -54,10 +56,13 @@ struct TimingTests {
         let drift = [0.0, 0.04, 0.08, 0.12, 0.16].map { $0 * direction }
         let single = [0.0, 0.01, -0.01, 0.0, 0.2].map { $0 * direction }
         for (offsets, last) in [(drift, direction > 0 ? Verdict.dragged : .rushed), (single, direction > 0 ? .late : .early)] {
-            let notes = offsets.indices.map { Self.note($0, at: 1 + Double($0) * 0.8, duration: 0.5, quarterSeconds: 0.5, midi: 57 + 2 * ($0 % 2)) }
+            let notes = offsets.indices.map {
+                Self.note($0, at: 1 + Double($0) * 0.8, duration: 0.5, quarterSeconds: 0.5, midi: 57 + 2 * ($0 % 2))
+            }
             var frames: [PitchFrame] = []
             for (note, offset) in zip(notes, offsets) {
-                frames += Self.sung(note.midi, from: note.onset + offset, to: note.end - 0.05, around: (note.onset - 0.3)...(note.onset + 0.5))
+                frames += Self.sung(
+                    note.midi, from: note.onset + offset, to: note.end - 0.05, around: (note.onset - 0.3)...(note.onset + 0.5))
             }
             frames.sort { $0.time < $1.time }
             var judge = PracticeJudge(notes: notes, options: NoteComparator.Options(), learnsLevel: false)

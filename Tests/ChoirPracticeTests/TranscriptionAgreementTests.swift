@@ -47,7 +47,8 @@ struct TranscriptionAgreementTests {
                 continue
             }
             let cents = 1200 * log2(f0 / 440)
-            if var run = runs.last, time - run.times.last! <= 0.1, lastSilence < run.times.last!, abs(cents - Self.median(run.cents)) <= 70 {
+            if var run = runs.last, time - run.times.last! <= 0.1, lastSilence < run.times.last!, abs(cents - Self.median(run.cents)) <= 70
+            {
                 run.times.append(time)
                 run.cents.append(cents)
                 runs[runs.count - 1] = run
