@@ -66,14 +66,25 @@ public struct PlantedTake {
         case gate
     }
 
-    /// Performs the take, with `bleed`, and judges it as a file session does.
-    public func judge(
-        bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
-        kinds: [PlantedMistake] = PlantedMistake.allCases
-    ) throws -> Outcome {
+    /// A performance: the singer's notes, what they were told to get wrong, what the microphone recorded, and what
+    /// played while it did.
+    public struct Performance: Sendable {
+        public var notes: [ExpectedNote]
+        public var planted: [Int: PlantedMistake]
+        /// Mono samples at the singer's rate whose time 0 is the notes' time 0.
+        public var take: [Float]
+        /// The other lines' mix, as played (before the room), sample for sample with the take; nil for a dry take.
+        public var played: [Float]?
+    }
+
+    /// Performs the take with `bleed`, with mistakes of `kinds`, of the range and tempo `playback` sets (its
+    /// singer is the take's part).
+    public func perform(
+        bleed: Bleed, kinds: [PlantedMistake] = PlantedMistake.allCases, playback: PlaybackOptions = PlaybackOptions()
+    ) throws -> Performance {
         let lines = score.lines
         let singerLine = try LineSelector.select(part, from: lines)
-        var playback = PlaybackOptions()
+        var playback = playback
         playback.singer = singerLine
         let schedule = try Schedule(score: score, lines: lines, options: playback)
         let notes = ExpectedNote.notes(of: singerLine, in: schedule, score: score)
@@ -97,6 +108,16 @@ public struct PlantedTake {
             for i in take.indices where i < heard.count { take[i] += gain * heard[i] }
             played = mix
         }
+        return Performance(notes: notes, planted: planted, take: take, played: played)
+    }
+
+    /// Performs the take, with `bleed`, and judges it as a file session does.
+    public func judge(
+        bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
+        kinds: [PlantedMistake] = PlantedMistake.allCases
+    ) throws -> Outcome {
+        let performance = try perform(bleed: bleed, kinds: kinds)
+        let (notes, take, played, rate) = (performance.notes, performance.take, performance.played, singer.sampleRate)
         let analysis: TakeAnalysis
         if canceller == .speex, let played {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
@@ -113,7 +134,7 @@ public struct PlantedTake {
         var judge = analysis.judge(notes, options: options)
         analysis.feed(&judge) { _, _ in true }
         _ = judge.finish()
-        return Outcome(notes: notes, planted: planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
+        return Outcome(notes: notes, planted: performance.planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
     }
 }
 
