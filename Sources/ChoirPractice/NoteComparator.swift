@@ -104,8 +104,8 @@ public struct NoteComparator: Sendable {
     ) -> NoteResult {
         let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
         func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
-        // The pitch heard at a frame: its sung neighbours within 60 ms averaged, so that a vibrato's crest, which can
-        // reach a semitone away, does not pass for a step to the next note.
+        // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
+        // can reach a semitone away, does not pass for a step to the next note, nor a frame misread by an octave.
         let times = frames.map(\.time)
         func heldPitch(_ frame: PitchFrame) -> Double {
             guard isSung(frame) else { return cents(frame) }
@@ -114,15 +114,13 @@ public struct NoteComparator: Sendable {
                 let middle = (low + high) / 2
                 if times[middle] < frame.time - 0.06 { low = middle + 1 } else { high = middle }
             }
-            var sum = 0.0, count = 0
+            var near: [Double] = []
             for neighbour in frames[low...] {
                 guard neighbour.time <= frame.time + 0.06 else { break }
-                if isSung(neighbour) {
-                    sum += cents(neighbour)
-                    count += 1
-                }
+                if isSung(neighbour) { near.append(cents(neighbour)) }
             }
-            return sum / Double(count)
+            near.sort()
+            return near[near.count / 2]
         }
 
         // The pitch the singer held on the note before, when they sang straight on from it: where a slide or a step
@@ -257,9 +255,9 @@ public struct NoteComparator: Sendable {
                     if frame.time - quietSince! >= 0.03 { quietUntil = frame.time }
                 }
             }
-            // Nor does a note begin while the singer still holds the note before for a tenth of a second or more (not
-            // a note that rings on in a room or a sample's release, which fades): it begins where they leave it. A
-            // scoop into a note after a rest is that note begun out of tune, not begun late.
+            // Nor does a note begin while the singer holds another pitch, the note before or one nearer it, for a
+            // tenth of a second or more (not a note that rings on in a room or a sample's release, which fades): it
+            // begins where they leave it.
             func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(1200 * log2(frame.frequency / $0)) <= 60 } }
             // A note that rings fades; one the singer still holds keeps its level.
             func isFading(_ index: Int) -> Bool {
@@ -268,20 +266,23 @@ public struct NoteComparator: Sendable {
                 return frame.level < 0.8 * loudest
             }
             var holdingSince: Double?
-            for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time {
+            // (A vibrato's trough can pass for the arrival while the old note is still held: the hold is followed a
+            // little past it.)
+            for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time + 0.15 {
                 let frame = candidates[index]
                 let pitch = heldPitch(frame) - shift
-                let holdsBefore = isSung(frame) && abs(pitch - folded) > 60 && before.map { abs(pitch - $0) <= 60 } == true
-                if holdsBefore && (!isRinging(frame) || !isFading(index)) {
+                // Another pitch: nearer the note before than this one, or with none before, more than 60 cents off.
+                let holdsAnother = isSung(frame) && (origin.map { abs(pitch - $0) < abs(pitch - folded) } ?? (abs(pitch - folded) > 60))
+                if holdsAnother && (!isRinging(frame) || !isFading(index)) {
                     if holdingSince == nil { holdingSince = frame.time }
                     if frame.time - holdingSince! >= 0.1 { quietUntil = frame.time }
                 } else {
                     holdingSince = nil
                 }
             }
+            let arrived = max(arrival.time, quietUntil)
             let entrance =
-                Self.entrance(arrival: arrival.time, sung: sung, ringing: ringing, spectra: spectra, from: quietUntil)
-                ?? arrival.time
+                Self.entrance(arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: quietUntil) ?? arrived
             onsetError = entrance - note.onset
         }
 
@@ -332,7 +333,8 @@ public struct NoteComparator: Sendable {
     /// detection in music signals", 2005): a listener hears a note begin as soon as its pitch is audible, and that
     /// is well before a tracker that reads one pitch per window gives up the note still ringing (a swell under a
     /// sampled voice's release read 100 to 300 ms late), while the level or a pitch track alone would call a
-    /// breath, a consonant or a swell the note. The start is where the harmonics' level, walking back from the
+    /// breath, a consonant or a swell the note. A note segmenter on the pitch track (pYIN's note HMM) places the
+    /// boundary where the tracker changes its mind, the late point; broadband spectral flux fires on consonants. The start is where the harmonics' level, walking back from the
     /// arrival, falls below halfway (in decibels) from the quietest they were before it to where they hold after
     /// it: past a swell's first few tens of milliseconds, and clear of the noise of a breath, which fills the
     /// troughs between harmonics as much as the harmonics.
