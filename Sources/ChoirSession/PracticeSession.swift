@@ -315,7 +315,7 @@ public final class PracticeSession: @unchecked Sendable {
                 measure: place.measure, pass: place.pass, passes: resolved.schedule.passes, notes: range.count
             )
         }
-        recorder?.finish(audio: run.audio, interrupted: report.interruption)
+        recorder?.finish(audio: run.audio, interrupted: report.interruption, aligned: run.alignment)
         state.withLock { $0.ended = true }
         result.withLock {
             $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })

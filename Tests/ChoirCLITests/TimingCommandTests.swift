@@ -80,6 +80,12 @@ struct TimingCommandTests {
         #expect(asRecorded.document["aligned_s"] == nil, "the take as it was needs no moving")
 
         if shift == 0.3 {
+            // Kept in the history, the session's report says the same again.
+            let data = try Self.folder()
+            let kept = try CLI.run(
+                ["practice", CLI.example, "--part", "tenor", "--input", moved, "--output", "none"], environment: ["XDG_DATA_HOME": data])
+            let again = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
+            #expect(kept.stdout.contains("Take: the take starts 0.3") && again.stdout == kept.stdout, "\(again.stdout)")
             let unaligned = try Self.judge(moved, ["--no-align"])
             #expect(!unaligned.stdout.contains("Take: "))
             #expect(Self.accuracy(unaligned.document) < Self.accuracy(asRecorded.document) - 20, "\(unaligned.stdout)")
