@@ -6,15 +6,15 @@ let package = Package(
     name: "choir-benchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "choir", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "PitchDetection",
             dependencies: [
-                .product(name: "ChoirPitch", package: "main"),
-                .product(name: "ChoirTestSupport", package: "main"),
+                .product(name: "ChoirPitch", package: "choir"),
+                .product(name: "ChoirTestSupport", package: "choir"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PitchDetection",
@@ -22,23 +22,33 @@ let package = Package(
         .executableTarget(
             name: "Playback",
             dependencies: [
-                .product(name: "ChoirPlayback", package: "main"),
-                .product(name: "ChoirScore", package: "main"),
+                .product(name: "ChoirPlayback", package: "choir"),
+                .product(name: "ChoirScore", package: "choir"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Playback",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "Judging",
+            dependencies: [
+                .product(name: "ChoirPractice", package: "choir"),
+                .product(name: "ChoirPlayback", package: "choir"),
+                .product(name: "ChoirTestSupport", package: "choir"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Judging",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "make-singing-signals",
             dependencies: [
-                .product(name: "ChoirTestSupport", package: "main"),
-                .product(name: "ChoirAudio", package: "main"),
+                .product(name: "ChoirTestSupport", package: "choir"),
+                .product(name: "ChoirAudio", package: "choir"),
             ],
             path: "Sources/make-singing-signals"),
         .executableTarget(
             name: "ScoreReading",
             dependencies: [
-                .product(name: "ChoirScore", package: "main"),
+                .product(name: "ChoirScore", package: "choir"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ScoreReading",
@@ -46,8 +56,8 @@ let package = Package(
         .executableTarget(
             name: "Library",
             dependencies: [
-                .product(name: "ChoirLibrary", package: "main"),
-                .product(name: "ChoirScore", package: "main"),
+                .product(name: "ChoirLibrary", package: "choir"),
+                .product(name: "ChoirScore", package: "choir"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Library",

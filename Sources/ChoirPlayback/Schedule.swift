@@ -44,6 +44,9 @@ public struct Schedule: Sendable {
         public var quarterLength: Double
         /// The measure this note belongs to (index into `Score.measures`).
         public var measureIndex: Int
+        /// The beat it starts on, from 1, in its measure's time signature (2.5 is halfway through the second
+        /// beat); a pickup's notes fall on its measure's last beats.
+        public var beat: Double = 1
     }
 
     public var notes: [NoteEvent]
@@ -118,7 +121,8 @@ public struct Schedule: Sendable {
                     NoteEvent(
                         line: index, midi: note.midi, velocity: note.velocity, start: tempo.seconds(at: quarter),
                         end: tempo.seconds(at: end), quarter: quarter.doubleValue,
-                        quarterLength: (end - quarter).doubleValue, measureIndex: note.measureIndex))
+                        quarterLength: (end - quarter).doubleValue, measureIndex: note.measureIndex,
+                        beat: Self.beat(of: note.onset, in: entries, score: score)))
             }
         }
         for entry in entries { placedMeasures.append((entry.measureIndex, tempo.seconds(at: entry.start - offset))) }
@@ -191,6 +195,16 @@ public struct Schedule: Sendable {
         self.length = passSeconds * Double(options.passes)
         self.passes = options.passes
         self.measures = placedMeasures
+    }
+
+    /// The beat, from 1, of the time line's quarter `onset` in the measure it falls in: a measure shorter than its
+    /// time signature at the start of the piece is a pickup, whose beats are the last ones.
+    static func beat(of onset: Rational, in entries: [Timeline.Entry], score: Score) -> Double {
+        guard let entry = entries.last(where: { $0.start <= onset }) else { return 1 }
+        let measure = score.measures[entry.measureIndex]
+        let beatLength = Rational(4, measure.time.beatType)
+        let pickup = entry.measureIndex == 0 ? max(.zero, measure.time.measureLength - measure.duration) : .zero
+        return ((onset - entry.start + pickup) / beatLength).doubleValue + 1
     }
 
     /// The entries from the first occurrence of `from` to the first occurrence of `to` after it.

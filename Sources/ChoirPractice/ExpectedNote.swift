@@ -27,6 +27,12 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     /// The notes of the singer's other lines sounding with this one (a singer taking two lines): the singer is
     /// judged against whichever is nearer to what they sang.
     public var alternatives: [Other]
+    /// The beat it starts on, from 1 (2.5 is halfway through the second beat).
+    public var beat: Double
+    /// The syllable sung on it, if one starts there (none on the later notes of a melisma).
+    public var syllable: String?
+    /// Seconds a quarter note lasts here, at the session's tempo: how fine timing is heard (``NoteComparator``).
+    public var quarterSeconds: Double
 
     /// A note another line sings.
     public struct Other: Sendable, Equatable, Codable {
@@ -49,7 +55,8 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
 
     public init(
         index: Int, measure: String, measureIndex: Int, onset: Double, duration: Double, midi: Int, isEntrance: Bool,
-        previousMIDI: Int? = nil, others: [Other] = [], key: Int = 0, line: String? = nil, alternatives: [Other] = []
+        previousMIDI: Int? = nil, others: [Other] = [], key: Int = 0, line: String? = nil, alternatives: [Other] = [],
+        beat: Double = 1, syllable: String? = nil, quarterSeconds: Double = 0.75
     ) {
         self.index = index
         self.measure = measure
@@ -63,6 +70,9 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
         self.key = key
         self.line = line
         self.alternatives = alternatives
+        self.beat = beat
+        self.syllable = syllable
+        self.quarterSeconds = quarterSeconds
     }
 
     /// The note as the singer's other line has it: `alternative`'s pitch and line, here.
@@ -74,10 +84,12 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others, key, line, alternatives
+        case index, measure, measureIndex, onset, duration, midi, isEntrance, previousMIDI, others, key, line, alternatives, beat
+        case syllable, quarterSeconds
     }
 
-    /// Reads notes stored before other lines' notes, the key and the line were kept, too.
+    /// Reads notes stored before other lines' notes, the key, the line, the beat, the syllable and the tempo were
+    /// kept, too (a note from then is on beat 1, at ♩ = 80).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -88,7 +100,10 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
             previousMIDI: try c.decodeIfPresent(Int.self, forKey: .previousMIDI),
             others: try c.decodeIfPresent([Other].self, forKey: .others) ?? [],
             key: try c.decodeIfPresent(Int.self, forKey: .key) ?? 0, line: try c.decodeIfPresent(String.self, forKey: .line),
-            alternatives: try c.decodeIfPresent([Other].self, forKey: .alternatives) ?? [])
+            alternatives: try c.decodeIfPresent([Other].self, forKey: .alternatives) ?? [],
+            beat: try c.decodeIfPresent(Double.self, forKey: .beat) ?? 1,
+            syllable: try c.decodeIfPresent(String.self, forKey: .syllable),
+            quarterSeconds: try c.decodeIfPresent(Double.self, forKey: .quarterSeconds) ?? 0.75)
     }
 
     /// Whether the singer rests from `start` to `end` (seconds) in `notes` (in time order): no note starts
@@ -138,12 +153,17 @@ public struct ExpectedNote: Sendable, Equatable, Codable {
             where other.midi != note.midi && !alternatives.contains(where: { $0.midi == other.midi }) {
                 alternatives.append(other)
             }
+            // The syllable starting with the note, in whichever pass it is sung (the lyrics are one pass's).
+            let inPass = schedule.passLength > 0 ? note.start.truncatingRemainder(dividingBy: schedule.passLength) : note.start
+            let syllable = schedule.lyrics.first { abs($0.start - inPass) < 0.002 }?.text
             result.append(
                 ExpectedNote(
                     index: index, measure: score.measures[note.measureIndex].number, measureIndex: note.measureIndex,
                     onset: note.start, duration: note.end - note.start, midi: note.midi, isEntrance: entrance,
                     previousMIDI: afterRest ? nil : previous?.midi, others: sounding(theirs),
-                    key: score.measures[note.measureIndex].key.fifths, line: names[note.line!], alternatives: alternatives))
+                    key: score.measures[note.measureIndex].key.fifths, line: names[note.line!], alternatives: alternatives,
+                    beat: note.beat, syllable: syllable,
+                    quarterSeconds: note.quarterLength > 0 ? (note.end - note.start) / note.quarterLength : 0.75))
         }
         return result
     }

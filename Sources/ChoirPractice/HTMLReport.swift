@@ -7,7 +7,7 @@ public enum HTMLReport {
     /// Each verdict's colour, the same on every page that shows verdicts.
     public static let colours: [Verdict: String] = [
         .correct: "#3a9d5d", .flat: "#3b7dd8", .sharp: "#e08a1e", .wrong: "#d64541", .octave: "#8e44ad",
-        .late: "#c9a227", .missing: "#9aa0a6",
+        .early: "#17a2b8", .late: "#c9a227", .rushed: "#0e6e7c", .dragged: "#8a6d12", .missing: "#9aa0a6",
     ]
 
     public static func render(_ report: SessionReport) -> String {
@@ -129,9 +129,7 @@ public enum HTMLReport {
             svg +=
                 "<rect class=\"note \(result.verdict.rawValue)\" x=\"\(x(note.onset))\" y=\"\(y(Double(note.midi) + 0.5))\" "
                 + "width=\"\(String(printf: "%.1f", max(1, note.duration * pxPerSecond - 1)))\" height=\"\(rowHeight - 1)\" rx=\"2\" "
-                + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>m. \(escape(note.measure)): "
-                + "\(note.name) \(result.verdict.rawValue)"
-                + (result.medianCents.map { String(printf: ", %+.0f cents", $0) } ?? "")
+                + "fill=\"\(colours[result.verdict]!)\" fill-opacity=\"0.75\"><title>\(escape(result.summary))"
                 + (ChordIntonation.note(result).map {
                     "; \(escape($0.description)): \(ChordIntonation.Tendency.cents($0.pureCents)) of pure"
                 } ?? "")

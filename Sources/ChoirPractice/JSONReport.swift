@@ -24,6 +24,8 @@ public enum JSONReport {
                     ("index", .int(note.index)),
                     ("pass", .int(result.pass)),
                     ("measure", .string(note.measure)),
+                    ("beat", .number(rounded(note.beat, 3))),
+                    ("syllable", JSON(note.syllable)),
                     ("onset_s", .number(rounded(note.onset, 3))),
                     ("duration_s", .number(rounded(note.duration, 3))),
                     ("expected_midi", .int(note.midi)),
@@ -31,7 +33,12 @@ public enum JSONReport {
                     ("line", JSON(note.line)),
                     ("verdict", .string(result.verdict.rawValue)),
                     ("median_cents", JSON(result.medianCents.map { rounded($0) })),
+                    ("sung_midi", JSON(result.sungMIDI.map { rounded($0, 2) })),
+                    ("sung_name", JSON(result.sungName)),
                     ("onset_error_s", JSON(result.onsetError.map { rounded($0, 3) })),
+                    ("offset_ms", result.offsetMilliseconds.map { JSON.int($0) } ?? .null),
+                    ("timing_tolerance_ms", .int(Int((report.options.timingTolerance(for: note) * 1000).rounded()))),
+                    ("summary", .string(result.summary)),
                     ("in_tune_pct", .number(rounded(result.inTunePercent))),
                     ("voiced_pct", JSON(result.evidence.map { rounded(100 * $0.voicedShare) })),
                     ("frames_judged", result.evidence.map { JSON.int($0.framesJudged) } ?? .null),
@@ -126,6 +133,8 @@ public enum JSONReport {
         if let divisi = report.divisi {
             fields.append(("divisi", .object([("note", .string(divisi.note.rawValue)), ("chords", .int(divisi.chords))])))
         }
+        if let alignment = report.alignment { fields.append(("aligned_s", .number(rounded(alignment, 3)))) }
+        if let lean = report.steadyOffset { fields.append(("steady_offset_s", .number(rounded(lean, 3)))) }
         if let unsung = report.unsung {
             fields.append(("unsung", .object([("notes", .int(unsung.notes)), ("from_measure", .string(unsung.measure))])))
         }

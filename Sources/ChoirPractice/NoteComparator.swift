@@ -12,8 +12,9 @@ public struct NoteComparator: Sendable {
     public struct Options: Sendable, Equatable, Codable {
         /// Cents either side of the written pitch that still count as in tune.
         public var toleranceCents = 25.0
-        /// An entrance whose first in-tune frame comes later than this is late.
-        public var lateSeconds = 0.1
+        /// Seconds an entrance may come early or late, whatever the tempo; nil for the musical scale of
+        /// ``timingTolerance(for:)``.
+        public var timingSeconds: Double?
         /// Count a note sung an octave (or two) away as correct.
         public var octaveIsCorrect = false
         /// Seconds at the start of a note left out of the median, for scoops and slides.
@@ -26,6 +27,44 @@ public struct NoteComparator: Sendable {
         public var minimumConfidence = 0.6
 
         public init() {}
+
+        /// How early or late an entrance of `note` may come: a fifth of a quarter note at the session's tempo, but
+        /// no more than a third of the note itself (a quaver at ♩ = 160 has 63 ms, a crotchet at ♩ = 120 has
+        /// 100 ms), and from 60 to 120 ms whatever the tempo, since ears and a choir's ensemble go no finer and no
+        /// coarser than that; ``timingSeconds`` when it is set.
+        public func timingTolerance(for note: ExpectedNote) -> Double {
+            if let timingSeconds { return timingSeconds }
+            let beat = max(0.06, note.quarterSeconds / 5), length = max(0.06, note.duration / 3)
+            return min(0.12, beat, length)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case toleranceCents, timingSeconds, octaveIsCorrect, graceSeconds, minimumVoicedShare, minimumConfidence
+            /// What histories written before timing followed the tempo kept as ``timingSeconds``.
+            case lateSeconds
+        }
+
+        /// Reads what any version of the history kept, each setting it lacks at its default.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            toleranceCents = try c.decodeIfPresent(Double.self, forKey: .toleranceCents) ?? toleranceCents
+            timingSeconds =
+                try c.decodeIfPresent(Double.self, forKey: .timingSeconds) ?? c.decodeIfPresent(Double.self, forKey: .lateSeconds)
+            octaveIsCorrect = try c.decodeIfPresent(Bool.self, forKey: .octaveIsCorrect) ?? octaveIsCorrect
+            graceSeconds = try c.decodeIfPresent(Double.self, forKey: .graceSeconds) ?? graceSeconds
+            minimumVoicedShare = try c.decodeIfPresent(Double.self, forKey: .minimumVoicedShare) ?? minimumVoicedShare
+            minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? minimumConfidence
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(toleranceCents, forKey: .toleranceCents)
+            try c.encodeIfPresent(timingSeconds, forKey: .timingSeconds)
+            try c.encode(octaveIsCorrect, forKey: .octaveIsCorrect)
+            try c.encode(graceSeconds, forKey: .graceSeconds)
+            try c.encode(minimumVoicedShare, forKey: .minimumVoicedShare)
+            try c.encode(minimumConfidence, forKey: .minimumConfidence)
+        }
     }
 
     public var options: Options
@@ -39,10 +78,6 @@ public struct NoteComparator: Sendable {
     /// A frame must be this much louder than the echo left in it to be the singer: 3 dB, a voice at least as loud
     /// as what is left of the loudspeakers. A frame no louder than that is the room, whatever its pitch.
     static let echoMargin = 2.0.squareRoot()
-
-    /// Half the tracker's window, in seconds: how long before a voice starts the first window that hears it is
-    /// centred.
-    public var halfWindow = 0.0
 
     public init(options: Options = Options(), levelGate: Double = 0) {
         self.options = options
@@ -59,13 +94,60 @@ public struct NoteComparator: Sendable {
         frame.level >= levelGate && frame.level >= Self.echoMargin * echoLeft * frame.accompaniment
     }
 
-    /// The verdict on `note` from `frames`, which must cover the note (time-stamped on the session's clock;
-    /// frames outside the note are ignored).
-    public func judge(_ note: ExpectedNote, frames heard: some Collection<PitchFrame>) -> NoteResult {
-        let frames = heard.map { Self.reading($0, for: note) }
+    /// The verdict on `note` from `frames`, which must cover the note and the half second before it (time-stamped
+    /// on the session's clock; frames outside are ignored), with `spectra` of the same stretch (``Spectrum``) to
+    /// time its entrance by, the verdict on the note sung before it, and the pitches (Hz) of the notes sung just
+    /// before that may still be ringing (see ``reading(_:for:ringing:)``).
+    public func judge(
+        _ note: ExpectedNote, frames heard: some Collection<PitchFrame>, spectra: ArraySlice<Spectrum> = [],
+        previous: NoteResult? = nil, ringing: [Double] = []
+    ) -> NoteResult {
+        let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
         func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
+        // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
+        // can reach a semitone away, does not pass for a step to the next note, nor a frame misread by an octave.
+        let times = frames.map(\.time)
+        func heldPitch(_ frame: PitchFrame) -> Double {
+            guard isSung(frame) else { return cents(frame) }
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < frame.time - 0.06 { low = middle + 1 } else { high = middle }
+            }
+            var near: [Double] = []
+            for neighbour in frames[low...] {
+                guard neighbour.time <= frame.time + 0.06 else { break }
+                if isSung(neighbour) { near.append(cents(neighbour)) }
+            }
+            near.sort()
+            return near[near.count / 2]
+        }
 
-        let measured = self.body(of: note, frames: frames)
+        // The pitch the singer held on the note before, when they sang straight on from it: where a slide or a step
+        // comes from.
+        let previousSung = previous.flatMap { previous in
+            previous.medianCents.map { Double(previous.note.midi) * 100 + $0 }
+        }
+        // A singer who comes in late is late, not wrong nor missing: what they sing after the beat at the pitch of
+        // the note before is that note held over, and silence is silence; this note's body begins where they reach it
+        // (within a semitone, past a slide from the old one). A singer who never reaches it is judged on what they
+        // sang instead.
+        var comesIn: Double?
+        if note.isEntrance {
+            func holdsBefore(_ frame: PitchFrame) -> Bool {
+                guard note.previousMIDI != nil, let previousSung, abs(previousSung - Double(note.midi) * 100) > 60 else { return false }
+                return abs(heldPitch(frame) + Double(note.midi) * 100 - previousSung) <= 50
+            }
+            let onTheBeat = frames.filter { $0.time >= note.onset && $0.time < note.onset + 0.04 }
+            if !onTheBeat.isEmpty, onTheBeat.allSatisfy({ !isSung($0) || holdsBefore($0) }) {
+                let reached = frames.first { frame in
+                    frame.time >= note.onset && isSung(frame) && !holdsBefore(frame)
+                        && abs(1200 * log2(frame.frequency / Self.frequency(of: note))) <= 100
+                }
+                if let reached, reached.time < note.end - 0.1 { comesIn = reached.time - min(options.graceSeconds, note.duration * 0.4) }
+            }
+        }
+        let measured = self.body(of: note, frames: frames, from: comesIn)
         let body = measured.steady
         let voicedShare = measured.frames > 0 ? Double(measured.sung) / Double(measured.frames) : 0
         guard measured.frames > 0, voicedShare >= options.minimumVoicedShare else {
@@ -83,79 +165,143 @@ public struct NoteComparator: Sendable {
         let folded = median - shift
         let inTune = body.filter { abs($0.cents - shift) <= options.toleranceCents }.count
         let inTunePercent = 100 * Double(inTune) / Double(body.count)
-        // What the singer was singing just before the note, right or not: where a slide or a step comes from.
-        let lead = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.onset - 0.03 && isSung($0) }
-            .map { cents($0) - shift }.sorted()
-        let before = lead.isEmpty ? nil : lead[lead.count / 2]
+        let before = note.previousMIDI == nil ? nil : previousSung.map { $0 - Double(note.midi) * 100 - shift }
+        // The note before, sung at another pitch and still near: what an early entrance must clearly have left.
+        let lastSung = previous.flatMap { previous in
+            note.onset - previous.note.end < 0.3 ? previousSung.map { $0 - Double(note.midi) * 100 - shift } : nil
+        }
+        // An entrance may come early, by up to half a second, but not into the first moments of the note before.
+        let earliest = previous.map { $0.note.onset + min(0.1, 0.3 * $0.note.duration) } ?? -Double.infinity
+        let searchStart = note.isEntrance ? max(note.onset - Self.earliestEntrance, earliest) : note.onset
         // Nearer this note than the one before: for a step smaller than vibrato's sway, a crest of the old note
         // can reach the new one, so only a frame that stays nearer for 50 ms (longer than a crest) counts.
-        let candidates = frames.filter { $0.time >= note.onset - 0.25 && $0.time < note.end }
+        let candidates = frames.filter { $0.time >= searchStart - 0.1 && $0.time < note.end }
         func nearer(_ frame: PitchFrame) -> Bool {
+            guard let before else { return true }
+            let c = heldPitch(frame) - shift
+            // Before the beat the singer is still on the note before: only a pitch clearly nearer this one has left
+            // it (a note sung flat may come within a semitone's reach of the next).
+            if frame.time < note.onset { return abs(c - folded) < abs(c - before) - 20 }
             // A repeated pitch has nothing to be nearer to.
-            guard let before, abs(before - folded) > 60 else { return true }
-            let c = cents(frame) - shift
-            return abs(c - folded) < abs(c - before)
+            return abs(before - folded) <= 60 || abs(c - folded) < abs(c - before)
         }
         func staysNearer(from index: Int) -> Bool {
             guard let before, abs(before - folded) < 250 else { return true }
             let start = candidates[index].time
             return candidates[index...].prefix { $0.time <= start + 0.05 }.allSatisfy { !isSung($0) || nearer($0) }
         }
+        // Before the beat, only a singer who has left the note before (for another pitch clearly nearer this one, or
+        // by falling silent for 40 ms) and sings this pitch on from then, in full voice and without a break, has come
+        // in early: a frame of the old note misread, another still ringing, or the old note falling away at its end
+        // before a breath, does not.
+        let full = body.isEmpty ? 0 : measured.fullLevel
+        func comesInEarly(at index: Int) -> Bool {
+            let start = candidates[index].time
+            var silentSince: Double?
+            for frame in candidates[index...] where frame.time <= note.onset + 0.03 {
+                guard isSung(frame) else {
+                    if let since = silentSince, frame.time - since > 0.02 { return false }
+                    if silentSince == nil { silentSince = frame.time }
+                    continue
+                }
+                silentSince = nil
+                let c = heldPitch(frame) - shift
+                guard abs(c - folded) <= 70, frame.level >= full / 3, lastSung.map({ abs(c - folded) < abs(c - $0) - 20 }) ?? true else {
+                    return false
+                }
+            }
+            // An octave from the note before is no clear change: a tracker misreads a voice by octaves.
+            if let lastSung, abs(remainder(lastSung - folded, 1200)) > 60 { return true }
+            var quietSince: Double?
+            for frame in candidates where frame.time >= searchStart && frame.time < start {
+                if isSung(frame) {
+                    quietSince = nil
+                } else if let since = quietSince, frame.time - since >= 0.04 {
+                    return true
+                } else if quietSince == nil {
+                    quietSince = frame.time
+                }
+            }
+            return false
+        }
 
-        // The singer has arrived at the first frame near the pitch they settle on (closer than a semitone,
-        // wider than vibrato's sway), or, sliding from the previous note, once they have clearly left it
-        // towards this one: a fast slide is often unvoiced in the middle. An entrance may come a little
-        // early. Frames in a scoop or a slide are less periodic, so a lower confidence is enough here.
+        // The singer's pitch has arrived at the first frame near the pitch they settle on (closer than a semitone,
+        // wider than vibrato's sway), or, sliding from the previous note, once they have clearly left it towards
+        // this one: a fast slide is often unvoiced in the middle. Frames in a scoop or a slide are less periodic,
+        // so a lower confidence is enough here.
         let origin = before ?? note.previousMIDI.map { Double($0 - note.midi) * 100 }
-        let searchStart = note.onset - (note.isEntrance ? 0.1 : 0)
-        let arrivalIndex = candidates.indices.first { index in
+        let arrival = candidates.indices.first { index in
             let frame = candidates[index]
             guard frame.time >= searchStart, frame.isVoiced, frame.confidence >= 0.5, isLoudEnough(frame) else { return false }
             let c = cents(frame) - shift
             let leaving = origin.map { ($0 - c) * ($0 - folded) > 0 && abs(c - $0) >= min(100, 0.7 * abs(folded - $0)) }
-            return (abs(c - folded) <= 70 || leaving == true) && nearer(frame) && staysNearer(from: index)
-        }
-        let arrival = arrivalIndex.map { candidates[$0] }
-        // After a rest the voice rises from a floor (silence, or the room still ringing). A frame's window is centred
-        // on its time, so the first window that takes the voice in, the first above the floor, has its leading edge
-        // where the voice starts, half a window after its time; a voice that swells in is heard there once it has
-        // grown above a tenth of its level. Coming from a note just sung, a voice that dipped more than 6 dB below
-        // the new note's level (a breath, or a fresh attack) came in where it rose from its lowest, which a dip
-        // between two notes puts at their junction; a voice that kept sounding came in when it left the pitch sung
-        // before (the frames of a fast slide are too unsteady to trust, and often unvoiced).
+            guard (abs(c - folded) <= 70 || leaving == true) && nearer(frame) && staysNearer(from: index) else { return false }
+            return frame.time >= note.onset || comesInEarly(at: index)
+        }.map { candidates[$0] }
+        // The note began before its pitch took over the tracker: where its own harmonics rose (``entrance``), with
+        // the note before left out where it may still ring (a room, a sampled voice's release).
         var onsetError: Double?
         if let arrival {
-            let full = candidates.filter { $0.time >= arrival.time && $0.time < arrival.time + 0.1 }.map(\.level).max() ?? arrival.level
-            let approach = candidates.filter { $0.time >= note.onset - 0.1 && $0.time < arrival.time }
-            let quietest = approach.min { $0.level < $1.level }
-            var entrance = arrival.time
-            if before == nil || note.previousMIDI == nil {
-                let floor = quietest.map { min($0.level, arrival.level) } ?? 0
-                let rise = candidates.first { $0.time >= (quietest?.time ?? note.onset - 0.1) && $0.level >= max(floor * 1.41, full / 10) }
-                entrance = min(arrival.time, rise?.time ?? arrival.time) + halfWindow
-            } else if let quietest, quietest.level < full / 2 {
-                entrance = min(arrival.time, approach.last { $0.level <= quietest.level * 1.41 }?.time ?? arrival.time)
-            } else if let before, abs(before - folded) > 60 {
-                let held = candidates.last { frame in
-                    frame.time < arrival.time && frame.isVoiced && frame.confidence >= 0.5 && isLoudEnough(frame)
-                        && !nearer(frame) && abs(cents(frame) - shift - before) <= 150
+            let sung = Self.frequency(of: note) * pow(2, median / 1200)
+            // A singer who stopped (for a breath, or between notes) came in after the silence, whatever sounded in the
+            // room before it.
+            var quietUntil = searchStart - 0.1
+            var quietSince: Double?
+            for frame in candidates where frame.time < arrival.time {
+                if isSung(frame) {
+                    quietSince = nil
+                } else {
+                    if quietSince == nil { quietSince = frame.time }
+                    if frame.time - quietSince! >= 0.03 { quietUntil = frame.time }
                 }
-                entrance = min(arrival.time, held.flatMap { held in candidates.first { $0.time > held.time } }?.time ?? .infinity)
             }
+            // Nor does a note begin while the singer holds another pitch, the note before or one nearer it, for a
+            // tenth of a second or more (not a note that rings on in a room or a sample's release, which fades): it
+            // begins where they leave it.
+            func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(1200 * log2(frame.frequency / $0)) <= 60 } }
+            // A note that rings fades; one the singer still holds keeps its level.
+            func isFading(_ index: Int) -> Bool {
+                let frame = candidates[index]
+                let loudest = candidates[..<index].reversed().prefix { frame.time - $0.time <= 0.08 }.map(\.level).max() ?? 0
+                return frame.level < 0.8 * loudest
+            }
+            var holdingSince: Double?
+            // (A vibrato's trough can pass for the arrival while the old note is still held: the hold is followed a
+            // little past it.)
+            for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time + 0.15 {
+                let frame = candidates[index]
+                let pitch = heldPitch(frame) - shift
+                // Another pitch: nearer the note before than this one, or with none before, more than 60 cents off.
+                let holdsAnother = isSung(frame) && (origin.map { abs(pitch - $0) < abs(pitch - folded) } ?? (abs(pitch - folded) > 60))
+                if holdsAnother && (!isRinging(frame) || !isFading(index)) {
+                    if holdingSince == nil { holdingSince = frame.time }
+                    if frame.time - holdingSince! >= 0.1 { quietUntil = frame.time }
+                } else {
+                    holdingSince = nil
+                }
+            }
+            let arrived = max(arrival.time, quietUntil)
+            let entrance =
+                Self.entrance(arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: quietUntil) ?? arrived
             onsetError = entrance - note.onset
         }
 
+        // A wrong note or octave matters most; then an entrance out of time, whose pitch was held too briefly to be
+        // sure of; then the pitch.
         let verdict: Verdict
+        let timing = options.timingTolerance(for: note)
         if offOctave && !options.octaveIsCorrect {
             verdict = .octave
         } else if abs(folded) > 50 + doubt {
             verdict = .wrong
+        } else if note.isEntrance, (onsetError ?? .infinity) > timing {
+            verdict = .late
+        } else if note.isEntrance, let onsetError, onsetError < -timing {
+            verdict = .early
         } else if folded < -options.toleranceCents - doubt {
             verdict = .flat
         } else if folded > options.toleranceCents + doubt {
             verdict = .sharp
-        } else if note.isEntrance, (onsetError ?? .infinity) > options.lateSeconds {
-            verdict = .late
         } else {
             verdict = .correct
         }
@@ -174,22 +320,92 @@ public struct NoteComparator: Sendable {
             evidence: NoteResult.Evidence(voicedShare: voicedShare, framesJudged: held.count, sangOther: sangOther))
     }
 
+    /// How long before its written onset an entrance is looked for, in seconds.
+    static let earliestEntrance = 0.5
+
+    /// Where a note began to sound, given the moment `arrival` its pitch took over the tracker: the start of the rise
+    /// of its harmonics (``Spectrum/salience(of:excluding:)`` at the `sung` frequency, leaving out the harmonics of
+    /// the `ringing` notes before) that leads to it. Nil when the spectra cannot tell (too few, or a pitch that
+    /// sounded all along, or that shares every harmonic with the note before: an octave up).
+    ///
+    /// This is onset detection informed by the pitch, the way score followers and note transcribers refine a note's
+    /// start (spectral flux restricted to one pitch's harmonic comb, as in Bello et al., "A tutorial on onset
+    /// detection in music signals", 2005): a listener hears a note begin as soon as its pitch is audible, and that
+    /// is well before a tracker that reads one pitch per window gives up the note still ringing (a swell under a
+    /// sampled voice's release read 100 to 300 ms late), while the level or a pitch track alone would call a
+    /// breath, a consonant or a swell the note. A note segmenter on the pitch track (pYIN's note HMM) places the
+    /// boundary where the tracker changes its mind, the late point; broadband spectral flux fires on consonants. The start is where the harmonics' level, walking back from the
+    /// arrival, falls below halfway (in decibels) from the quietest they were before it to where they hold after
+    /// it: past a swell's first few tens of milliseconds, and clear of the noise of a breath, which fills the
+    /// troughs between harmonics as much as the harmonics.
+    static func entrance(arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double) -> Double? {
+        let ringing = ringing.filter { abs(1200 * log2(sung / $0)) > 60 }
+        var times: [Double] = [], levels: [Double] = []
+        for spectrum in spectra where spectrum.time >= lower && spectrum.time <= arrival + 0.15 {
+            guard let salience = spectrum.salience(of: sung, excluding: ringing) else { return nil }
+            times.append(spectrum.time)
+            levels.append(salience)
+        }
+        let after = zip(times, levels).filter { $0.0 >= arrival }.map(\.1).sorted()
+        guard after.count >= 3, let last = times.lastIndex(where: { $0 <= arrival }), last >= 2 else { return nil }
+        let steady = after[after.count / 2]
+        guard steady > 0 else { return nil }
+        // Decibels from the steady level, over three spectra (one alone can fall between two bursts of noise), and no
+        // lower than 40 dB down.
+        let decibels = levels.map { 10 * log10(max($0, steady * 1e-4) / steady) }
+        let smoothed = decibels.indices.map { i in
+            decibels[max(0, i - 1)...min(decibels.count - 1, i + 1)].reduce(0, +)
+                / Double(min(decibels.count - 1, i + 1) - max(0, i - 1) + 1)
+        }
+        let floor = smoothed[...last].min() ?? 0
+        guard floor <= -6 else { return nil }
+        var start = last
+        while start > 0 && smoothed[start - 1] >= floor / 2 { start -= 1 }
+        return min(arrival, times[start] + spectralDelay)
+    }
+
+    /// How much later than the centre of the window where it crosses halfway a rise of harmonics really starts:
+    /// the half of a 64 ms window it reaches ahead, less the share of it a sudden note must fill to reach
+    /// halfway; measured on tones that start at a known sample (`NoteComparatorTests`).
+    static let spectralDelay = 0.01
+
     /// The written note's frequency in Hz.
     static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
 
-    /// `frame` as heard for singing `note`. A frame read an octave or more below the note whose window also
-    /// repeats at the note's own period (within a semitone) nearly as well as at the period chosen (d′ no more
-    /// than 0.1 above it) was the voice at the note with another sound repeating with it at a common, longer
-    /// period (what is left of the loudspeakers, or a voice's own wavering onset): it is read at the note's
-    /// period. A voice really sung an octave low repeats at half its period only as well as its odd harmonics
-    /// allow, which is poorly: it stays low. And nobody sings a note more than an octave and a bit away: a frame
-    /// read further off is read at its most periodic candidate within that reach, if one repeats well (d′ up to
-    /// 0.35), and is no singing otherwise.
-    static func reading(_ frame: PitchFrame, for note: ExpectedNote) -> PitchFrame {
-        guard frame.isVoiced else { return frame }
+    /// `frame` as heard for singing `note`, with the notes sung just before (`ringing`, in Hz) perhaps still
+    /// sounding. A frame read an octave or more below the note whose window also repeats at the note's own period
+    /// (within a semitone) nearly as well as at the period chosen (d′ no more than 0.1 above it) was the voice at
+    /// the note with another sound repeating with it at a common, longer period (what is left of the
+    /// loudspeakers, or a voice's own wavering onset): it is read at the note's period. A voice really sung an
+    /// octave low repeats at half its period only as well as its odd harmonics allow, which is poorly: it stays
+    /// low. A frame read at a note still ringing, or not voiced at all, whose window repeats well (d′ up to 0.4) at
+    /// another period within a semitone and a half of the note was the note sounding under it (a room's or a
+    /// sampled voice's release, which a one-pitch tracker hears mixed): it is read there. A voice that holds the
+    /// note before into this one makes no such second dip, and stays where it is. And nobody sings a note more
+    /// than an octave and a bit away: a frame read further off is read at its most periodic candidate within that
+    /// reach, if one repeats well (d′ up to 0.35), and is no singing otherwise.
+    static func reading(_ frame: PitchFrame, for note: ExpectedNote, ringing: [Double] = []) -> PitchFrame {
         let written = frequency(of: note)
-        let cents = 1200 * log2(frame.frequency / written)
         var read = frame
+        if !ringing.isEmpty {
+            func isRinging(_ frequency: Double) -> Bool { ringing.contains { abs(1200 * log2(frequency / $0)) <= 60 } }
+            let held = !frame.isVoiced || (isRinging(frame.frequency) && abs(1200 * log2(frame.frequency / written)) > 60)
+            var own: PitchCandidate?
+            for i in 0..<frame.candidates.count where held {
+                let candidate = frame.candidates[i]
+                guard abs(1200 * log2(candidate.frequency / written)) <= 150, candidate.aperiodicity <= 0.4,
+                    !isRinging(candidate.frequency), candidate.aperiodicity < own?.aperiodicity ?? .infinity
+                else { continue }
+                own = candidate
+            }
+            if let own {
+                read.frequency = own.frequency
+                read.confidence = 1 - own.aperiodicity
+                return read
+            }
+        }
+        guard frame.isVoiced else { return frame }
+        let cents = 1200 * log2(frame.frequency / written)
         if cents < -1100, let own = frame.candidates.nearest(written, within: 100),
             own.aperiodicity <= min(0.35, 1 - frame.confidence + 0.1)
         {
@@ -212,10 +428,11 @@ public struct NoteComparator: Sendable {
     /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
     /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
     /// pitch lags behind.
-    func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>) -> Body {
-        let frames = heard.map { Self.reading($0, for: note) }
+    func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>, ringing: [Double] = [], from start: Double? = nil) -> Body {
+        let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
         let grace = min(options.graceSeconds, note.duration * 0.4)
-        let bodyStart = note.onset + grace, bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        let bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        let bodyStart = max(note.onset + grace, start.map { min(bodyEnd - 0.05, $0 + grace) } ?? -.infinity)
         var sung: [PitchFrame] = []
         var count = 0
         for frame in frames where frame.time >= bodyStart && frame.time < bodyEnd {
@@ -225,15 +442,16 @@ public struct NoteComparator: Sendable {
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
         let written = Self.frequency(of: note)
         let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
-        return Body(steady: steady, sung: sung.count, frames: count)
+        return Body(steady: steady, sung: sung.count, frames: count, fullLevel: full)
     }
 
-    /// A note's body: its steady sung frames in cents from the written pitch, how many frames were sung, and how
-    /// many it spans.
+    /// A note's body: its steady sung frames in cents from the written pitch, how many frames were sung, how many it
+    /// spans, and the level it was sung at (the upper quartile of its sung frames' RMS).
     struct Body {
         var steady: [(time: Double, cents: Double)]
         var sung: Int
         var frames: Int
+        var fullLevel: Double
     }
 
     /// The part of a body the singer held: the longest stretch over which their pitch, averaged over a vibrato

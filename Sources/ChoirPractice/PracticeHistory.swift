@@ -201,6 +201,10 @@ public final class PracticeHistory: Sendable {
             }
             try db.execute(sql: "CREATE INDEX session_score ON session(score_hash)")
         }
+        // Seconds a take was moved by to fit the score (``SessionReport/alignment``).
+        migrator.registerMigration("how far a take was moved to fit the score") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN aligned REAL")
+        }
         return migrator
     }
 
@@ -279,12 +283,17 @@ public final class PracticeHistory: Sendable {
     }
 
     /// Marks a session as ended, with how its audio devices fared if it was live: sung to its end, or
-    /// `interrupted` where it stopped (quit, a signal, a failure), keeping what was sung.
-    public func finish(session: Int64, audio: AudioHealth? = nil, interrupted: SessionReport.Interruption? = nil) throws(Failure) {
+    /// `interrupted` where it stopped (quit, a signal, a failure), keeping what was sung; a take `aligned` by
+    /// that many seconds to fit the score.
+    public func finish(
+        session: Int64, audio: AudioHealth? = nil, interrupted: SessionReport.Interruption? = nil, aligned: Double? = nil
+    ) throws(Failure) {
         try attempt { db in
             try db.execute(
-                sql: "UPDATE session SET finished = ?, audio = ?, stopped = ? WHERE id = ?",
-                arguments: [interrupted == nil, try audio.map { try Self.json($0) }, try interrupted.map { try Self.json($0) }, session])
+                sql: "UPDATE session SET finished = ?, audio = ?, stopped = ?, aligned = ? WHERE id = ?",
+                arguments: [
+                    interrupted == nil, try audio.map { try Self.json($0) }, try interrupted.map { try Self.json($0) }, aligned, session,
+                ])
         }
     }
 
@@ -394,6 +403,7 @@ public final class PracticeHistory: Sendable {
             report.divisi = try (row["divisi"] as String?).map { try decoder.decode(SessionReport.DivisiChoice.self, from: Data($0.utf8)) }
             report.lyrics =
                 try (row["lyrics"] as String?).map { try decoder.decode([Schedule.SungSyllable].self, from: Data($0.utf8)) } ?? []
+            report.alignment = row["aligned"]
             report.interruption = try (row["stopped"] as String?).map {
                 try decoder.decode(SessionReport.Interruption.self, from: Data($0.utf8))
             }

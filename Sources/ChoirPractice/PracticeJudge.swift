@@ -15,6 +15,7 @@ public struct PracticeJudge: Sendable {
     /// The sung pitch over the session, thinned for reports: (seconds, MIDI number) of sung frames.
     public private(set) var trace: [TracePoint] = []
     private var pending: [PitchFrame] = []
+    private var pendingSpectra: [Spectrum] = []
 
     public init(
         notes: [ExpectedNote], options: NoteComparator.Options, gate: LevelGate = LevelGate(), learnsLevel: Bool,
@@ -22,8 +23,6 @@ public struct PracticeJudge: Sendable {
     ) {
         self.notes = notes
         self.comparator = NoteComparator(options: options, levelGate: gate.threshold)
-        let tracker = Self.detector(for: notes, sampleRate: 48000)
-        comparator.halfWindow = Double(tracker.window) / tracker.sampleRate / 2
         comparator.echoLeft = gate.echoLeft.share
         comparator.vibratoRate = vibrato.rate
         self.gate = gate
@@ -43,6 +42,12 @@ public struct PracticeJudge: Sendable {
 
     /// Frames end this long after a note so that a note's last frames are in before it is judged.
     static let settle = 0.06
+
+    /// Adds the spectrum of a stretch of the microphone (on the session's clock), by which entrances are timed; the
+    /// spectra come in time order, at least as far as the frames.
+    public mutating func add(_ spectrum: Spectrum) {
+        pendingSpectra.append(spectrum)
+    }
 
     /// Adds one frame (on the session's clock) and returns the notes it completes.
     public mutating func add(_ frame: PitchFrame) -> ArraySlice<NoteResult> {
@@ -76,6 +81,7 @@ public struct PracticeJudge: Sendable {
         let first = results.count
         while results.count < notes.count, notes[results.count].end <= time { judgeNext() }
         pending.removeAll()
+        pendingSpectra.removeAll()
         return results[first...]
     }
 
@@ -83,21 +89,47 @@ public struct PracticeJudge: Sendable {
     /// alternatives (the singer's other line sounding with it) is judged against whichever the sung pitch is
     /// nearer to.
     private mutating func judgeNext() {
-        var result = comparator.judge(notes[results.count], frames: pending)
-        for alternative in notes[results.count].alternatives {
-            let other = comparator.judge(notes[results.count].sung(as: alternative), frames: pending)
+        let note = notes[results.count]
+        let previous = results.last.flatMap { $0.note.index == note.index - 1 ? $0 : nil }
+        // The notes sung in the last 0.6 s before this one: a room, or a sampled voice's release, may still sound them.
+        let ringing = results.suffix(2).filter { note.onset - $0.note.end < 0.6 }.compactMap(\.sungFrequency)
+        let spectra = pendingSpectra[...]
+        var result = comparator.judge(note, frames: pending, spectra: spectra, previous: previous, ringing: ringing)
+        for alternative in note.alternatives {
+            let other = comparator.judge(
+                note.sung(as: alternative), frames: pending, spectra: spectra, previous: previous, ringing: ringing)
             if abs(other.medianCents ?? .infinity) < abs(result.medianCents ?? .infinity) { result = other }
         }
+        result.verdict = drift(result)
         results.append(result)
-        vibrato.learn(from: comparator.body(of: result.note, frames: pending).steady)
+        vibrato.learn(from: comparator.body(of: result.note, frames: pending, ringing: ringing).steady)
         comparator.vibratoRate = vibrato.rate
     }
 
-    /// Keeps only the frames the next note can still use (an entrance looks a little before its onset).
+    /// `result`'s verdict, made rushed or dragged where an early or late entrance ends a steady drift: the three
+    /// entrances before it, in the last eight seconds, came ever earlier (or later) by steps of less than half the
+    /// tolerance, moving by half the tolerance or more, the last of them by at least three fifths of it already. One
+    /// entrance out of place, or a jump, stays early or late.
+    func drift(_ result: NoteResult) -> Verdict {
+        guard result.verdict == .early || result.verdict == .late, let error = result.onsetError else { return result.verdict }
+        let late = result.verdict == .late
+        let tolerance = comparator.options.timingTolerance(for: result.note)
+        let recent = results.suffix(8).filter { $0.note.isEntrance && $0.note.onset >= result.note.onset - 8 }
+            .compactMap(\.onsetError).suffix(3)
+        guard recent.count == 3 else { return result.verdict }
+        let errors = (Array(recent) + [error]).map { late ? $0 : -$0 }
+        let steady = zip(errors, errors.dropFirst()).allSatisfy { $1 >= $0 - 0.025 && $1 - $0 < tolerance / 2 }
+        guard steady, errors[2] >= 0.6 * tolerance, errors[2] - errors[0] >= tolerance / 2 else { return result.verdict }
+        return late ? .dragged : .rushed
+    }
+
+    /// Keeps only the frames and spectra the next note can still use: an entrance is looked for from half a second
+    /// before its onset, and the quiet before it a little earlier.
     private mutating func dropFramesBefore(_ next: Int) {
         guard next < notes.count else { return }
-        let keepFrom = notes[next].onset - 0.2
+        let keepFrom = notes[next].onset - NoteComparator.earliestEntrance - 0.15
         if let cut = pending.firstIndex(where: { $0.time >= keepFrom }), cut > 0 { pending.removeFirst(cut) }
+        if let cut = pendingSpectra.firstIndex(where: { $0.time >= keepFrom }), cut > 0 { pendingSpectra.removeFirst(cut) }
     }
 }
 

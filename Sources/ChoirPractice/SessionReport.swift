@@ -25,6 +25,8 @@ public struct SessionReport: Sendable, Codable, Equatable {
     public var audio: AudioHealth?
     /// The notes a take ended before: not sung, so neither judged nor counted as mistakes.
     public var unsung: Unsung?
+    /// Seconds a take was moved by to fit the score (``TakeAlignment``): positive where its singing started late.
+    public var alignment: Double?
     /// Where a session ended by a signal (or a closed window) stopped; nil for one that ran to its end or was quit.
     public var interruption: Interruption?
     /// Semitones the score was moved by for the session.
@@ -93,6 +95,26 @@ public struct SessionReport: Sendable, Codable, Equatable {
     /// "transposed up 1 semitone" for 1, nil for 0.
     public static func transposition(_ semitones: Int) -> String? {
         semitones == 0 ? nil : "transposed \(semitones > 0 ? "up" : "down") \(abs(semitones)) semitone\(abs(semitones) == 1 ? "" : "s")"
+    }
+
+    /// "the take starts 0.30 s late: aligned", when the take was moved.
+    public var alignmentSummary: String? {
+        alignment.map { shift in
+            "the take starts \(String(printf: "%.2f", abs(shift))) s \(shift > 0 ? "late" : "early"): aligned (--no-align judges it as recorded)"
+        }
+    }
+
+    /// How far the singer's entrances came steadily early (below 0) or late, in seconds: the median of their
+    /// offsets where there are eight or more and at least three quarters of them lie 30 ms or more to the same
+    /// side. Nil when there is no such lean. For a take that was not aligned, or a live session whose latency may
+    /// be off, it says what alignment says of a recording.
+    public var steadyOffset: Double? {
+        let offsets = results.filter { $0.note.isEntrance }.compactMap(\.onsetError).sorted()
+        guard offsets.count >= 8 else { return nil }
+        let median = offsets[offsets.count / 2]
+        let side = offsets.count { median > 0 ? $0 >= 0.03 : $0 <= -0.03 }
+        guard abs(median) >= 0.06, 4 * side >= 3 * offsets.count else { return nil }
+        return median
     }
 
     /// The end of the range that a take shorter than it left out.

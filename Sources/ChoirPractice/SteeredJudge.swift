@@ -18,6 +18,8 @@ public struct SteeredJudge: Sendable {
     /// The singer's vibrato, carried from one segment's judge to the next.
     private var vibrato = VibratoLearner()
     private var current: (judge: PracticeJudge, segment: Segment)?
+    /// The last second of spectra, for a segment that begins behind them.
+    private var spectra: [Spectrum] = []
     private var upcoming: [Segment] = []
     /// Frames whose time is before this were heard before the latest segment began, and are dropped.
     private var judgedSince: Int = 0
@@ -96,6 +98,13 @@ public struct SteeredJudge: Sendable {
         return results.count - before
     }
 
+    /// Adds the spectrum of a stretch of the microphone, on the session's clock, for timing entrances.
+    public mutating func add(_ spectrum: Spectrum) {
+        spectra.append(spectrum)
+        if let stale = spectra.firstIndex(where: { $0.time >= spectrum.time - 1 }), stale > 0 { spectra.removeFirst(stale) }
+        current?.judge.add(spectrum)
+    }
+
     /// Judges what was sung of the notes that have ended, when the session stops.
     public mutating func finish(at time: Double) {
         close(at: time)
@@ -114,11 +123,13 @@ public struct SteeredJudge: Sendable {
             var moved = note
             moved.onset = segment.sessionTime(of: note.onset)
             moved.duration = note.duration / segment.speed
+            moved.quarterSeconds = note.quarterSeconds / segment.speed
             return moved
         }
         var judge = PracticeJudge(notes: placed, options: options, gate: gate, learnsLevel: true, vibrato: vibrato)
         judge.comparator.levelGate = gate.threshold
         judge.comparator.echoLeft = gate.echoLeft.share
+        for spectrum in spectra where spectrum.time >= segment.time - 0.3 { judge.add(spectrum) }
         current = (judge, segment)
         judgedSince = 0
         tracedSince = 0

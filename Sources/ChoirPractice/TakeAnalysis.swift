@@ -7,6 +7,8 @@ import ChoirPitch
 public struct TakeAnalysis: Sendable {
     /// The take's pitch frames, on its own clock, tracked with the mix's echo taken out.
     public var frames: [PitchFrame]
+    /// The take's spectra every 5 ms, on its own clock, with the mix's echo taken out: what entrances are timed by.
+    public var spectra: [Spectrum]
     /// The singer's level, learned from every frame.
     public var gate: LevelGate
     /// How loud the mix came through the microphone: the RMS of the echo taken out over the mix's (0 when nothing
@@ -35,6 +37,19 @@ public struct TakeAnalysis: Sendable {
         filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
         var cleaned = samples
         var echo = Self.cancel(&cleaned, mix: mix, filter: filter, lead: path.lead, hop: configuration.hop)
+        // Where the singer rests, what the microphone hears is the loudspeakers and the room: a path that takes
+        // nothing out there found no loudspeakers, only the singer's own line moving with the others (a take made
+        // with headphones, or rendered); the take is judged as it is.
+        let rests = samples.indices.filter { $0 % configuration.hop == 0 }.filter { i in
+            ExpectedNote.isRest(at: Double(i) / sampleRate - start, in: notes)
+        }
+        func restPower(_ x: [Float]) -> Double {
+            rests.reduce(0.0) { sum, i in sum + x[i..<min(x.count, i + configuration.hop)].reduce(0.0) { $0 + Double($1 * $1) } }
+        }
+        if rests.count * configuration.hop >= Int(sampleRate / 2), restPower(cleaned) >= 0.8 * restPower(samples) {
+            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start)
+            return
+        }
         // A filter learned from too little (a piece without rests) can add more than it takes out; then the take is
         // judged as heard, and the mix's level through the path's strongest tap says how loud it came through.
         if power(cleaned) >= power(samples) {
@@ -54,6 +69,7 @@ public struct TakeAnalysis: Sendable {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         self.loudspeakers = loudspeakers
         frames = try PitchTracker.track(signal: cleaned, configuration: configuration)
+        spectra = SpectrumAnalyser.spectra(of: cleaned, sampleRate: sampleRate, hop: 0.005)
         if let echo {
             // The echo's RMS over each frame's window, from running sums of squares.
             var energy = [Double](repeating: 0, count: echo.count + 1)
@@ -95,5 +111,44 @@ public struct TakeAnalysis: Sendable {
     /// A judge of `notes` that knows what this analysis learned.
     public func judge(_ notes: [ExpectedNote], options: NoteComparator.Options) -> PracticeJudge {
         PracticeJudge(notes: notes, options: options, gate: gate, learnsLevel: false)
+    }
+
+    /// How far the take's singing lies from where `notes` say, in seconds (later positive), when it is 50 ms or more:
+    /// the shift by which the first phrases' pitches fit best (``TakeAlignment``), then moved by the median of their
+    /// entrances' offsets as the judge times them at that shift, which the fit of whole notes cannot place finer than
+    /// a consonant or a breath. 0 when no shift fits clearly better than none.
+    public func alignment(of notes: [ExpectedNote], options: NoteComparator.Options, start: Double) -> Double {
+        let comparator = judge(notes, options: options).comparator
+        let coarse = TakeAlignment.offset(frames: frames, notes: notes, start: start, isSung: comparator.isSung)
+        guard coarse != 0 else { return 0 }
+        let first = notes.prefix { $0.onset < notes[0].onset + 12 }
+        var trial = judge(Array(first), options: options)
+        feed(&trial, offset: start + coarse) { judge, _ in judge.results.count < first.count }
+        _ = trial.finish()
+        let offsets = trial.results.filter { $0.note.isEntrance }.compactMap(\.onsetError).sorted()
+        let fine = offsets.isEmpty ? 0 : offsets[offsets.count / 2]
+        let shift = coarse + (abs(fine) < 0.1 ? fine : 0)
+        return abs(shift) >= TakeAlignment.smallest ? shift : 0
+    }
+
+    /// Gives `judge` the take's frames and spectra in time order, each moved `offset` seconds earlier (onto the
+    /// notes' clock), and calls `each` with the judge and every frame's time once the judge has it; stops when
+    /// `each` says so.
+    public func feed<Failure: Error>(
+        _ judge: inout PracticeJudge, offset: Double = 0, each: (PracticeJudge, Double) throws(Failure) -> Bool
+    ) throws(Failure) {
+        var next = 0
+        for var frame in frames {
+            frame.time -= offset
+            // A note's entrance is timed by spectra up to 0.15 s past the frame where its pitch arrived.
+            while next < spectra.count, spectra[next].time - offset <= frame.time + 0.2 {
+                var spectrum = spectra[next]
+                spectrum.time -= offset
+                judge.add(spectrum)
+                next += 1
+            }
+            _ = judge.add(frame)
+            guard try each(judge, frame.time) else { return }
+        }
     }
 }

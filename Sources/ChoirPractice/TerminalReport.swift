@@ -4,8 +4,11 @@ import ChoirScore
 /// and the weakest passages.
 public enum TerminalReport {
     /// The report as text, `width` columns wide; `colour` adds ANSI colours (turn it off for NO_COLOR and files);
-    /// `verbose` says every interval against the chord rather than those that matter.
-    public static func render(_ report: SessionReport, colour: Bool, verbose: Bool = false, width: Int = 80) -> String {
+    /// `verbose` says every interval against the chord rather than those that matter. The notes to work on are
+    /// listed (ten at most), or every note with `allNotes`.
+    public static func render(
+        _ report: SessionReport, colour: Bool, verbose: Bool = false, width: Int = 80, allNotes: Bool = false
+    ) -> String {
         var out =
             "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
             + (report.transposition.map { ", " + $0 } ?? "") + "\n"
@@ -20,6 +23,13 @@ public enum TerminalReport {
             out += interrupted
         } else if let unsung = report.unsung {
             out += "Not sung: \(unsung.summary)\n"
+        }
+        if let aligned = report.alignmentSummary { out += "Take: \(aligned)\n" }
+        if report.alignment == nil, let lean = report.steadyOffset {
+            let advice =
+                report.kind == .file
+                ? "without --no-align the take is moved to fit" : "if the beat felt right to you, the latency may be off: choir calibrate"
+            out += "Timing: your entrances came steadily \(Int(abs(lean) * 1000)) ms \(lean > 0 ? "late" : "early"); \(advice)\n"
         }
         let lines = report.lineFigures
         if !lines.isEmpty {
@@ -37,7 +47,8 @@ public enum TerminalReport {
                 .joined(separator: ", ") + "\n"
         }
         let counts = report.counts
-        out += "Verdicts: " + Verdict.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") + "\n"
+        let given = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\(verdict.rawValue) \($0)" } }
+        out += "Verdicts: " + given.joined(separator: ", ") + "\n"
         if let bias = report.biasCents, let spread = report.meanAbsoluteCents {
             let leaning = abs(bias) < 5 ? "centred" : bias < 0 ? "flat" : "sharp"
             out +=
@@ -55,6 +66,7 @@ public enum TerminalReport {
             }
             if borrowed.count > 5 { out += "  and \(borrowed.count - 5) more\n" }
         }
+        out += notes(report, all: allNotes)
         if !report.marks.isEmpty {
             out += "Your marks:\n" + report.marks.map { "  m. \($0.measure): \($0.text)\n" }.joined()
         }
@@ -67,6 +79,49 @@ public enum TerminalReport {
                 out += "  \(rank + 1). \(passage.summary) — \(passage.suggestion)\n"
             }
         }
+        return out
+    }
+
+    /// How many notes to work on are listed unless every note is asked for.
+    static let notesListed = 10
+
+    /// The notes to work on as a table in score order: where, the syllable, what was written, what was sung, how
+    /// early or late, the verdict. Past ``notesListed`` mistakes, those furthest off are kept: a missing, wrong or
+    /// octave note first, then by how many times the tolerance the pitch or the timing was out.
+    static func notes(_ report: SessionReport, all: Bool) -> String {
+        let mistakes = report.results.filter { !$0.verdict.isCorrect }
+        guard all || !mistakes.isEmpty else { return "" }
+        var listed = all ? report.results : mistakes
+        if !all && listed.count > notesListed {
+            func severity(_ result: NoteResult) -> (Int, Double) {
+                if [.missing, .wrong, .octave].contains(result.verdict) { return (0, 0) }
+                if result.verdict.isTiming {
+                    return (1, -abs(result.onsetError ?? 0) / report.options.timingTolerance(for: result.note))
+                }
+                return (1, -abs(result.medianCents ?? 0) / report.options.toleranceCents)
+            }
+            let kept = Set(listed.indices.sorted { severity(listed[$0]) < severity(listed[$1]) }.prefix(notesListed))
+            listed = listed.indices.filter { kept.contains($0) }.map { listed[$0] }
+        }
+        let passes = Set(report.results.map(\.pass)).count > 1
+        var rows = [["m.", "beat", "word", "wrote", "sang", "timing", "verdict"] + (passes ? ["pass"] : [])]
+        for result in listed {
+            rows.append(
+                [
+                    result.note.measure, NoteResult.beat(result.note.beat), result.note.syllable ?? "", result.note.name,
+                    result.sungName ?? "not sung", result.verdict == .missing ? "" : result.offsetText ?? "", result.verdict.rawValue,
+                ] + (passes ? ["\(result.pass)"] : []))
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
+        var out =
+            all
+            ? "Notes (\(listed.count)):\n"
+            : "Notes to work on (\(listed.count == mistakes.count ? "\(listed.count)" : "\(listed.count) of \(mistakes.count), furthest off")):\n"
+        for row in rows {
+            let cells = zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  ")
+            out += "  " + String(cells.reversed().drop { $0 == " " }.reversed()) + "\n"
+        }
+        if !all && listed.count < mistakes.count { out += "  (--all-notes lists every note)\n" }
         return out
     }
 

@@ -1,7 +1,24 @@
 /// What the comparator says about one written note.
 public enum Verdict: String, Sendable, Codable, CaseIterable {
-    case correct, flat, sharp, wrong, octave, late, missing
+    /// In tune and in time.
+    case correct
+    /// Below or above the written pitch by more than the tolerance in cents.
+    case flat, sharp
+    /// Nearer another semitone.
+    case wrong
+    /// The right note an octave (or two) away.
+    case octave
+    /// Come in before or after the beat by more than the timing tolerance.
+    case early, late
+    /// Early or late at the end of a stretch of the phrase over which the singer drew steadily ahead of the beat, or
+    /// fell behind it: a tempo that runs away rather than one entrance out of place.
+    case rushed, dragged
+    /// Not sung.
+    case missing
 
     /// Whether the note counts as right.
     public var isCorrect: Bool { self == .correct }
+
+    /// Whether the verdict is about time rather than pitch.
+    public var isTiming: Bool { [.early, .late, .rushed, .dragged].contains(self) }
 }

@@ -42,6 +42,8 @@ public struct PracticePlan: Sendable {
     public var loudspeakers = true
     /// Sample rate of live audio and of a written mix, in Hz.
     public var sampleRate = 48000
+    /// Whether a take is moved to where its singing fits the score best (``TakeAlignment``), up to 3 s either way.
+    public var aligns = true
     /// Performance lock: only pause and quit are obeyed.
     public var locked = false
     /// The practice history to keep the session in; nil keeps it out.

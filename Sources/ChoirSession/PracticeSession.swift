@@ -39,8 +39,10 @@ public final class PracticeSession: @unchecked Sendable {
 
     public let plan: PracticePlan
     public let resolved: ResolvedPlayback
-    /// The singer's notes in the range, on the score's clock.
+    /// The singer's notes in the range, on the score's clock (of a take, those it may hold).
     public let notes: [ExpectedNote]
+    /// All the singer's notes in the range, a take's or not: what a take too short for them leaves unsung.
+    private let range: [ExpectedNote]
     /// The report as it starts: what is practised, with no verdicts yet.
     public let header: SessionReport
     /// Seconds from the centre of the analysis window to its newest sample (live; 0 for a take).
@@ -77,6 +79,7 @@ public final class PracticeSession: @unchecked Sendable {
     private struct LiveSetup {
         var tracker: PitchTracker
         var configuration: PitchTracker.Configuration
+        var spectra: SpectrumAnalyser
         var ring: SPSCRing<Float>
         var capture: ALSACapture
         var mix: MixOutput
@@ -96,7 +99,8 @@ public final class PracticeSession: @unchecked Sendable {
         self.plan = plan
         self.resolved = resolved
         self.recorder = recorder
-        var notes = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
+        let range = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score, divisi: plan.divisi)
+        var notes = range
         var header = header
         guard !notes.isEmpty else {
             throw SessionError(.usage, "\(plan.playback.score): \(resolved.part!) has no notes to sing in this range")
@@ -110,8 +114,9 @@ public final class PracticeSession: @unchecked Sendable {
             }
             latency = plan.latency ?? 0
             let take = try Self.openTake(path, plan: plan, resolved: resolved, latency: latency)
-            // A take shorter than the range is judged up to its end: the notes it holds whole.
-            let end = take.audio.duration - resolved.schedule.preroll - latency
+            // A take shorter than the range is judged up to its end: the notes it holds whole (a take moved to fit
+            // the score may hold a few more or fewer, which the session finds once it has heard it).
+            let end = take.audio.duration - resolved.schedule.preroll - latency + (plan.aligns ? TakeAlignment.reach : 0)
             let covered = notes.prefix { $0.onset + $0.duration <= end }
             guard !covered.isEmpty else {
                 throw SessionError(
@@ -120,10 +125,7 @@ public final class PracticeSession: @unchecked Sendable {
                         + "least \(String(printf: "%.1f", notes[0].onset + notes[0].duration + resolved.schedule.preroll + latency)) s, "
                         + "to the end of the first note of the practised range")
             }
-            if covered.count < notes.count {
-                header.unsung = SessionReport.Unsung(notes: notes.count - covered.count, measure: notes[covered.count].measure)
-                notes = Array(covered)
-            }
+            notes = Array(covered)
             source = .take(take)
             halfWindow = 0
         case .device(let device):
@@ -136,6 +138,7 @@ public final class PracticeSession: @unchecked Sendable {
             halfWindow = Double(live.configuration.window) / 2 / Double(rate)
         }
         self.notes = notes
+        self.range = range
         self.header = header
         state.withLock {
             $0.tempo = resolved.schedule.initialTempo
@@ -243,7 +246,8 @@ public final class PracticeSession: @unchecked Sendable {
         }
         let recording = try plan.record.map { (path) throws(SessionError) in try TakeRecording(path: path, sampleRate: sampleRate) }
         return LiveSetup(
-            tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
+            tracker: tracker, configuration: configuration, spectra: SpectrumAnalyser(sampleRate: Double(sampleRate)), ring: ring,
+            capture: capture, mix: mix, echo: echo, recording: recording)
     }
 
     /// Starts the session on its own thread.
@@ -291,6 +295,10 @@ public final class PracticeSession: @unchecked Sendable {
         var audio: AudioHealth?
         var ending: Ending
         var place: (measure: String, pass: Int)?
+        /// Seconds a take was moved by to fit the score (``TakeAlignment``).
+        var alignment: Double?
+        /// The notes a take ended before.
+        var unsung: SessionReport.Unsung?
     }
 
     private func finishRun(_ run: Run) {
@@ -298,14 +306,16 @@ public final class PracticeSession: @unchecked Sendable {
         report.results = run.results
         report.trace = run.trace
         report.audio = run.audio
+        report.alignment = run.alignment
+        report.unsung = run.unsung
         // Ended before its range was done (quit, a signal, a closed window, a failure), the session is kept as
         // interrupted with what was sung, saying where it stopped.
         if run.ending != .completed, let place = run.place {
             report.interruption = SessionReport.Interruption(
-                measure: place.measure, pass: place.pass, passes: resolved.schedule.passes, notes: notes.count + (header.unsung?.notes ?? 0)
+                measure: place.measure, pass: place.pass, passes: resolved.schedule.passes, notes: range.count
             )
         }
-        recorder?.finish(audio: run.audio, interrupted: report.interruption)
+        recorder?.finish(audio: run.audio, interrupted: report.interruption, aligned: run.alignment)
         state.withLock { $0.ended = true }
         result.withLock {
             $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
@@ -330,7 +340,7 @@ public final class PracticeSession: @unchecked Sendable {
     }
 
     private func runTake(_ take: TakeSetup) -> Run {
-        let offset = resolved.schedule.preroll + latency
+        var offset = resolved.schedule.preroll + latency
         let analysis: TakeAnalysis
         do {
             analysis = try TakeAnalysis(
@@ -339,21 +349,46 @@ public final class PracticeSession: @unchecked Sendable {
         } catch {
             return Run(ending: .failed(SessionError(.input, "\(take.path): \(error)")))
         }
-        var judge = analysis.judge(notes, options: plan.options)
+        var run = Run(ending: .completed)
+        if plan.aligns {
+            let shift = analysis.alignment(of: notes, options: plan.options, start: offset)
+            offset += shift
+            if shift != 0 { run.alignment = shift }
+        }
+        // A take shorter than the range is judged up to its end: the notes it holds whole. One that starts after
+        // the first beat (cut) cannot be heard coming in on the notes it cuts into.
+        let end = take.audio.duration - offset
+        let notes = self.notes.prefix { $0.onset + $0.duration <= end }.map { note in
+            var heard = note
+            if note.onset + offset < 0 { heard.isEntrance = false }
+            return heard
+        }
+        if notes.count < range.count {
+            run.unsung = SessionReport.Unsung(notes: range.count - notes.count, measure: range[notes.count].measure)
+        }
+        guard !notes.isEmpty else {
+            run.ending = .failed(
+                SessionError(
+                    .input,
+                    "\(take.path): the take is \(String(printf: "%.1f", take.audio.duration)) s long"
+                        + (run.alignment.map { ", its singing moved \(String(printf: "%+.2f", $0)) s to fit the score" } ?? "")
+                        + ": expected at least \(String(printf: "%.1f", range[0].onset + range[0].duration + offset)) s, "
+                        + "to the end of the first note of the practised range"))
+            return run
+        }
+        var judge = analysis.judge(Array(notes), options: plan.options)
         var saver = Saver()
         var ending = Ending.completed
         var lastSave = -Double.infinity
-        do {
+        do throws(SessionError) {
             try take.mix.start()
-            for var frame in analysis.frames {
-                frame.time -= offset
-                try take.mix.advance(to: frame.time + resolved.schedule.preroll)
-                _ = judge.add(frame)
+            try analysis.feed(&judge, offset: offset) { (judge, time) throws(SessionError) -> Bool in
+                try take.mix.advance(to: time + resolved.schedule.preroll)
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
-                guard frame.time - lastSave >= 0.25 else { continue }
+                guard time - lastSave >= 0.25 else { return true }
                 saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
-                publish(time: frame.time, results: numbered(judge.results), trace: judge.trace)
-                lastSave = frame.time
+                publish(time: time, results: numbered(judge.results), trace: judge.trace)
+                lastSave = time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
                     defer { commands.removeAll() }
@@ -361,7 +396,7 @@ public final class PracticeSession: @unchecked Sendable {
                 }) {
                     ending = .quit
                 }
-                if ending != .completed { break }
+                return ending == .completed
             }
             if ending == .completed {
                 _ = judge.finish()
@@ -374,9 +409,11 @@ public final class PracticeSession: @unchecked Sendable {
             ending = .failed(error)
         }
         saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
-        return Run(
-            results: numbered(judge.results), trace: judge.trace, ending: ending,
-            place: (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave)))
+        run.results = numbered(judge.results)
+        run.trace = judge.trace
+        run.ending = ending
+        run.place = (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave))
+        return run
     }
 
     private func runLive(_ live: LiveSetup) -> Run {
@@ -385,7 +422,9 @@ public final class PracticeSession: @unchecked Sendable {
         let preroll = resolved.schedule.preroll
         var judge = SteeredJudge(notes: notes, options: plan.options, start: SteeredJudge.Segment(time: 0, scoreTime: -preroll, speed: 1))
         var transport = Transport(resolved: resolved, notes: notes, renderer: mix.renderer, sampleRate: sampleRate, locked: plan.locked)
-        let frames = SlidingWindow(window: live.configuration.window, hop: live.configuration.hop)
+        // The tracker reads the newest part of the window; the spectra, which time entrances, the whole of it.
+        let window = live.configuration.window, analyser = live.spectra
+        let frames = SlidingWindow(window: max(window, analyser.length), hop: live.configuration.hop)
         var saver = Saver()
         var ending = Ending.completed
         var position = 0.0
@@ -446,7 +485,7 @@ public final class PracticeSession: @unchecked Sendable {
                 if let reading = capture.clock.reading {
                     heard = reading.nanoseconds + (newest - reading.frame) * 1_000_000_000 / sampleRate - Int(tracker.delay * 1e9)
                 }
-                var frame = Double(newest) - Double(frames.window) / 2
+                var frame = Double(newest) - Double(window) / 2
                 if let alignment {
                     alignment.update()
                     guard let offset = alignment.offset else { continue }
@@ -456,10 +495,15 @@ public final class PracticeSession: @unchecked Sendable {
                 try mix.advance(to: position)
                 let time = position - latency
                 guard frames.isFull else { continue }
+                let spectrumTime = time - Double(frames.window - window) / 2 / rate
+                judge.add(
+                    frames.withSamples { analyser.analyse(UnsafeBufferPointer(rebasing: $0.suffix(analyser.length)), time: spectrumTime) })
                 // The tracker decides each frame a few hops after analysing it.
-                guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: echo?.echoLevel ?? 0) }) else {
-                    continue
-                }
+                guard
+                    let pitch = frames.withSamples({
+                        tracker.analyse(UnsafeBufferPointer(rebasing: $0.suffix(window)), time: time, accompaniment: echo?.echoLevel ?? 0)
+                    })
+                else { continue }
                 judge.add(pitch)
                 if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {

@@ -101,10 +101,10 @@ final class SessionRecorder: Sendable {
     /// Marks the session ended, with how its audio fared and, if it ended before its range was done, where it
     /// stopped (it is kept as interrupted, with what was sung), and waits until everything queued is written; a
     /// session in which nothing was sung is not kept.
-    func finish(audio: AudioHealth?, interrupted: SessionReport.Interruption? = nil) {
+    func finish(audio: AudioHealth?, interrupted: SessionReport.Interruption? = nil, aligned: Double? = nil) {
         queue.sync { [self] in
             guard let history, self.failure == nil, let session = stored else { return }
-            do { try history.finish(session: session, audio: audio, interrupted: interrupted) } catch { fail(error) }
+            do { try history.finish(session: session, audio: audio, interrupted: interrupted, aligned: aligned) } catch { fail(error) }
         }
     }
 

@@ -49,27 +49,31 @@ public struct NoteSinger: PlantingSinger, Sendable {
         self.seed = seed
     }
 
-    public func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] {
-        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x2545_F491 &+ 3)
+    public func plan(_ notes: [ExpectedNote], kinds: [PlantedMistake]) -> [Int: PlantedMistake] {
+        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x2545_F491 &+ 3, kinds: kinds)
     }
 
     public func perform(_ notes: [ExpectedNote], mistakes: [Int: PlantedMistake], length: Double) -> [Float] {
         let rate = Int(sampleRate)
         var out = [Float](repeating: 0, count: Int(length * sampleRate))
         var random = SplitMix(seed: seed)
+        // Where each note starts: on the beat give or take 20 ms, or as far off it as a planted mistake says.
+        let delays = notes.map { note -> Double in
+            guard let mistake = mistakes[note.index], mistake.isTiming else { return (random.unit() * 2 - 1) * 0.02 }
+            return mistake.timing(random: &random)
+        }
         for (i, note) in notes.enumerated() {
             let mistake = mistakes[note.index]
             let offset = mistake?.offset(random: &random, octaveUp: note.midi < 57) ?? 0
-            let jitter = (random.unit() * 2 - 1) * 0.02, breath = 0.04 + random.unit() * 0.06,
-                level = 0.12 * pow(10, (random.unit() * 4 - 2) / 20)
+            let breath = 0.04 + random.unit() * 0.06, level = 0.12 * pow(10, (random.unit() * 4 - 2) / 20)
             guard mistake != .missing else { continue }
             let target = Double(note.midi - 69) * 100 + offset + (displacedByOctave ? (note.midi < 57 ? 1200 : -1200) : 0)
             // The nearest two recordings in pitch, one of them by chance.
             let nearest = recordings.indices.sorted { abs(recordings[$0].cents - target) < abs(recordings[$1].cents - target) }
             let recording = recordings[nearest[min(nearest.count - 1, Int(random.next() % 2))]]
-            let delay = mistake == .late ? 0.12 + random.unit() * 0.13 : jitter
-            let next = i + 1 < notes.count ? notes[i + 1].onset : length
-            let sung = max(0.15, min(note.end, next) - note.onset - max(0, delay) - breath)
+            let delay = delays[i]
+            let next = i + 1 < notes.count ? notes[i + 1].onset + min(0, delays[i + 1]) : length
+            let sung = max(0.15, min(note.end, next) - note.onset - delay - breath)
             // For as long as the note is sung, stretched if need be: from just before the voice starts, or, where
             // the recording is longer than the note, from after its attack (a note sung in passing starts on its
             // pitch; a long note sung alone scoops into it).

@@ -124,11 +124,15 @@ public struct PhraseSinger: PlantingSinger, Sendable {
     /// The phrase as a MusicXML score.
     public var score: String { ScoreWriter.musicXML(title: take, parts: parts) }
 
-    /// Late entrances only after a rest: the recording has nothing to hold over into a legato note.
-    public func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] {
-        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x9E37_79B9 &+ 11) {
-            $0.previousMIDI == nil && $0.duration >= 0.45
-        }
+    /// Late and early entrances only after a rest (one long enough to come in early into): the recording has
+    /// nothing to hold over into a legato note, nor to leave early.
+    public func plan(_ notes: [ExpectedNote], kinds: [PlantedMistake]) -> [Int: PlantedMistake] {
+        PlantedMistake.plan(
+            notes, share: mistakeShare, seed: seed &* 0x9E37_79B9 &+ 11, kinds: kinds,
+            canComeInLate: { $0.previousMIDI == nil && $0.duration >= 0.45 },
+            canComeInEarly: { note, before in
+                note.previousMIDI == nil && before.map { note.onset - $0.end >= 0.45 } ?? (note.onset >= 0.45)
+            })
     }
 
     /// `notes` must be the score's "Voice" line, in order.
@@ -164,10 +168,20 @@ public struct PhraseSinger: PlantingSinger, Sendable {
             case .missing:
                 for j in span { out[j] = 0 }
             case .late:
-                let delay = Int((0.12 + random.unit() * 0.13) * sampleRate)
+                let delay = Int(PlantedMistake.late.timing(random: &random) * sampleRate)
                 let moved = Array(out[span])
                 for (k, j) in span.enumerated() { out[j] = k < delay ? 0 : moved[k - delay] }
                 RealVoices.fade(&out, (span.lowerBound + delay)..<span.upperBound, seconds: 0.01, rate: Int(sampleRate))
+            case .early:
+                // Begun that much sooner, in the rest before it, and held to where it ended: the note stretched.
+                let lead = -Int(PlantedMistake.early.timing(random: &random) * sampleRate)
+                let note = Array(out[span])
+                let stretched = PitchShifter.shift(
+                    note, sampleRate: Int(sampleRate), timeRatio: Double(note.count + lead) / Double(max(1, note.count))
+                ) { _ in 0 }
+                let start = span.lowerBound - lead
+                for j in start..<span.upperBound { out[j] = j - start < stretched.count ? stretched[j - start] : 0 }
+                RealVoices.fade(&out, start..<span.upperBound, seconds: 0.01, rate: Int(sampleRate))
             default:
                 break
             }

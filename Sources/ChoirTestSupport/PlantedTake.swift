@@ -66,17 +66,29 @@ public struct PlantedTake {
         case gate
     }
 
-    /// Performs the take, with `bleed`, and judges it as a file session does.
-    public func judge(bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options()) throws
-        -> Outcome
-    {
+    /// A performance: the singer's notes, what they were told to get wrong, what the microphone recorded, and what
+    /// played while it did.
+    public struct Performance: Sendable {
+        public var notes: [ExpectedNote]
+        public var planted: [Int: PlantedMistake]
+        /// Mono samples at the singer's rate whose time 0 is the notes' time 0.
+        public var take: [Float]
+        /// The other lines' mix, as played (before the room), sample for sample with the take; nil for a dry take.
+        public var played: [Float]?
+    }
+
+    /// Performs the take with `bleed`, with mistakes of `kinds`, of the range and tempo `playback` sets (its
+    /// singer is the take's part).
+    public func perform(
+        bleed: Bleed, kinds: [PlantedMistake] = PlantedMistake.allCases, playback: PlaybackOptions = PlaybackOptions()
+    ) throws -> Performance {
         let lines = score.lines
         let singerLine = try LineSelector.select(part, from: lines)
-        var playback = PlaybackOptions()
+        var playback = playback
         playback.singer = singerLine
         let schedule = try Schedule(score: score, lines: lines, options: playback)
         let notes = ExpectedNote.notes(of: singerLine, in: schedule, score: score)
-        let planted = singer.plan(notes)
+        let planted = singer.plan(notes, kinds: kinds)
         let rate = singer.sampleRate
         var take = singer.perform(notes, mistakes: planted, length: schedule.length + 1)
         var played: [Float]?
@@ -96,6 +108,16 @@ public struct PlantedTake {
             for i in take.indices where i < heard.count { take[i] += gain * heard[i] }
             played = mix
         }
+        return Performance(notes: notes, planted: planted, take: take, played: played)
+    }
+
+    /// Performs the take, with `bleed`, and judges it as a file session does.
+    public func judge(
+        bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
+        kinds: [PlantedMistake] = PlantedMistake.allCases
+    ) throws -> Outcome {
+        let performance = try perform(bleed: bleed, kinds: kinds)
+        let (notes, take, played, rate) = (performance.notes, performance.take, performance.played, singer.sampleRate)
         let analysis: TakeAnalysis
         if canceller == .speex, let played {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
@@ -110,9 +132,9 @@ public struct PlantedTake {
             analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
         }
         var judge = analysis.judge(notes, options: options)
-        for frame in analysis.frames { _ = judge.add(frame) }
+        analysis.feed(&judge) { _, _ in true }
         _ = judge.finish()
-        return Outcome(notes: notes, planted: planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
+        return Outcome(notes: notes, planted: performance.planted, results: judge.results, frames: analysis.frames, gate: analysis.gate)
     }
 }
 
@@ -120,16 +142,30 @@ public struct PlantedTake {
 /// flagged notes were planted (precision), and how many notes sung in the right octave were called `octave`.
 public struct Tally: CustomStringConvertible, Sendable {
     public var planted = 0, caught = 0, flagged = 0, flaggedPlanted = 0, falseOctaves = 0
+    /// Entrances planted early or late, and how many were called so; notes sung in time (planted nothing, or a
+    /// mistake of pitch), and how many of them were called early, late, rushed or dragged.
+    public var timingPlanted = 0, timingCaught = 0, inTime = 0, falseTiming = 0
     public var confusions: [String: Int] = [:]
 
     public init() {}
 
     public var recall: Double { Double(caught) / Double(max(1, planted)) }
     public var precision: Double { Double(flaggedPlanted) / Double(max(1, flagged)) }
+    /// The share of planted early and late entrances called so.
+    public var timingRecall: Double { Double(timingCaught) / Double(max(1, timingPlanted)) }
+    /// The share of notes sung in time that were called early, late, rushed or dragged.
+    public var falseTimingRate: Double { Double(falseTiming) / Double(max(1, inTime)) }
 
     public mutating func add(_ outcome: PlantedTake.Outcome) {
         for result in outcome.results {
             let mistake = outcome.planted[result.note.index]
+            if mistake?.isTiming == true {
+                timingPlanted += 1
+                if result.verdict == mistake?.verdict { timingCaught += 1 }
+            } else if mistake != .missing {
+                inTime += 1
+                if result.verdict.isTiming { falseTiming += 1 }
+            }
             if let mistake {
                 planted += 1
                 if result.verdict == mistake.verdict {
@@ -149,8 +185,11 @@ public struct Tally: CustomStringConvertible, Sendable {
     public var description: String {
         let misses = confusions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return String(
-            format: "planted %d, right verdict %d (%.1f%%); flagged %d, planted among them %d (%.1f%%); octave on the right octave %d",
-            planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, falseOctaves)
+            format:
+                "planted %d, right verdict %d (%.1f%%); flagged %d, planted among them %d (%.1f%%); octave on the right octave %d; "
+                + "early or late planted %d, found %d (%.1f%%); in time %d, called otherwise %d (%.1f%%)",
+            planted, caught, 100 * recall, flagged, flaggedPlanted, 100 * precision, falseOctaves, timingPlanted, timingCaught,
+            100 * timingRecall, inTime, falseTiming, 100 * falseTimingRate)
             + (misses.isEmpty ? "" : "; misses: " + misses)
     }
 }

@@ -18,8 +18,8 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
         self.seed = seed
     }
 
-    public func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] {
-        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0xBF58_476D &+ 5)
+    public func plan(_ notes: [ExpectedNote], kinds: [PlantedMistake]) -> [Int: PlantedMistake] {
+        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0xBF58_476D &+ 5, kinds: kinds)
     }
 
     /// Formant frequencies and bandwidths (Hz) of five vowels as a trained singer shapes them, with the singer's
@@ -58,22 +58,27 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
         var tilted = 0.0
         let loudness = 0.18
 
+        // Where each note starts: on the beat give or take the singer's habit, or as far off it as a planted
+        // mistake says (a legato note before one that comes in early or late ends there).
+        let starts = notes.map { note -> Double in
+            let jitter = habit + (random.unit() * 2 - 1) * 0.025
+            guard let mistake = mistakes[note.index], mistake.isTiming else { return note.onset + jitter }
+            return note.onset + mistake.timing(random: &random)
+        }
         var sung: [Sung] = []
         var previousEnd = -1.0, previousCents: Double?
         for (i, note) in notes.enumerated() {
             let mistake = mistakes[note.index]
             let offset = mistake?.offset(random: &random, octaveUp: note.midi < 60) ?? 0
             let tuning = bias + (random.unit() * 2 - 1) * 5
-            let jitter = habit + (random.unit() * 2 - 1) * 0.025
-            let late = mistake == .late ? 0.12 + random.unit() * 0.13 : 0
             guard mistake != .missing else {
                 previousCents = nil
                 continue
             }
             let next = i + 1 < notes.count ? notes[i + 1] : nil
             let legato = next.map { $0.onset - note.end < 0.05 } ?? false
-            let start = note.onset + (late > 0 ? late : jitter)
-            var end = legato ? next!.onset + habit : note.end - 0.04 - random.unit() * 0.08
+            let start = starts[i]
+            var end = legato ? starts[i + 1] : note.end - 0.04 - random.unit() * 0.08
             if !legato || random.unit() < 0.1 { end -= (end - start) * (0.1 + random.unit() * 0.15) }
             let cents = Double(note.midi - 69) * 100 + offset + (offset == 0 ? tuning : 0)
             let joined = start - previousEnd < 0.04 ? previousCents : nil
@@ -103,7 +108,10 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
             let first = max(0, Int(note.start * rate)), last = min(out.count, Int(note.end * rate))
             guard first < last else { continue }
             if !note.legato { tract.reset() }
-            let vowel = Self.vowels[note.vowel]
+            // A trained singer opens the vowel on a note above its first formant (formant tuning, Sundberg): a high
+            // /i/ or /u/ sung as written would leave the fundamental unsupported, far softer than the line around it.
+            var vowel = Self.vowels[note.vowel]
+            vowel[0].0 = max(vowel[0].0, 1.1 * 440 * pow(2, note.cents / 1200))
             for i in first..<last {
                 let t = Double(i) / rate - note.start
                 let remaining = note.end - Double(i) / rate

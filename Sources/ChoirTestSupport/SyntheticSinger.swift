@@ -21,8 +21,8 @@ public struct SyntheticSinger: PlantingSinger, Sendable {
     }
 
     /// Chooses the notes to get wrong, and how; see ``PlantedMistake/plan(_:share:seed:)``.
-    public func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] {
-        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x51_7CC1 &+ 7)
+    public func plan(_ notes: [ExpectedNote], kinds: [PlantedMistake]) -> [Int: PlantedMistake] {
+        PlantedMistake.plan(notes, share: mistakeShare, seed: seed &* 0x51_7CC1 &+ 7, kinds: kinds)
     }
 
     /// A performance: the samples, and what was sung for each written note (nil where it was missing).
@@ -47,10 +47,8 @@ public struct SyntheticSinger: PlantingSinger, Sendable {
         // Where each note actually starts, so that a legato note can run on into a late neighbour.
         var starts = notes.map { note -> Double in
             let jitter = (random.unit() * 2 - 1) * 0.03
-            switch mistakes[note.index] {
-            case .late: return note.onset + 0.12 + random.unit() * 0.13
-            default: return note.onset + jitter
-            }
+            guard let mistake = mistakes[note.index], mistake.isTiming else { return note.onset + jitter }
+            return note.onset + mistake.timing(random: &random)
         }
         starts.append(length)
         var sung = [SyntheticVoice.Note?](repeating: nil, count: notes.count)

@@ -135,14 +135,7 @@ public final class SessionFeed: @unchecked Sendable {
 
     /// A verdict as the page colours it: the note, its pass, the verdict, and what was sung, for the note's tooltip.
     private static func result(_ result: NoteResult) -> JSON {
-        let note = result.note
-        var said = "\(note.name) in m. \(note.measure): \(result.verdict.rawValue)"
-        if let cents = result.medianCents {
-            let sung = Double(note.midi) + cents / 100
-            let nearest = Int(sung.rounded())
-            said += String(format: " — sung %@ %+.0f cents", note.name(of: nearest), (sung - Double(nearest)) * 100)
-        }
-        return .array([.int(note.index), .int(result.pass), .string(result.verdict.rawValue), .string(said)])
+        .array([.int(result.note.index), .int(result.pass), .string(result.verdict.rawValue), .string(result.summary)])
     }
 
     private func receive(_ incoming: ViewHub.Incoming) {

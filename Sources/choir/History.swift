@@ -217,6 +217,9 @@ extension Choir {
         @Option(help: "Also write the report as a self-contained HTML page to this file.")
         var html: String?
 
+        @Flag(help: "List every note with its verdict, not only the notes to work on.")
+        var allNotes = false
+
         @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
         var verbose = false
 
@@ -225,7 +228,7 @@ extension Choir {
             let report: SessionReport
             do { report = try history.report(session: session) } catch { throw fail(error) }
             let colour = FileOutput.colour
-            FileOutput.write(TerminalReport.render(report, colour: colour, verbose: verbose, width: FileOutput.width))
+            FileOutput.write(TerminalReport.render(report, colour: colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
             for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
                 guard let path else { continue }
                 do { try ReportFile.write(text, to: path) } catch { throw fail(error) }

@@ -210,7 +210,7 @@ struct LiveView {
             case nil: style = "\u{1B}[37m"
             case .correct: style = "\u{1B}[32m"
             case .flat, .sharp: style = "\u{1B}[34m"
-            case .late: style = "\u{1B}[33m"
+            case .early, .late, .rushed, .dragged: style = "\u{1B}[33m"
             case .missing: style = "\u{1B}[90m"
             case .wrong, .octave: style = "\u{1B}[31m"
             }

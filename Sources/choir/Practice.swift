@@ -52,11 +52,20 @@ extension Choir {
         @Option(help: "Cents either side of the written pitch that count as in tune.")
         var tolerance = 25.0
 
-        @Option(help: "An entrance later than this many milliseconds is late.")
-        var lateMs = 100.0
+        @Option(
+            help:
+                "Milliseconds an entrance may come early or late (default: a sixth of a quarter note at the tempo, from 50 to 120, and no more than three tenths of the note)."
+        )
+        var timingMs: Double?
 
         @Flag(help: "Count a note sung an octave away as correct (a tenor singing a soprano line, say).")
         var octaveOk = false
+
+        @Flag(help: "Judge a take as recorded, without moving it to where its singing fits the score (up to 3 s either way).")
+        var noAlign = false
+
+        @Flag(help: "List every note with its verdict in the report, not only the notes to work on.")
+        var allNotes = false
 
         @Option(help: "Write the report as JSON to this file.")
         var report: String?
@@ -97,7 +106,7 @@ extension Choir {
         func validate() throws {
             guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
-            guard lateMs > 0 && lateMs <= 2000 else { throw ValidationError("--late-ms \(lateMs): expected 1 to 2000") }
+            if let timingMs, !(timingMs > 0 && timingMs <= 2000) { throw ValidationError("--timing-ms \(timingMs): expected 1 to 2000") }
             guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
             if drill && (report != nil || html != nil) {
                 throw ValidationError("--drill writes no --report or --html: every pass is kept in the history (`choir report N`)")
@@ -138,7 +147,7 @@ extension Choir {
             let outcome = try screen.run(session, stop: { signals.received != nil })
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
@@ -161,7 +170,11 @@ extension Choir {
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
                 let outcome = try screen.run(
                     try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
-                if let failed = Self.finish(outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose) { throw failed }
+                if let failed = Self.finish(
+                    outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
+                {
+                    throw failed
+                }
                 if outcome.ending != .completed { return signals.received }
                 drill.learn(from: outcome.report)
             }
@@ -201,7 +214,8 @@ extension Choir {
             plan.input = PracticePlan.Input(input)
             if let output { plan.output = MixDestination(output) }
             plan.options.toleranceCents = tolerance
-            plan.options.lateSeconds = lateMs / 1000
+            plan.options.timingSeconds = timingMs.map { $0 / 1000 }
+            plan.aligns = !noAlign
             plan.options.octaveIsCorrect = octaveOk
             plan.divisi = divisi
             plan.latency = latency.map { $0 / 1000 }
@@ -237,7 +251,9 @@ extension Choir {
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
         /// the failure that ended it, if one did, for once the report's files are written. A history failure other
         /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool) -> ExitCode? {
+        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
+            -> ExitCode?
+        {
             var standardError = StandardError()
             if let failure = outcome.historyFailure, failure != known {
                 print("choir: \(failure); the history stops here", to: &standardError)
@@ -246,7 +262,8 @@ extension Choir {
             if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
             if printing {
                 FileOutput.write(
-                    TerminalReport.render(outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width))
+                    TerminalReport.render(
+                        outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
             }
             return outcome.ending.failure.map(ExitStatus.of)
         }

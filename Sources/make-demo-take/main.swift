@@ -20,7 +20,8 @@ let schedule = try Schedule(score: score, lines: score.lines, options: options)
 let notes = ExpectedNote.notes(of: singer, in: schedule, score: score)
 var performer = SyntheticSinger(sampleRate: 16000, seed: 2026)
 performer.mistakeShare = 0.12
-let planted = performer.plan(notes)
+// No octave: sung an octave down, a tenor's note lies in the bass's range, and the tests judge the demo against both.
+let planted = performer.plan(notes, kinds: [.flat, .sharp, .wrong, .missing, .early, .late])
 let take = performer.sing(notes, mistakes: planted, length: schedule.length + 1).samples
 let writer = try WAVWriter(path: arguments[2], channels: 1, sampleRate: 16000)
 try take.withUnsafeBufferPointer { try writer.append(interleaved: $0) }

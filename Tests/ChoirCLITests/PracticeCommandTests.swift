@@ -67,8 +67,8 @@ struct PracticeCommandTests {
         #expect(
             Set(notes[0].keys) == [
                 "index", "pass", "measure", "onset_s", "duration_s", "expected_midi", "expected_name", "line", "verdict", "median_cents",
-                "onset_error_s", "in_tune_pct",
-                "voiced_pct", "frames_judged", "sang", "chord",
+                "onset_error_s", "in_tune_pct", "voiced_pct", "frames_judged", "sang", "chord", "beat", "syllable", "sung_midi",
+                "sung_name", "offset_ms", "timing_tolerance_ms", "summary",
             ])
         let verdicts = Dictionary(uniqueKeysWithValues: notes.map { ($0["index"] as! Int, $0["verdict"] as! String) })
         #expect(verdicts[11] == "flat")

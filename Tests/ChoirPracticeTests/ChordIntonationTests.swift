@@ -67,7 +67,7 @@ struct ChordIntonationTests {
         var voice: Int
         var sampleRate = 44100.0
 
-        func plan(_ notes: [ExpectedNote]) -> [Int: PlantedMistake] { [:] }
+        func plan(_ notes: [ExpectedNote], kinds: [PlantedMistake]) -> [Int: PlantedMistake] { [:] }
 
         func perform(_ notes: [ExpectedNote], mistakes: [Int: PlantedMistake], length: Double) -> [Float] {
             var singer = SyntheticVoice(sampleRate: sampleRate)

@@ -1,0 +1,81 @@
+import ChoirPitch
+import Foundation
+import Testing
+
+@testable import ChoirPractice
+
+/// Entrances timed where a note's harmonics rise (``NoteComparator/entrance``), on synthesized notes that start at
+/// known samples.
+struct EntranceTests {
+    /// Adds a voice-like tone to `signal`: twenty partials falling 6 dB an octave at `frequency` Hz from `start` to
+    /// `end` seconds, rising linearly over `attack` seconds and dying away over `release` seconds (a time constant)
+    /// after `end`.
+    static func tone(
+        _ frequency: Double, from start: Double, to end: Double, attack: Double = 0.005, release: Double = 0.02,
+        into signal: inout [Float], sampleRate: Double, amplitude: Double = 0.2
+    ) {
+        let first = Int(start * sampleRate), last = min(signal.count, Int((end + release * 8) * sampleRate))
+        for i in first..<last {
+            let t = Double(i) / sampleRate
+            var envelope = min(1, (t - start) / attack)
+            if t > end { envelope *= exp(-(t - end) / release) }
+            var sample = 0.0
+            var k = 1.0
+            while k * frequency < sampleRate / 2 && k <= 20 {
+                sample += sin(2 * .pi * k * frequency * (t - start)) / k
+                k += 1
+            }
+            signal[i] += Float(amplitude * envelope * sample)
+        }
+    }
+
+    /// Where the entrance of a G3 starting at 1 s is timed, the tracker having settled on it `settled` seconds
+    /// later, with `ringing` pitches left out.
+    static func entrance(
+        of signal: [Float], sampleRate: Double, settled: Double, ringing: [Double] = []
+    ) -> Double? {
+        let spectra = SpectrumAnalyser.spectra(of: signal, sampleRate: sampleRate, hop: 0.005)
+        return NoteComparator.entrance(arrival: 1 + settled, sung: 196, ringing: ringing, spectra: spectra[...], from: 0.4)
+    }
+
+    /// A note that starts at once is timed where it starts, whatever the sample rate.
+    @Test(arguments: [16000.0, 44100.0, 48000.0])
+    func aSuddenNoteIsTimedWhereItStarts(sampleRate: Double) throws {
+        var signal = [Float](repeating: 0, count: Int(2.5 * sampleRate))
+        Self.tone(196, from: 1, to: 2, into: &signal, sampleRate: sampleRate)
+        let start = try #require(Self.entrance(of: signal, sampleRate: sampleRate, settled: 0.03))
+        #expect(abs(start - 1) <= 0.006, "timed at \(start)")
+    }
+
+    /// A swell is heard from its first tens of milliseconds (a tenth of the swell, past the 20 ms a sudden note
+    /// has to fill), not where it reaches full voice.
+    @Test(arguments: [0.05, 0.15, 0.3])
+    func aSwellIsHeardAsItBegins(attack: Double) throws {
+        var signal = [Float](repeating: 0, count: 3 * 16000)
+        Self.tone(196, from: 1, to: 2, attack: attack, into: &signal, sampleRate: 16000)
+        let start = try #require(Self.entrance(of: signal, sampleRate: 16000, settled: attack))
+        #expect(start >= 1 && start - 1 <= 0.02 + attack / 10, "timed at \(start)")
+    }
+
+    /// The note before still sounding at full voice for a quarter of a second (a sampled voice's release, a
+    /// room): the new note is timed where its own harmonics rise under it, not where it outlasts the old one.
+    @Test(arguments: [(262.0, "a fourth up"), (185.0, "a semitone up"), (294.0, "a fifth down")])
+    func aNoteUnderTheOneBeforeIsTimedByItsOwnHarmonics(before: Double, interval: String) throws {
+        var signal = [Float](repeating: 0, count: 3 * 48000)
+        Self.tone(before, from: 0.2, to: 1.25, release: 0.15, into: &signal, sampleRate: 48000)
+        Self.tone(196, from: 1, to: 2.5, attack: 0.05, into: &signal, sampleRate: 48000, amplitude: 0.1)
+        let start = try #require(Self.entrance(of: signal, sampleRate: 48000, settled: 0.35, ringing: [before]))
+        #expect(abs(start - 1) <= 0.04, "\(interval): timed at \(start)")
+    }
+
+    /// A breath before the note fills the spectrum between harmonics as much as on them: the entrance is the
+    /// note's.
+    @Test func aBreathBeforeTheNoteIsNotTheEntrance() throws {
+        var signal = [Float](repeating: 0, count: 3 * 16000)
+        var random = SystemRandomNumberGenerator()
+        for i in Int(0.7 * 16000)..<Int(1.0 * 16000) { signal[i] = Float.random(in: -0.05...0.05, using: &random) }
+        Self.tone(196, from: 1, to: 2, into: &signal, sampleRate: 16000)
+        let start = try #require(Self.entrance(of: signal, sampleRate: 16000, settled: 0.03))
+        #expect(abs(start - 1) <= 0.01, "timed at \(start)")
+    }
+}
