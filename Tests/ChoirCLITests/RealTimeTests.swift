@@ -377,9 +377,11 @@ extension RealTimeTests {
               const ball = document.querySelector('#ball'), stage = document.querySelector('#stage');
               const note = ball.dataset.id && document.getElementById(ball.dataset.id), box = note && note.getBoundingClientRect();
               const area = stage.getBoundingClientRect();
-              return { time: Number(stage.dataset.time), hidden: ball.hidden, index: Number(ball.dataset.note ?? -1),
+              // Before the page has laid out or heard from the session, a number can be NaN, which JSON cannot carry.
+              const finite = (x) => (Number.isFinite(x) ? x : -1);
+              return { time: finite(Number(stage.dataset.time)), hidden: ball.hidden, index: finite(Number(ball.dataset.note ?? -1)),
                 pitch: note ? note.dataset.pname + note.dataset.oct : '', measure: note ? note.closest('g.measure').dataset.n : '',
-                y: box ? (box.top + box.height / 2 - area.top) / area.height : -1, where: document.querySelector('#where').textContent,
+                y: box ? finite((box.top + box.height / 2 - area.top) / area.height) : -1, where: document.querySelector('#where').textContent,
                 pages: `${stage.dataset.top}/${stage.dataset.bottom}` };
             })()
             """

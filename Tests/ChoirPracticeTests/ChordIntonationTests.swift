@@ -143,7 +143,7 @@ struct ChordIntonationTests {
         #expect(TerminalReport.render(report, colour: false, verbose: true).contains("\nAgainst the chord:\n  \(sentence)\n"))
         let page = HTMLReport.render(report)
         #expect(page.contains("<h2>Against the chord</h2>\n<ul id=\"chord\">\n<li>\(sentence)</li>\n</ul>"))
-        #expect(page.contains("m. 1: C4 correct, +0 cents; major third over the Bass's G♯2: 14 cents wide of pure"))
+        #expect(page.contains("m. 1 beat 1: C4 sung C4 +0¢, 10 ms late — correct; major third over the Bass's G♯2: 14 cents wide of pure"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.render(report).utf8)) as? [String: Any])
         let chord = try #require((json["chord"] as? [[String: Any]])?.first)
         #expect(chord["interval"] as? String == "major third" && chord["notes"] as? Int == 11 && chord["pure_cents"] as? Double == 13.7)

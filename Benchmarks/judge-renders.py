@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Every SATB line of the shared corpus's chorales rendered by `choir render` (Choir Aahs, Voice Oohs, Synth Voice,
+a violin and a clarinet from the default SoundFont, and Choir Aahs from TimGM6mb) and judged as the take: how many
+notes in 100 are called early, late, rushed, dragged or missing (a render is in time by construction), how many
+flat, sharp, wrong or octave, and the takes under 95%. Then each key of each voice rendered alone, as a crotchet at
+♩ = 120 and as a semibreve, judged without alignment: the samples' own tuning, which the first table inherits.
+
+Usage: Benchmarks/judge-renders.py [CACHE]   (renders are kept in CACHE, default /tmp/choir-renders; run from the
+project after `just build`)."""
+import glob, json, os, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHOIR = os.path.join(ROOT, ".build", "release", "choir")
+CACHE = sys.argv[1] if len(sys.argv) > 1 else "/tmp/choir-renders"
+VOICES = [("aahs", 52, None), ("oohs", 53, None), ("synth", 54, None), ("violin", 40, None), ("clarinet", 71, None),
+          ("timgm", 52, "/usr/share/sounds/sf2/TimGM6mb.sf2")]
+TIMING = {"early", "late", "rushed", "dragged", "missing"}
+PITCH = {"flat", "sharp", "wrong", "octave"}
+
+
+def render(score, part, program, soundfont, wav):
+    if not os.path.exists(wav):
+        command = [CHOIR, "render", score, "--part", part, "--solo", part, "--my-instrument", str(program), "-o", wav]
+        subprocess.run(command + (["--soundfont", soundfont] if soundfont else []), check=True, capture_output=True)
+
+
+def judge(score, part, wav, report, extra=()):
+    subprocess.run([CHOIR, "practice", score, "--part", part, "--input", wav, "--output", "none", "--no-history",
+                    "--report", report, *extra], check=True, capture_output=True)
+    with open(report) as file:
+        return json.load(file)["notes"]
+
+
+def chorale(job):
+    score, part, (name, program, soundfont) = job
+    base = os.path.join(CACHE, f"{os.path.basename(score)}.{part}.{name}")
+    render(score, part, program, soundfont, base + ".wav")
+    return os.path.basename(score), part, name, judge(score, part, base + ".wav", base + ".json")
+
+
+def keys_score(quarters):
+    """A line of every key from C2 to C6, each `quarters` long, a rest after it, at ♩ = 120."""
+    steps = ["C", "C", "D", "D", "E", "F", "F", "G", "G", "A", "A", "B"]
+    measures = []
+    for i, midi in enumerate(range(36, 85)):
+        alter = "<alter>1</alter>" if steps[midi % 12] == steps[(midi - 1) % 12] else ""
+        head = ('<attributes><divisions>1</divisions><time><beats>8</beats><beat-type>4</beat-type></time></attributes>'
+                '<sound tempo="120"/>') if i == 0 else ""
+        measures.append(f'<measure number="{i + 1}">{head}<note><pitch><step>{steps[midi % 12]}</step>{alter}'
+                        f'<octave>{midi // 12 - 1}</octave></pitch><duration>{quarters}</duration></note>'
+                        f'<note><rest/><duration>{8 - quarters}</duration></note></measure>')
+    return ('<?xml version="1.0"?><score-partwise version="4.0"><part-list><score-part id="P1"><part-name>Voice'
+            f'</part-name></score-part></part-list><part id="P1">{"".join(measures)}</part></score-partwise>')
+
+
+def main():
+    os.makedirs(CACHE, exist_ok=True)
+    scores = sorted(glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "bach_*")))
+    jobs = [(s, p, v) for s in scores for p in ["soprano", "alto", "tenor", "bass"] for v in VOICES]
+    with ThreadPoolExecutor(2) as pool:
+        takes = list(pool.map(chorale, jobs))
+    print(f"{len(takes)} takes ({len(scores)} chorales, 4 lines, {len(VOICES)} voices)")
+    for name, _, _ in VOICES:
+        notes = [n for _, _, voice, judged in takes if voice == name for n in judged]
+        accuracies = [100 * sum(n["verdict"] == "correct" for n in judged) / len(judged)
+                      for _, _, voice, judged in takes if voice == name]
+        timing = sum(n["verdict"] in TIMING for n in notes)
+        pitch = sum(n["verdict"] in PITCH for n in notes)
+        below = sum(a < 95 for a in accuracies)
+        print(f"  {name:9s} {len(notes):5d} notes: early/late/missing {100 * timing / len(notes):5.2f} in 100, "
+              f"pitch {100 * pitch / len(notes):5.2f} in 100; takes under 95%: {below} of {len(accuracies)}, "
+              f"worst {min(accuracies):.1f}%")
+    print("Keys whose sample is more than 10 cents off (MIDI: cents), crotchets / semibreves:")
+    for name, program, soundfont in VOICES:
+        line = []
+        for quarters in (1, 4):
+            path = os.path.join(CACHE, f"keys{quarters}.musicxml")
+            with open(path, "w") as file:
+                file.write(keys_score(quarters))
+            wav = os.path.join(CACHE, f"keys{quarters}.{name}.wav")
+            render(path, "Voice", program, soundfont, wav)
+            judged = judge(path, "Voice", wav, wav[:-4] + ".json", ["--no-align"])
+            off = [f"{n['expected_midi']}:{n['median_cents']:+.0f}" for n in judged
+                   if n["median_cents"] is not None and abs(n["median_cents"]) > 10]
+            line.append(" ".join(off) or "none")
+        print(f"  {name:9s} {line[0]} / {line[1]}")
+
+
+if __name__ == "__main__":
+    main()
