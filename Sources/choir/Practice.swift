@@ -271,7 +271,8 @@ extension Choir {
         private var isTake: Bool { PracticePlan.Input(input).isTake }
 
         /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
-        /// the session's latency, and no mix or recording of its own.
+        /// the session's latency, no alignment (the recording is on the session's clock already: a singer steadily
+        /// late must stay late), and no mix or recording of its own.
         static func recorded(_ take: RecordedTake, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
             let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
             var kept: [String] = []
@@ -286,8 +287,11 @@ extension Choir {
                 }
             }
             let milliseconds = String(printf: "%.1f", take.latency * 1000)
-            let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"]).map(\.shellQuoted)
-                .joined(separator: " ")
+            let align = kept.contains("--no-align") ? [] : ["--no-align"]
+            let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"] + align).map(
+                \.shellQuoted
+            )
+            .joined(separator: " ")
             let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
             return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
         }

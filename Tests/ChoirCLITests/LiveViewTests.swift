@@ -69,7 +69,8 @@ extension LiveViewTests {
         ]
         #expect(
             Choir.Practice.recorded(take, arguments: arguments) == "choir: recorded 36.2 s to my take.flac; judge it again with: "
-                + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none")
+                + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none --no-align"
+        )
         let stopped = RecordedTake(
             path: "t.flac", seconds: 3, latency: 0, failure: "t.flac: cannot be written (disk full): expected a writable path")
         #expect(
