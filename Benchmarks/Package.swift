@@ -2,6 +2,15 @@
 // Speed and memory benchmarks for choir (ordo-one/benchmark). Run with `just bench`.
 import PackageDescription
 
+/// A benchmark target under Benchmarks/NAME, measuring choir's `products`.
+func benchmark(_ name: String, using products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: products.map { .product(name: $0, package: "choir") } + [.product(name: "Benchmark", package: "benchmark")],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
+
 let package = Package(
     name: "choir-benchmarks",
     platforms: [.macOS(.v14)],
@@ -10,34 +19,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "PitchDetection",
-            dependencies: [
-                .product(name: "ChoirPitch", package: "choir"),
-                .product(name: "ChoirTestSupport", package: "choir"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/PitchDetection",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        .executableTarget(
-            name: "Playback",
-            dependencies: [
-                .product(name: "ChoirPlayback", package: "choir"),
-                .product(name: "ChoirScore", package: "choir"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/Playback",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        .executableTarget(
-            name: "Judging",
-            dependencies: [
-                .product(name: "ChoirPractice", package: "choir"),
-                .product(name: "ChoirPlayback", package: "choir"),
-                .product(name: "ChoirTestSupport", package: "choir"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/Judging",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        benchmark("PitchDetection", using: ["ChoirPitch", "ChoirTestSupport"]),
+        benchmark("Playback", using: ["ChoirPlayback", "ChoirScore"]),
+        benchmark("Judging", using: ["ChoirPractice", "ChoirPlayback", "ChoirTestSupport"]),
         .executableTarget(
             name: "make-singing-signals",
             dependencies: [
@@ -45,22 +29,7 @@ let package = Package(
                 .product(name: "ChoirAudio", package: "choir"),
             ],
             path: "Sources/make-singing-signals"),
-        .executableTarget(
-            name: "ScoreReading",
-            dependencies: [
-                .product(name: "ChoirScore", package: "choir"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/ScoreReading",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        .executableTarget(
-            name: "Library",
-            dependencies: [
-                .product(name: "ChoirLibrary", package: "choir"),
-                .product(name: "ChoirScore", package: "choir"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/Library",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        benchmark("ScoreReading", using: ["ChoirScore"]),
+        benchmark("Library", using: ["ChoirLibrary", "ChoirScore"]),
     ]
 )

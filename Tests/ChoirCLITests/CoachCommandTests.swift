@@ -5,21 +5,29 @@ import Testing
 
 /// `choir coach` reads a line's sessions from the history and says what they show.
 struct CoachCommandTests {
-    /// Four sessions planted in a history: flat on held notes from D4 up in three of them, and late after rests in
-    /// all; the advice says both with their numbers, and nothing for another line.
-    @Test func adviceFromStoredSessions() throws {
+    /// A data folder whose history holds four planted sessions of the piece beside it (flat on held notes from D4
+    /// up but in the second, late by 200 ms after rests), each result then changed by `change(session, result)`.
+    static func sessions(_ change: (Int, inout NoteResult) -> Void) throws -> String {
         let data = try PracticeCommandTests.dataHome()
         let history = try PracticeHistory(path: data + "/choir/history.sqlite")
         for index in 0..<4 {
             let report = PlantedSession.make { result in
                 if index != 1 && result.note.midi >= 62 { result.medianCents = -25 }
                 if result.note.previousMIDI == nil { result.onsetError = 0.2 }
+                change(index, &result)
             }
             let id = try history.begin(report)
             try history.record(report.results, trace: [], session: id)
             try history.finish(session: id)
         }
         try PlantedSession.musicXML.write(toFile: data + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
+        return data
+    }
+
+    /// Four sessions planted in a history: flat on held notes from D4 up in three of them, and late after rests in
+    /// all; the advice says both with their numbers, and nothing for another line.
+    @Test func adviceFromStoredSessions() throws {
+        let data = try Self.sessions { _, _ in }
         let coach = try CLI.run(["coach", "piece.musicxml", "--part", "T"], environment: ["XDG_DATA_HOME": data], directory: data)
         #expect(coach.status == 0, "\(coach.stderr)")
         #expect(
@@ -36,25 +44,15 @@ struct CoachCommandTests {
     /// Seven findings: by default the two that matter most, in three lines; `--verbose` says all of them, what
     /// matters most first (another line sung, a lean, late entrances, measures slipping, then improving).
     @Test func theDefaultKeepsToWhatMattersMost() throws {
-        let data = try PracticeCommandTests.dataHome()
-        let history = try PracticeHistory(path: data + "/choir/history.sqlite")
-        for index in 0..<4 {
-            let report = PlantedSession.make { result in
-                if index != 1 && result.note.midi >= 62 { result.medianCents = -25 }
-                if result.note.previousMIDI == nil { result.onsetError = 0.2 }
-                if result.note.measure == "3" && index > 0 { result.verdict = .wrong }
-                if result.note.measure == "5" && index < 3 { result.verdict = .wrong }
-                if index == 3 && ["13", "14"].contains(result.note.measure) {
-                    result.verdict = .wrong
-                    result.evidence = NoteResult.Evidence(
-                        voicedShare: 0.9, framesJudged: 80, sangOther: ExpectedNote.Other(line: "Alto", midi: 67))
-                }
+        let data = try Self.sessions { index, result in
+            if result.note.measure == "3" && index > 0 { result.verdict = .wrong }
+            if result.note.measure == "5" && index < 3 { result.verdict = .wrong }
+            if index == 3 && ["13", "14"].contains(result.note.measure) {
+                result.verdict = .wrong
+                result.evidence = NoteResult.Evidence(
+                    voicedShare: 0.9, framesJudged: 80, sangOther: ExpectedNote.Other(line: "Alto", midi: 67))
             }
-            let id = try history.begin(report)
-            try history.record(report.results, trace: [], session: id)
-            try history.finish(session: id)
         }
-        try PlantedSession.musicXML.write(toFile: data + "/" + PlantedSession.file, atomically: true, encoding: .utf8)
         let environment = ["XDG_DATA_HOME": data]
         let brief = try CLI.run(["coach", "piece.musicxml", "--part", "T"], environment: environment, directory: data)
         #expect(

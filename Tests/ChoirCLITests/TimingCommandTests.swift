@@ -6,15 +6,9 @@ import Testing
 struct TimingCommandTests {
     static let take = "Resources/DemoTakes/amazing_grace_tenor.wav"
 
-    static func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "choir-timing-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// Judges `take` against the example's tenor line; the report's text and its JSON.
     static func judge(_ take: String, _ extra: [String] = []) throws -> (stdout: String, notes: [[String: Any]], document: [String: Any]) {
-        let report = try folder() + "/report.json"
+        let report = try PracticeCommandTests.dataHome() + "/report.json"
         let result = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", take, "--output", "none", "--no-history", "--report", report] + extra)
         #expect(result.status == 0, "\(result.stderr)")
@@ -66,7 +60,7 @@ struct TimingCommandTests {
         let original = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let count = Int(abs(shift) * Double(original.sampleRate))
         let samples = shift > 0 ? [Float](repeating: 0, count: count) + original.samples : Array(original.samples.dropFirst(count))
-        let moved = try Self.folder() + "/moved.wav"
+        let moved = try PracticeCommandTests.dataHome() + "/moved.wav"
         try AudioFile.write(samples, sampleRate: original.sampleRate, to: moved)
 
         let asRecorded = try Self.judge(Self.take)
@@ -81,7 +75,7 @@ struct TimingCommandTests {
 
         if shift == 0.3 {
             // Kept in the history, the session's report says the same again.
-            let data = try Self.folder()
+            let data = try PracticeCommandTests.dataHome()
             let kept = try CLI.run(
                 ["practice", CLI.example, "--part", "tenor", "--input", moved, "--output", "none"], environment: ["XDG_DATA_HOME": data])
             let again = try CLI.run(["report", "1"], environment: ["XDG_DATA_HOME": data])
