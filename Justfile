@@ -97,8 +97,9 @@ threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liv
 
 # Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
 # while everything else runs at low priority beside it (more beside it, and the singer of the tests that compare
-# live with file verdicts loses its place by 110 ms); then fuzz the score reader and a take's header for a minute (CI must end within 20 minutes; `just fuzz` runs longer). The test bundles run
-# directly, since SwiftPM allows one test run per build folder at a time.
+# live with file verdicts loses its place by 110 ms); then fuzz the score reader and a take's header for a minute
+# (CI must end within 20 minutes; `just fuzz` runs longer). The test bundles run directly, since SwiftPM allows one
+# test run per build folder at a time.
 test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     #!/usr/bin/env bash
     set -euo pipefail
