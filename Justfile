@@ -147,7 +147,9 @@ _check-install:
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
-# loudspeakers), then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
+# speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
+# check at two sizes, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval
@@ -156,7 +158,11 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
     swift run -c release judge-figures
+    swift run -c release judge-figures checking --loudspeakers --gate
+    swift run -c release judge-figures checking --loudspeakers --speex
     Benchmarks/compare-playback.py
+    Benchmarks/measure-hostile-header.py
+    Benchmarks/measure-history-check.py
     Benchmarks/measure-live.py
 
 # Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header
