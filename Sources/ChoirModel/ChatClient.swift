@@ -63,7 +63,8 @@ public struct ModelUsage: Sendable {
 /// retries with growing pauses while the server is busy (429) or failing (5xx).
 ///
 /// The key goes in the Authorization header and nowhere else: errors name where it came from, never what it is,
-/// and a server message that quotes it has it blanked.
+/// and a server message that quotes it has it blanked. A user and password in the address go to libcurl alone:
+/// messages show them as "***".
 public struct ChatClient: Sendable {
     public let endpoint: ModelEndpoint
     /// Where the configuration file is, for errors that point to it.
@@ -93,7 +94,8 @@ public struct ChatClient: Sendable {
             let response: CurlTransport.Response
             do {
                 response = try CurlTransport.post(
-                    url: endpoint.url, headers: headers, body: body, timeout: endpoint.timeout, connectTimeout: endpoint.connectTimeout)
+                    url: endpoint.requestURL, headers: headers, body: body, timeout: endpoint.timeout,
+                    connectTimeout: endpoint.connectTimeout)
             } catch {
                 switch error {
                 case .timedOut:
@@ -148,7 +150,7 @@ public struct ChatClient: Sendable {
         while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
     }
 
-    private func scrub(_ text: String) -> String { endpoint.key?.scrubbed(text) ?? text }
+    private func scrub(_ text: String) -> String { endpoint.scrubbed(text) }
 
     static func oneLine(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")

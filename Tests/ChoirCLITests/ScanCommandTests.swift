@@ -105,12 +105,12 @@ struct ScanCommandTests {
         }
     }
 
-    /// Nothing choir printed or wrote holds the key.
-    static func expectNoKey(_ texts: [String], files: [String]) throws {
-        for text in texts { #expect(!text.contains(key)) }
+    /// Nothing choir printed or wrote holds the key (or another `secret`).
+    static func expectNoKey(_ texts: [String], files: [String], secret: String = key) throws {
+        for text in texts { #expect(!text.contains(secret), "\(text)") }
         for file in files where FileManager.default.fileExists(atPath: file) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-            #expect(bytes.range(of: Data(key.utf8)) == nil, "\(file) holds the key")
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret)")
         }
     }
 
@@ -482,5 +482,70 @@ struct ScanCommandTests {
         )
         #expect(try server.requests().isEmpty)
         try Self.expectNoKey([dry.stdout, dry.stderr, toOpenRouter.stdout, toOpenRouter.stderr, refused.stderr], files: [])
+    }
+
+    /// A user and password in the address (`http://user:password@host/v1`, in model.toml or given with --endpoint) go
+    /// with the request, as HTTP's basic authentication, and nowhere else: every message shows them as "***", a
+    /// server's message that quotes them has them blanked, and the file and the library keep the host alone.
+    @Test func aPasswordInTheAddressIsNeverShown() throws {
+        let password = "pw-7d1e-not-to-print"
+        func address(_ port: Int, host: String = "127.0.0.1") -> String { "http://usr-41c9:\(password)@\(host):\(port)/v1" }
+        func shown(_ port: Int, host: String = "127.0.0.1") -> String { "http://***@\(host):\(port)/v1" }
+
+        let server = try ChatServer([
+            ChatServer.error(503, "Provider overloaded", headers: ["Retry-After": "0"]), Self.describing, Self.good(),
+        ])
+        let home = try Home(nil, config: "endpoint = \"\(address(server.port))\"\nmodel = \"\(Self.model)\"\n")
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stderr.contains("choir: \(shown(server.port)) answered 503 Service Unavailable: trying again in 0 s (1 of 3)\n"))
+        #expect(scan.stdout.contains("It was made by a vision model (\(Self.model) at 127.0.0.1) from amazing-grace.pdf (2 pages) on "))
+        let requests = try server.requests()
+        #expect(requests.count == 3)
+        let basic = "Basic " + Data("usr-41c9:\(password)".utf8).base64EncodedString()
+        #expect(requests.allSatisfy { $0.path == "/v1/chat/completions" && $0.headers["authorization"] == basic })
+        let library = try CLI.run(["library", "list"], environment: home.environment)
+        #expect(library.stdout.contains("  scanned by \(Self.model) at 127.0.0.1 on "), "\(library.stdout)")
+        let dry = try CLI.run(["scan", Self.pdf, "--dry-run"], environment: home.environment)
+        #expect(
+            dry.stdout.hasPrefix(
+                "Pass 1, describing the pages:\nPOST \(shown(server.port))/chat/completions\nAuthorization: (none: no key for this server)\n"
+            ))
+        var printed = [scan.stdout, scan.stderr, library.stdout, dry.stdout, dry.stderr]
+
+        // No such model (the server's message quoting the user and password), nothing listening, an address that is
+        // not one, a key over plain HTTP to another machine.
+        let missing = try ChatServer([ChatServer.error(404, "No endpoints found for \(Self.model) (user usr-41c9:\(password))")])
+        let plain = try Home(nil, config: "endpoint = \"\(address(8080, host: "example.com"))\"\napi_key = \"\(Self.key)\"\n")
+        let failures: [(arguments: [String], environment: [String: String], status: Int32, line: String)] = [
+            (
+                ["--endpoint", address(missing.port)], home.environment, 64,
+                "choir: \(shown(missing.port)) has no model '\(Self.model)' or no chat-completions API at \(shown(missing.port))/chat/completions "
+                    + "(404 Not Found): the server says \"No endpoints found for \(Self.model) (user ***)\": check --model, and --endpoint, the "
+                    + "API's base ending in /v1 or /api/v1\n"
+            ),
+            (["--endpoint", address(9)], home.environment, 69, "choir: cannot reach \(shown(9)): "),
+            (
+                ["--endpoint", "ftp://usr-41c9:\(password)@127.0.0.1/v1"], home.environment, 78,
+                "choir: --endpoint ftp://***@127.0.0.1/v1: expected the API's base address, http(s)://…/v1\n"
+            ),
+            (
+                [], plain.environment, 78,
+                "choir: \(shown(8080, host: "example.com")): a key is not sent over plain HTTP to another machine: expected an https:// address\n"
+            ),
+        ]
+        for failure in failures {
+            let run = try CLI.run(
+                ["scan", Self.pdf, "-o", home.folder + "/x.musicxml"] + failure.arguments, environment: failure.environment)
+            #expect(run.status == failure.status, "\(failure.arguments)")
+            let last = run.stderr.split(separator: "\n").last.map { $0 + "\n" } ?? ""
+            #expect(failure.line.hasSuffix("\n") ? last == failure.line : last.hasPrefix(failure.line), "\(run.stderr)")
+            printed += [run.stdout, run.stderr]
+        }
+        #expect(try missing.requests().count == 1)
+        let history = home.folder + "/data/choir/history.sqlite"
+        try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: password)
+        try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: "usr-41c9")
     }
 }
