@@ -78,7 +78,8 @@ public struct ChatClient: Sendable {
         self.notice = notice
     }
 
-    /// The longest pause before a retry, in seconds, whatever the server's Retry-After asks.
+    /// The longest pause before a retry, in seconds. A server whose Retry-After asks for longer (a quota spent for the
+    /// hour or the day) is not waited for: the command ends at once and says how long it asked for.
     static let longestPause = 60.0
 
     /// Sends `request` and returns the model's reply.
@@ -130,20 +131,29 @@ public struct ChatClient: Sendable {
                     promptTokens: answer.usage?.prompt_tokens, completionTokens: answer.usage?.completion_tokens, cost: answer.usage?.cost,
                     requestBytes: body.count, seconds: Self.now() - started)
             }
+            let message = answer?.error?.message.map { scrub(Self.oneLine($0)) }
             if status == 429 || (500...599).contains(status), attempt < endpoint.retries {
-                attempt += 1
                 let reason = "answered \(status) \(ModelError.reason(status))"
-                pause(response.headers["retry-after"].flatMap(Double.init), attempt: attempt, reason: reason)
+                // Retry-After in seconds, as HTTP writes it: a whole number (a date, rare from these servers, is not read).
+                let asked = response.headers["retry-after"].flatMap { Int($0.filter { !$0.isWhitespace }) }.map { max(0, $0) }
+                if let asked, Double(asked) > Self.longestPause {
+                    throw ModelError(
+                        .unavailable,
+                        "\(endpoint.base) \(reason) and asks for a pause of \(asked) s before the next request "
+                            + "(Retry-After), longer than choir waits (\(Self.seconds(Self.longestPause)))"
+                            + (message.map { ": the server says \"\($0)\"" } ?? "") + ": try again then")
+                }
+                attempt += 1
+                pause(asked.map(Double.init), attempt: attempt, reason: reason)
                 continue
             }
-            let message = answer?.error?.message.map { scrub(Self.oneLine($0)) }
             throw ModelError.refusal(status: status, message: message, endpoint: endpoint, configFile: configFile)
         }
     }
 
     /// Waits before retry `attempt`: what the server asked for (Retry-After, in seconds), else 1, 2, 4… seconds.
     private func pause(_ asked: Double?, attempt: Int, reason: String) {
-        let seconds = min(Self.longestPause, max(0, asked ?? Double(1 << (attempt - 1))))
+        let seconds = asked ?? Double(1 << (attempt - 1))
         notice("\(endpoint.base) \(reason): trying again in \(Self.seconds(seconds)) (\(attempt) of \(endpoint.retries))")
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var left = timespec()

@@ -548,4 +548,26 @@ struct ScanCommandTests {
         try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: password)
         try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: "usr-41c9")
     }
+
+    /// A server that asks for a longer pause than choir waits (Retry-After over 60 s: a quota spent for the hour) is
+    /// not waited for or asked again: the scan ends at once, saying how long the server asked for, with status 75.
+    @Test func aLongRetryAfterEndsTheScan() throws {
+        let server = try ChatServer([
+            ChatServer.error(429, "Rate limit exceeded: free-models-per-day", headers: ["Retry-After": "3600"]), Self.describing,
+        ])
+        let home = try Home(server)
+        let output = home.folder + "/grace.musicxml"
+        let started = Date()
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        let took = Date().timeIntervalSince(started)
+        #expect(scan.status == 75)
+        #expect(
+            scan.stderr.split(separator: "\n").last.map { $0 + "\n" }
+                == "choir: \(server.base) answered 429 Too Many Requests and asks for a pause of 3600 s before the next request "
+                + "(Retry-After), longer than choir waits (60 s): the server says \"Rate limit exceeded: free-models-per-day\": try again then\n",
+            "\(scan.stderr)")
+        #expect(try server.requests().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(took < 10, "\(took) s")
+    }
 }
