@@ -549,6 +549,25 @@ struct ScanCommandTests {
         try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: "usr-41c9")
     }
 
+    /// A server failing (500, then 502) without saying when to come back is asked again after 1 s, then 2 s, and the
+    /// scan goes on.
+    @Test func aFailingServerIsAskedAgainAfterLongerPauses() throws {
+        let server = try ChatServer([
+            ChatServer.error(500, "Internal error"), ChatServer.error(502, "Upstream error"), Self.describing, Self.good(),
+        ])
+        let home = try Home(server)
+        let started = Date()
+        let scan = try CLI.run(["scan", Self.pdf, "-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        let took = Date().timeIntervalSince(started)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try server.requests().count == 4)
+        #expect(
+            scan.stderr.contains(
+                "choir: \(server.base) answered 500 Internal Server Error: trying again in 1 s (1 of 3)\n"
+                    + "choir: \(server.base) answered 502 Bad Gateway: trying again in 2 s (2 of 3)\n"), "\(scan.stderr)")
+        #expect(took >= 3, "the pauses were \(took) s in all")
+    }
+
     /// A server that asks for a longer pause than choir waits (Retry-After over 60 s: a quota spent for the hour) is
     /// not waited for or asked again: the scan ends at once, saying how long the server asked for, with status 75.
     @Test func aLongRetryAfterEndsTheScan() throws {
@@ -569,5 +588,62 @@ struct ScanCommandTests {
         #expect(try server.requests().count == 1)
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(took < 10, "\(took) s")
+    }
+
+    /// A connection that breaks before the answer is made again after 1 s, and the scan goes on.
+    @Test func aDroppedConnectionIsMadeAgain() throws {
+        let server = try ChatServer([ChatServer.dropped, Self.describing, Self.good()])
+        let home = try Home(server)
+        let scan = try CLI.run(["scan", Self.pdf, "-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try server.requests().count == 3)
+        #expect(scan.stderr.contains("choir: \(server.base) dropped the connection: trying again in 1 s (1 of 3)\n"), "\(scan.stderr)")
+    }
+
+    /// MusicXML cut off at the model's output limit (finish_reason "length") is not sent back for repair: the scan
+    /// ends with one line that says what to do, status 65, and the reply's MusicXML is kept beside the output, which
+    /// is not written.
+    @Test func aCutOffReplyEndsTheScanAndIsKept() throws {
+        let example = try String(contentsOfFile: Self.example, encoding: .utf8)
+        let cut = String(example.prefix(example.count / 2))
+        let server = try ChatServer([
+            Self.describing, ChatServer.text("Here is the MusicXML.\n\n```xml\n" + cut, tokens: (12_000, 8_192), finish: "length"),
+        ])
+        let home = try Home(server)
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        #expect(scan.status == 65)
+        #expect(scan.stderr.contains(", 12,000 tokens in, 8,192 out, stopped at the model's output limit\n"), "\(scan.stderr)")
+        #expect(
+            scan.stderr.split(separator: "\n").last.map { $0 + "\n" }
+                == "choir: the model stopped at its output limit before its MusicXML ended: give a higher --max-tokens if the model "
+                + "allows it, or scan fewer pages at a time; its last reply is kept in \(output).rejected\n", "\(scan.stderr)")
+        #expect(try server.requests().count == 2)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try String(contentsOfFile: output + ".rejected", encoding: .utf8) == cut + "\n")
+    }
+
+    /// --endpoint and --model on the command line win over the configuration file's: the requests go to that base's
+    /// /chat/completions (a trailing slash or not) with that model and --max-tokens, and no key goes with them, neither
+    /// OPENROUTER_API_KEY nor the key the file gives for its own server.
+    @Test func theCommandLineNamesTheServerAndTheModel() throws {
+        let server = try ChatServer([Self.describing, Self.good()])
+        let configured = try ChatServer([])
+        var home = try Home(configured)
+        home.environment["OPENROUTER_API_KEY"] = Self.key
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(
+            ["scan", Self.pdf, "-o", output, "--endpoint", server.base + "/", "--model", "local/vision", "--max-tokens", "32000"],
+            environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let requests = try server.requests()
+        #expect(requests.count == 2)
+        for request in requests {
+            #expect(request.path == "/v1/chat/completions")
+            #expect(request.body["model"] as? String == "local/vision" && request.body["max_tokens"] as? Int == 32000)
+            #expect(request.headers["authorization"] == nil)
+        }
+        #expect(try configured.requests().isEmpty)
+        #expect(scan.stdout.contains("It was made by a vision model (local/vision at 127.0.0.1) from amazing-grace.pdf (2 pages) on "))
     }
 }
