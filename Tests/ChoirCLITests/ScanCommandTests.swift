@@ -114,6 +114,19 @@ struct ScanCommandTests {
         }
     }
 
+    /// Page `number` of the PDF rendered alone by pdftoppm, grey, `longest` pixels high, as choir renders its pages.
+    static func pageAlone(_ number: Int, longest: Int = 2048, in folder: String) throws -> String {
+        let (status, output) = try runTool(
+            "/usr/bin/pdftoppm",
+            [
+                "-gray", "-png", "-f", "\(number)", "-l", "\(number)", "-singlefile", "-scale-to", "\(longest)", pdf,
+                folder + "/page\(number)",
+            ],
+            environment: [:])
+        try #require(status == 0, "\(output)")
+        return folder + "/page\(number).png"
+    }
+
     /// A photograph and a two-page PDF go as three images, in order, with the model and both prompts; the good score
     /// is written with its doubtful place marked, reads as the example, plays as it does, joins the library with its
     /// pages, and `choir info` shows the doubt. The key reaches the server and nothing else.
@@ -645,5 +658,24 @@ struct ScanCommandTests {
         }
         #expect(try configured.requests().isEmpty)
         #expect(scan.stdout.contains("It was made by a vision model (local/vision at 127.0.0.1) from amazing-grace.pdf (2 pages) on "))
+    }
+
+    /// A PDF's pages go in order: the first image sent is page 1 as pdftoppm renders it alone, the second page 2 (each
+    /// page rendered alone goes too, after the PDF and in the other order, to compare with).
+    @Test func aPDFsPagesGoInOrder() throws {
+        let server = try ChatServer([ChatServer.error(401, "Invalid key")])
+        let home = try Home(server)
+        let alone = [try Self.pageAlone(2, in: home.folder), try Self.pageAlone(1, in: home.folder)]
+        let scan = try CLI.run(["scan", Self.pdf] + alone + ["-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        #expect(scan.status == 77, "\(scan.stderr)")
+        let requests = try server.requests()
+        try #require(requests.count == 1)
+        let images = try Self.images(try #require(Self.messages(requests[0].body).last).content)
+        try #require(images.count == 4)
+        // Compared as one Bool each: a failing comparison of two images would have the test library diff their bytes.
+        let (differ, first, second) = (images[0] != images[1], images[0] == images[3], images[1] == images[2])
+        #expect(differ, "the PDF's pages are different images")
+        #expect(first, "the PDF's first image is its page 1")
+        #expect(second, "the PDF's second image is its page 2")
     }
 }
