@@ -678,4 +678,26 @@ struct ScanCommandTests {
         #expect(first, "the PDF's first image is its page 1")
         #expect(second, "the PDF's second image is its page 2")
     }
+
+    /// With a server and keys configured, `info`, `notes`, `render`, `practice --input` and the rule-based `coach`
+    /// send nothing; `coach --model` then asks that server, which was there to be asked all along.
+    @Test func nothingIsSentUnlessAsked() throws {
+        let server = try ChatServer([ChatServer.text("Keep the held notes up.")])
+        var home = try Home(server)
+        home.environment["OPENROUTER_API_KEY"] = Self.key
+        let runs: [[String]] = [
+            ["info", CLI.example], ["notes", CLI.example, "--part", "tenor"], ["render", CLI.example, "-o", home.folder + "/mix.wav"],
+            ["practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", "none"],
+            ["coach", CLI.example, "--part", "tenor"],
+        ]
+        for arguments in runs {
+            let run = try CLI.run(arguments, environment: home.environment)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(try server.requests().isEmpty, "\(arguments[0]) sent a request")
+        }
+        let asked = try CLI.run(["coach", CLI.example, "--part", "tenor", "--model", Self.model], environment: home.environment)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stdout.contains("1 session, in the words of \(Self.model) (from the figures alone):\n  Keep the held notes up.\n"))
+        #expect(try server.requests().count == 1)
+    }
 }
