@@ -149,7 +149,7 @@ _check-install:
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
 # loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
 # speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
-# check at two sizes, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# check at two sizes, the scan's pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval
@@ -163,6 +163,7 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-playback.py
     Benchmarks/measure-hostile-header.py
     Benchmarks/measure-history-check.py
+    Benchmarks/measure-scan-pages.py
     Benchmarks/measure-live.py
 
 # Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header
