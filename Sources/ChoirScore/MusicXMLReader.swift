@@ -254,10 +254,10 @@ final class MusicXMLReader {
                 var fifths: Int?
                 var mode: String?
                 try xml.forEachChild { xml, name in
-                    if name == "fifths" { fifths = Int(try xml.readText().trimmed) }
+                    if name == "fifths" { fifths = try xml.readInteger(in: -11...11, "a number of fifths from -11 to 11 in <fifths>") }
                     if name == "mode" { mode = try xml.readText().trimmed }
                 }
-                if let fifths, (-11...11).contains(fifths), self.measures[index].key == nil {
+                if let fifths, self.measures[index].key == nil {
                     self.measures[index].key = KeySignature(fifths: fifths, mode: mode)
                 }
             case "time":
@@ -266,26 +266,39 @@ final class MusicXMLReader {
                 var beatType: Int?
                 try xml.forEachChild { xml, name in
                     if name == "beats" {
-                        beats += try xml.readText().split(separator: "+").compactMap { Int($0.trimmed) }
+                        let text = try xml.readText().trimmed
+                        let counts = text.split(separator: "+", omittingEmptySubsequences: false).compactMap { Int($0.trimmed) }
+                        guard counts.count == text.count(where: { $0 == "+" }) + 1, counts.allSatisfy({ (1...1000).contains($0) })
+                        else {
+                            throw ReadError(
+                                "expected beats from 1 to 1000 (3, or 2+3) in <beats> but found '\(text)'",
+                                offset: xml.tokenOffset)
+                        }
+                        beats += counts
                     }
-                    if name == "beat-type", beatType == nil { beatType = Int(try xml.readText().trimmed) }
+                    if name == "beat-type", beatType == nil {
+                        beatType = try xml.readInteger(in: 1...1024, "a beat type from 1 to 1024 in <beat-type>")
+                    }
                 }
-                if !beats.isEmpty, beats.allSatisfy({ (1...1000).contains($0) }), let beatType,
-                    (1...1024).contains(beatType), self.measures[index].time == nil
-                {
+                if !beats.isEmpty, let beatType, self.measures[index].time == nil {
                     self.measures[index].time = TimeSignature(beats: beats, beatType: beatType)
                 }
             case "staves":
-                if let staves = Int(try xml.readText().trimmed), (1...64).contains(staves) {
-                    part.staffCount = max(part.staffCount, staves)
-                }
+                let staves = try xml.readInteger(in: 1...64, "a number of staves from 1 to 64 in <staves>")
+                part.staffCount = max(part.staffCount, staves)
             case "transpose":
-                let staff = xml.attribute("number").flatMap { Int($0) }
+                let staff = try xml.integerAttribute("number", in: 1...64, "a staff number from 1 to 64 in <transpose number>")
                 var chromatic = 0.0
                 var octaves = 0
                 try xml.forEachChild { xml, name in
-                    if name == "chromatic" { chromatic = Double(try xml.readText().trimmed) ?? 0 }
-                    if name == "octave-change" { octaves = Int(try xml.readText().trimmed) ?? 0 }
+                    if name == "chromatic" {
+                        let text = try xml.readText().trimmed
+                        guard let value = Double(text), value.isFinite else {
+                            throw ReadError("expected a number of semitones in <chromatic> but found '\(text)'", offset: xml.tokenOffset)
+                        }
+                        chromatic = value
+                    }
+                    if name == "octave-change" { octaves = try xml.readInteger("a whole number of octaves in <octave-change>") }
                 }
                 guard abs(chromatic) <= 48, abs(octaves) <= 4 else {
                     throw ReadError("expected a transposition within 4 octaves", offset: xml.tokenOffset)
@@ -409,8 +422,13 @@ final class MusicXMLReader {
                 if xml.attribute("direction") == "forward" {
                     self.measures[index].repeatForward = true
                 } else if xml.attribute("direction") == "backward" {
-                    let times = xml.attribute("times").flatMap { Int($0.trimmed) }.map { min(max($0, 1), 100) }
-                    self.measures[index].repeatBackward = max(self.measures[index].repeatBackward, times ?? 0)
+                    // A repeat played no times or more than a hundred is a slip a musician reads through: held to
+                    // the range, and said.
+                    if let times = try xml.integerAttribute("times", "a number of times in <repeat times>") {
+                        let held = min(max(times, 1), 100)
+                        if held != times { part.noteSlip(.repeatTimes) }
+                        self.measures[index].repeatBackward = max(self.measures[index].repeatBackward, held)
+                    }
                     self.measures[index].hasBackwardRepeat = true
                 }
             case "ending":
@@ -525,6 +543,7 @@ final class MusicXMLReader {
             }
             repairs += builder.measuresWithoutDuration.map { Repair(.noDuration, part: name, measureIndex: $0) }
             repairs += builder.backupsPastStart.map { Repair(.backupPastStart, part: name, measureIndex: $0) }
+            repairs += builder.slips.map { Repair($0.kind, part: name, measureIndex: $0.measureIndex) }
             repairs += tieRepairs.map { Repair($0.kind, part: name, measureIndex: $0.measureIndex) }
             for (index, measure) in layout.enumerated() {
                 let length = builder.length(ofMeasure: index)
@@ -648,6 +667,30 @@ struct ReadError: Error {
     init(_ message: String, offset: Int) {
         self.message = message
         self.offset = offset
+    }
+}
+
+extension XMLTokenizer {
+    /// The element's text as a whole number in `range`; anything else is damage, refused with what was
+    /// `expected` ("a number of staves from 1 to 64 in <staves>").
+    func readInteger(in range: ClosedRange<Int> = Int.min...Int.max, _ expected: String) throws -> Int {
+        let text = try readText().trimmed
+        guard let value = Int(text), range.contains(value) else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
+    }
+
+    /// An attribute of the current element as a whole number in `range`, nil when absent; refused like
+    /// `readInteger` otherwise.
+    func integerAttribute(
+        _ name: String, in range: ClosedRange<Int> = Int.min...Int.max, _ expected: String
+    ) throws(ReadError) -> Int? {
+        guard let text = attribute(name)?.trimmed else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
     }
 }
 

@@ -8,6 +8,7 @@ public struct Repair: Hashable, Sendable {
         case repeatedPartID = "repeated_part_id"
         case noDivisions = "no_divisions"
         case noDuration = "no_duration"
+        case staffPastStaves = "staff_past_staves"
         case backupPastStart = "backup_past_start"
         case drawnTie = "drawn_tie"
         case unendedTie = "unended_tie"
@@ -15,6 +16,7 @@ public struct Repair: Hashable, Sendable {
         case measureRest = "measure_rest"
         case extraRests = "extra_rests"
         case measureLength = "measure_length"
+        case repeatTimes = "repeat_times"
         case printedJump = "printed_jump"
 
         /// What was wrong and what choir did, in a singer's words.
@@ -25,6 +27,7 @@ public struct Repair: Hashable, Sendable {
             case .repeatedPartID: "part with another part's id, read as the declared part it must be"
             case .noDivisions: "no <divisions>, durations read in quarter notes"
             case .noDuration: "note without <duration>, timed by its written type"
+            case .staffPastStaves: "note on a staff the part does not have (<staff>), read on its nearest staff"
             case .backupPastStart: "<backup> past the start of its measure, stopped at the barline"
             case .drawnTie: "tie drawn (<tied>) without its sound (<tie>), held as drawn"
             case .unendedTie: "tie without an end, ended on the next note of its pitch"
@@ -32,6 +35,7 @@ public struct Repair: Hashable, Sendable {
             case .measureRest: "whole-measure rest of the wrong length, read as the whole measure"
             case .extraRests: "more rests than the measure holds (two whole rests, say), read as the measure's rest"
             case .measureLength: "measure shorter or longer than in the other parts, later notes kept in step"
+            case .repeatTimes: "repeat played fewer than 1 or more than 100 times (times), held to that range"
             case .printedJump: "jump or its sign printed without <sound>, taken as printed"
             }
         }
