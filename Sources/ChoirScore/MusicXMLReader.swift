@@ -178,11 +178,10 @@ final class MusicXMLReader {
                     }
                 case "midi-instrument":
                     try xml.forEachChild { xml, name in
-                        if name == "midi-program", part.midiProgram == nil,
-                            let program = Int(try xml.readText().trimmed), (1...128).contains(program)
-                        {
-                            part.midiProgram = program - 1
-                        }
+                        guard name == "midi-program", part.midiProgram == nil else { return }
+                        // A program past General MIDI's 128 is a slip no singer sees: the part keeps its own sound.
+                        let program = try xml.readInteger("a MIDI program from 1 to 128 in <midi-program>")
+                        if (1...128).contains(program) { part.midiProgram = program - 1 } else { part.programOutOfRange = true }
                     }
                 default: break
                 }
@@ -228,7 +227,7 @@ final class MusicXMLReader {
                 if name == "backup" { part.backup(duration) } else { try part.forward(duration, voice: voice, staff: staff) }
             case "attributes": try self.readAttributes(xml, index: index, part: part)
             case "direction": try self.readDirection(xml, index: index, part: part)
-            case "sound": self.applySound(xml, index: index, part: part)
+            case "sound": try self.applySound(xml, index: index, part: part)
             case "barline": try self.readBarline(xml, index: index, part: part)
             default: break
             }
@@ -335,7 +334,7 @@ final class MusicXMLReader {
             case "sound":
                 soundSeen = true
                 let hadTempo = xml.attribute("tempo") != nil
-                self.applySound(xml, index: index, part: part)
+                try self.applySound(xml, index: index, part: part)
                 if hadTempo { metronome = nil }
                 if xml.attribute("dynamics") != nil { dynamics = nil }
             default: break
@@ -393,12 +392,13 @@ final class MusicXMLReader {
         return perMinute * NoteType.dotted(unit, dots: dots).doubleValue
     }
 
-    private func applySound(_ xml: XMLTokenizer, index: Int, part: PartBuilder) {
-        if let tempo = xml.attribute("tempo").flatMap({ Double($0.trimmed) }) {
+    private func applySound(_ xml: XMLTokenizer, index: Int, part: PartBuilder) throws(ReadError) {
+        if let tempo = try xml.decimalAttribute("tempo", "a number of quarter notes a minute in <sound tempo>") {
             addTempo(tempo, index: index, part: part)
         }
-        if let dynamics = xml.attribute("dynamics").flatMap({ Double($0.trimmed) }), dynamics.isFinite, dynamics >= 0 {
-            part.velocity = Dynamics.velocity(percentOfForte: dynamics)
+        if let dynamics = try xml.decimalAttribute("dynamics", "a percentage of forte in <sound dynamics>") {
+            // Below nothing is a slip no singer sees (some exports write -1.11): the dynamics before go on.
+            if dynamics >= 0 { part.velocity = Dynamics.velocity(percentOfForte: dynamics) } else { part.noteSlip(.negativeDynamics) }
         }
         if xml.attribute("dacapo") == "yes" { measures[index].sounded.daCapo = true }
         if let name = xml.attribute("dalsegno") { measures[index].sounded.dalSegno = name }
@@ -411,7 +411,8 @@ final class MusicXMLReader {
     }
 
     private func addTempo(_ qpm: Double, index: Int, part: PartBuilder) {
-        guard qpm.isFinite, qpm > 0, qpm <= 2000 else { return }
+        // A tempo of nothing, or faster than any music, is a slip a musician reads through: the tempo goes on.
+        guard qpm.isFinite, qpm > 0, qpm <= 2000 else { return part.noteSlip(.tempoOutOfRange) }
         measures[index].tempos.append((part.cursor, qpm))
     }
 
@@ -443,7 +444,7 @@ final class MusicXMLReader {
                 }
             case "segno": self.printJump(index: index, part: part) { $0.segno = "segno" }
             case "coda": self.printJump(index: index, part: part) { $0.coda = "coda" }
-            case "sound": self.applySound(xml, index: index, part: part)
+            case "sound": try self.applySound(xml, index: index, part: part)
             default: break
             }
         }
@@ -537,6 +538,7 @@ final class MusicXMLReader {
             if undeclared.contains(declaration.id) { repairs.append(Repair(.undeclaredPart, part: name)) }
             if withoutID.contains(declaration.id) { repairs.append(Repair(.partWithoutID, part: name)) }
             if repeatedID.contains(declaration.id) { repairs.append(Repair(.repeatedPartID, part: name)) }
+            if declaration.programOutOfRange, declaration.midiProgram == nil { repairs.append(Repair(.midiProgram, part: name)) }
             guard let builder else { return part }
             if let index = builder.measureWithoutDivisions {
                 repairs.append(Repair(.noDivisions, part: name, measureIndex: index))
@@ -617,6 +619,8 @@ private struct PartDeclaration {
     var abbreviation: String?
     var instrumentName: String?
     var midiProgram: Int?
+    /// Whether a `<midi-program>` past 1 to 128 was left out.
+    var programOutOfRange = false
 }
 
 /// What all parts have said about one measure.
@@ -676,6 +680,16 @@ extension XMLTokenizer {
     func readInteger(in range: ClosedRange<Int> = Int.min...Int.max, _ expected: String) throws -> Int {
         let text = try readText().trimmed
         guard let value = Int(text), range.contains(value) else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
+    }
+
+    /// An attribute of the current element as a finite decimal, nil when absent; refused like `readInteger`
+    /// otherwise.
+    func decimalAttribute(_ name: String, _ expected: String) throws(ReadError) -> Double? {
+        guard let text = attribute(name)?.trimmed else { return nil }
+        guard let value = Double(text), value.isFinite else {
             throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
         }
         return value

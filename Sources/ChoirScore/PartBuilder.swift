@@ -131,7 +131,11 @@ final class PartBuilder {
 
     func readNote(_ xml: XMLTokenizer) throws {
         let noteOffset = xml.tokenOffset
-        let attributeDynamics = xml.attribute("dynamics").flatMap { Double($0.trimmed) }
+        var attributeDynamics = try xml.decimalAttribute("dynamics", "a percentage of forte in <note dynamics>")
+        if let dynamics = attributeDynamics, dynamics < 0 {
+            noteSlip(.negativeDynamics)
+            attributeDynamics = nil
+        }
         var isGrace = false, isCue = false, isChord = false, isRest = false, isUnpitched = false
         var step: String?, alter = 0.0, octave: Int?
         var duration: Rational?

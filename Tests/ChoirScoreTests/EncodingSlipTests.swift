@@ -212,6 +212,9 @@ struct EncodingSlipTests {
                 <part id="P1"><measure number="1">\(divisions)\(F.note("E4", 4))</measure></part></score-partwise>
                 """, [[0, 4, 72]], "\(summary): Alto"
             )
+        case .midiProgram:
+            let program = "<midi-instrument id=\"P1-I1\"><midi-program>0</midi-program></midi-instrument>"
+            return (F.partwise([F.note("C4", 4)], partList: program), [[0, 4, 60]], "\(summary): Voice")
         case .noDivisions:
             return (
                 """
@@ -258,6 +261,17 @@ struct EncodingSlipTests {
         case .repeatTimes:
             let repeatMany = "<barline location=\"right\"><repeat direction=\"backward\" times=\"500\"/></barline>"
             return (F.partwise([F.note("C4", 4), F.note("D4", 4) + repeatMany]), [[0, 4, 60], [4, 4, 62]], "\(summary): Voice m. 2")
+        case .tempoOutOfRange:
+            return (
+                F.partwise([F.note("C4", 4), "<sound tempo=\"0\"/>" + F.note("D4", 4)]), [[0, 4, 60], [4, 4, 62]],
+                "\(summary): Voice m. 2"
+            )
+        case .negativeDynamics:
+            // As some exports of Clara Schumann's polonaises in music21's corpus write it.
+            return (
+                F.partwise([F.note("C4", 4), "<sound dynamics=\"-1.11\"/>" + F.note("D4", 4)]), [[0, 4, 60], [4, 4, 62]],
+                "\(summary): Voice m. 2"
+            )
         case .printedJump:
             let words = { (text: String) in "<direction><direction-type><words>\(text)</words></direction-type></direction>" }
             return (
@@ -298,6 +312,45 @@ struct EncodingSlipTests {
         #expect(score.measures.map(\.repeatTimes) == [1, 100, 3, nil])
         #expect(
             score.repairs == [Repair(.repeatTimes, part: "Voice", measureIndex: 0), Repair(.repeatTimes, part: "Voice", measureIndex: 1)])
+    }
+
+    /// A tempo of 0, or faster than 2000 quarter notes a minute, by `<sound>` or by a metronome mark, is left out and
+    /// said: the tempo before goes on. A `<midi-program>` past General MIDI's 128 is left out and said: the part
+    /// sounds as if it had none (a voice for a sung part).
+    @Test func aTempoOrProgramOutOfAllReasonIsLeftOut() throws {
+        let metronome = { (perMinute: String) in
+            "<direction><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>\(perMinute)</per-minute>"
+                + "</metronome></direction-type></direction>"
+        }
+        let program = "<midi-instrument id=\"P1-I1\"><midi-program>129</midi-program></midi-instrument>"
+        let score = try F.read(
+            F.partwise(
+                [
+                    "<sound tempo=\"90\"/>" + F.note("C4", 4), "<sound tempo=\"0\"/>" + F.note("D4", 4),
+                    metronome("5000") + F.note("E4", 4), metronome("60") + F.note("F4", 4),
+                ], partName: "Soprano", partList: program))
+        #expect(score.tempos.map(\.quarterNotesPerMinute) == [90, 60])
+        #expect(score.tempos.map(\.measureIndex) == [0, 3])
+        #expect(score.parts[0].midiProgram == nil)
+        #expect(
+            score.repairs == [
+                Repair(.midiProgram, part: "Soprano"), Repair(.tempoOutOfRange, part: "Soprano", measureIndex: 1),
+                Repair(.tempoOutOfRange, part: "Soprano", measureIndex: 2),
+            ])
+    }
+
+    /// Dynamics below 0, by `<sound>` or on a note, are left out and said: the dynamics before go on.
+    @Test func dynamicsBelowNothingAreLeftOut() throws {
+        let score = try F.read(
+            F.partwise([
+                "<sound dynamics=\"50\"/>" + F.note("C4", 2) + "<sound dynamics=\"-1.11\"/>" + F.note("D4", 2),
+                "<note dynamics=\"-20\"><pitch><step>E</step><octave>4</octave></pitch><duration>4</duration></note>",
+            ]))
+        #expect(score.parts[0].notes.map(\.velocity) == [45, 45, 45])
+        #expect(
+            score.repairs == [
+                Repair(.negativeDynamics, part: "Voice", measureIndex: 0), Repair(.negativeDynamics, part: "Voice", measureIndex: 1),
+            ])
     }
 
     /// 41h-TooManyParts of the LilyPond suite has two such parts; their staves are on the page, so choir reads

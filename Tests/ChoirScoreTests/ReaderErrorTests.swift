@@ -93,6 +93,14 @@ struct ReaderErrorTests {
             "</note>", "</note><barline><repeat direction=\"backward\" times=\"twice\"/></barline>",
             "expected a number of times in <repeat times> but found 'twice'"
         ),
+        ("</note>", "</note><sound tempo=\"fast\"/>", "expected a number of quarter notes a minute in <sound tempo> but found 'fast'"),
+        ("</note>", "</note><sound dynamics=\"ff\"/>", "expected a percentage of forte in <sound dynamics> but found 'ff'"),
+        ("<note>", "<note dynamics=\"loud\">", "expected a percentage of forte in <note dynamics> but found 'loud'"),
+        (
+            "<part-name>Voice</part-name>",
+            "<part-name>Voice</part-name><midi-instrument id=\"I1\"><midi-program>one</midi-program></midi-instrument>",
+            "expected a MIDI program from 1 to 128 in <midi-program> but found 'one'"
+        ),
     ])
     func absurdValues(original: String, replacement: String, message: String) throws {
         let xml = Self.valid.replacingOccurrences(of: original, with: replacement)
