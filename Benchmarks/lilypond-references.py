@@ -4,10 +4,12 @@
     python3 Benchmarks/lilypond-references.py [--check]
 
 Each file's reference is music21's reading of it, in the shape of the shared corpus references (notes only),
-except where a reference already there gives a `reason`: those were checked by hand against the file because
-music21 does not read the page as a musician does, and are kept. For them the script prints what music21 reads
-instead, so that a newer music21 that reads them right shows up. With --check it writes nothing and says which
-references differ from music21's reading today. Needs music21 (`just bench` installs it).
+and, per part, where music21 starts each measure (`measure_starts`, in quarter notes): rests are left out of the
+notes, so a file of rests is held to its measures. Where a reference already there gives a `reason`, it was
+checked by hand against the file because music21 does not read the page as a musician does, and is kept. For
+those the script prints what music21 reads instead, so that a newer music21 that reads them right shows up. With
+--check it writes nothing and says which references differ from music21's reading today. Needs music21 (`just
+bench` installs it).
 """
 import collections, importlib.util, json, os, sys
 
@@ -28,8 +30,26 @@ def reading(path):
             for part in theirs["parts"]]
 
 
+def measure_starts(path):
+    """music21's measure starts per part (a part on several staves once), in quarter notes."""
+    import music21
+    score = music21.converter.parse(path, forceSource=True)
+    starts, owners = [], []
+    for part in score.parts:
+        owner = compare_corpus.part_of(part)
+        if isinstance(part, music21.stream.PartStaff) and owners and owners[-1] == owner:
+            continue
+        owners.append(owner)
+        starts.append([round(float(m.offset), 9) for m in part.getElementsByClass("Measure")])
+    return starts
+
+
 def rows(parts):
     return [collections.Counter(tuple(note) for note in part["notes"]) for part in parts]
+
+
+def layout(parts):
+    return [(part["name"], part.get("measure_starts")) for part in parts]
 
 
 def main():
@@ -46,15 +66,18 @@ def main():
             with open(target) as f:
                 kept = json.load(f)
         parts = reading(os.path.join(suite, name))
+        if parts is not None:
+            for part, starts in zip(parts, measure_starts(os.path.join(suite, name))):
+                part["measure_starts"] = starts
         if kept and kept.get("reason"):
-            same = parts is not None and rows(parts) == rows(kept["parts"])
+            same = parts is not None and rows(parts) == rows(kept["parts"]) and layout(parts) == layout(kept["parts"])
             print(f"{name}: checked by hand; music21 {'now agrees' if same else 'reads it otherwise'}")
             continue
         if parts is None:
             print(f"{name}: music21 cannot read it; write its reference by hand, with a reason")
             continue
         if check:
-            if kept is None or rows(kept["parts"]) != rows(parts):
+            if kept is None or rows(kept["parts"]) != rows(parts) or layout(kept["parts"]) != layout(parts):
                 print(f"{name}: the reference differs from music21's reading today")
             continue
         with open(target, "w") as f:

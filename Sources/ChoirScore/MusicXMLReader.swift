@@ -178,11 +178,10 @@ final class MusicXMLReader {
                     }
                 case "midi-instrument":
                     try xml.forEachChild { xml, name in
-                        if name == "midi-program", part.midiProgram == nil,
-                            let program = Int(try xml.readText().trimmed), (1...128).contains(program)
-                        {
-                            part.midiProgram = program - 1
-                        }
+                        guard name == "midi-program", part.midiProgram == nil else { return }
+                        // A program past General MIDI's 128 is a slip no singer sees: the part keeps its own sound.
+                        let program = try xml.readInteger("a MIDI program from 1 to 128 in <midi-program>")
+                        if (1...128).contains(program) { part.midiProgram = program - 1 } else { part.programOutOfRange = true }
                     }
                 default: break
                 }
@@ -228,7 +227,7 @@ final class MusicXMLReader {
                 if name == "backup" { part.backup(duration) } else { try part.forward(duration, voice: voice, staff: staff) }
             case "attributes": try self.readAttributes(xml, index: index, part: part)
             case "direction": try self.readDirection(xml, index: index, part: part)
-            case "sound": self.applySound(xml, index: index, part: part)
+            case "sound": try self.applySound(xml, index: index, part: part)
             case "barline": try self.readBarline(xml, index: index, part: part)
             default: break
             }
@@ -254,10 +253,10 @@ final class MusicXMLReader {
                 var fifths: Int?
                 var mode: String?
                 try xml.forEachChild { xml, name in
-                    if name == "fifths" { fifths = Int(try xml.readText().trimmed) }
+                    if name == "fifths" { fifths = try xml.readInteger(in: -11...11, "a number of fifths from -11 to 11 in <fifths>") }
                     if name == "mode" { mode = try xml.readText().trimmed }
                 }
-                if let fifths, (-11...11).contains(fifths), self.measures[index].key == nil {
+                if let fifths, self.measures[index].key == nil {
                     self.measures[index].key = KeySignature(fifths: fifths, mode: mode)
                 }
             case "time":
@@ -266,26 +265,39 @@ final class MusicXMLReader {
                 var beatType: Int?
                 try xml.forEachChild { xml, name in
                     if name == "beats" {
-                        beats += try xml.readText().split(separator: "+").compactMap { Int($0.trimmed) }
+                        let text = try xml.readText().trimmed
+                        let counts = text.split(separator: "+", omittingEmptySubsequences: false).compactMap { Int($0.trimmed) }
+                        guard counts.count == text.count(where: { $0 == "+" }) + 1, counts.allSatisfy({ (1...1000).contains($0) })
+                        else {
+                            throw ReadError(
+                                "expected beats from 1 to 1000 (3, or 2+3) in <beats> but found '\(text)'",
+                                offset: xml.tokenOffset)
+                        }
+                        beats += counts
                     }
-                    if name == "beat-type", beatType == nil { beatType = Int(try xml.readText().trimmed) }
+                    if name == "beat-type", beatType == nil {
+                        beatType = try xml.readInteger(in: 1...1024, "a beat type from 1 to 1024 in <beat-type>")
+                    }
                 }
-                if !beats.isEmpty, beats.allSatisfy({ (1...1000).contains($0) }), let beatType,
-                    (1...1024).contains(beatType), self.measures[index].time == nil
-                {
+                if !beats.isEmpty, let beatType, self.measures[index].time == nil {
                     self.measures[index].time = TimeSignature(beats: beats, beatType: beatType)
                 }
             case "staves":
-                if let staves = Int(try xml.readText().trimmed), (1...64).contains(staves) {
-                    part.staffCount = max(part.staffCount, staves)
-                }
+                let staves = try xml.readInteger(in: 1...64, "a number of staves from 1 to 64 in <staves>")
+                part.staffCount = max(part.staffCount, staves)
             case "transpose":
-                let staff = xml.attribute("number").flatMap { Int($0) }
+                let staff = try xml.integerAttribute("number", in: 1...64, "a staff number from 1 to 64 in <transpose number>")
                 var chromatic = 0.0
                 var octaves = 0
                 try xml.forEachChild { xml, name in
-                    if name == "chromatic" { chromatic = Double(try xml.readText().trimmed) ?? 0 }
-                    if name == "octave-change" { octaves = Int(try xml.readText().trimmed) ?? 0 }
+                    if name == "chromatic" {
+                        let text = try xml.readText().trimmed
+                        guard let value = Double(text), value.isFinite else {
+                            throw ReadError("expected a number of semitones in <chromatic> but found '\(text)'", offset: xml.tokenOffset)
+                        }
+                        chromatic = value
+                    }
+                    if name == "octave-change" { octaves = try xml.readInteger("a whole number of octaves in <octave-change>") }
                 }
                 guard abs(chromatic) <= 48, abs(octaves) <= 4 else {
                     throw ReadError("expected a transposition within 4 octaves", offset: xml.tokenOffset)
@@ -322,7 +334,7 @@ final class MusicXMLReader {
             case "sound":
                 soundSeen = true
                 let hadTempo = xml.attribute("tempo") != nil
-                self.applySound(xml, index: index, part: part)
+                try self.applySound(xml, index: index, part: part)
                 if hadTempo { metronome = nil }
                 if xml.attribute("dynamics") != nil { dynamics = nil }
             default: break
@@ -380,12 +392,13 @@ final class MusicXMLReader {
         return perMinute * NoteType.dotted(unit, dots: dots).doubleValue
     }
 
-    private func applySound(_ xml: XMLTokenizer, index: Int, part: PartBuilder) {
-        if let tempo = xml.attribute("tempo").flatMap({ Double($0.trimmed) }) {
+    private func applySound(_ xml: XMLTokenizer, index: Int, part: PartBuilder) throws(ReadError) {
+        if let tempo = try xml.decimalAttribute("tempo", "a number of quarter notes a minute in <sound tempo>") {
             addTempo(tempo, index: index, part: part)
         }
-        if let dynamics = xml.attribute("dynamics").flatMap({ Double($0.trimmed) }), dynamics.isFinite, dynamics >= 0 {
-            part.velocity = Dynamics.velocity(percentOfForte: dynamics)
+        if let dynamics = try xml.decimalAttribute("dynamics", "a percentage of forte in <sound dynamics>") {
+            // Below nothing is a slip no singer sees (some exports write -1.11): the dynamics before go on.
+            if dynamics >= 0 { part.velocity = Dynamics.velocity(percentOfForte: dynamics) } else { part.noteSlip(.negativeDynamics) }
         }
         if xml.attribute("dacapo") == "yes" { measures[index].sounded.daCapo = true }
         if let name = xml.attribute("dalsegno") { measures[index].sounded.dalSegno = name }
@@ -398,7 +411,8 @@ final class MusicXMLReader {
     }
 
     private func addTempo(_ qpm: Double, index: Int, part: PartBuilder) {
-        guard qpm.isFinite, qpm > 0, qpm <= 2000 else { return }
+        // A tempo of nothing, or faster than any music, is a slip a musician reads through: the tempo goes on.
+        guard qpm.isFinite, qpm > 0, qpm <= 2000 else { return part.noteSlip(.tempoOutOfRange) }
         measures[index].tempos.append((part.cursor, qpm))
     }
 
@@ -409,8 +423,13 @@ final class MusicXMLReader {
                 if xml.attribute("direction") == "forward" {
                     self.measures[index].repeatForward = true
                 } else if xml.attribute("direction") == "backward" {
-                    let times = xml.attribute("times").flatMap { Int($0.trimmed) }.map { min(max($0, 1), 100) }
-                    self.measures[index].repeatBackward = max(self.measures[index].repeatBackward, times ?? 0)
+                    // A repeat played no times or more than a hundred is a slip a musician reads through: held to
+                    // the range, and said.
+                    if let times = try xml.integerAttribute("times", "a number of times in <repeat times>") {
+                        let held = min(max(times, 1), 100)
+                        if held != times { part.noteSlip(.repeatTimes) }
+                        self.measures[index].repeatBackward = max(self.measures[index].repeatBackward, held)
+                    }
                     self.measures[index].hasBackwardRepeat = true
                 }
             case "ending":
@@ -425,7 +444,7 @@ final class MusicXMLReader {
                 }
             case "segno": self.printJump(index: index, part: part) { $0.segno = "segno" }
             case "coda": self.printJump(index: index, part: part) { $0.coda = "coda" }
-            case "sound": self.applySound(xml, index: index, part: part)
+            case "sound": try self.applySound(xml, index: index, part: part)
             default: break
             }
         }
@@ -519,12 +538,14 @@ final class MusicXMLReader {
             if undeclared.contains(declaration.id) { repairs.append(Repair(.undeclaredPart, part: name)) }
             if withoutID.contains(declaration.id) { repairs.append(Repair(.partWithoutID, part: name)) }
             if repeatedID.contains(declaration.id) { repairs.append(Repair(.repeatedPartID, part: name)) }
+            if declaration.programOutOfRange, declaration.midiProgram == nil { repairs.append(Repair(.midiProgram, part: name)) }
             guard let builder else { return part }
             if let index = builder.measureWithoutDivisions {
                 repairs.append(Repair(.noDivisions, part: name, measureIndex: index))
             }
             repairs += builder.measuresWithoutDuration.map { Repair(.noDuration, part: name, measureIndex: $0) }
             repairs += builder.backupsPastStart.map { Repair(.backupPastStart, part: name, measureIndex: $0) }
+            repairs += builder.slips.map { Repair($0.kind, part: name, measureIndex: $0.measureIndex) }
             repairs += tieRepairs.map { Repair($0.kind, part: name, measureIndex: $0.measureIndex) }
             for (index, measure) in layout.enumerated() {
                 let length = builder.length(ofMeasure: index)
@@ -598,6 +619,8 @@ private struct PartDeclaration {
     var abbreviation: String?
     var instrumentName: String?
     var midiProgram: Int?
+    /// Whether a `<midi-program>` past 1 to 128 was left out.
+    var programOutOfRange = false
 }
 
 /// What all parts have said about one measure.
@@ -648,6 +671,40 @@ struct ReadError: Error {
     init(_ message: String, offset: Int) {
         self.message = message
         self.offset = offset
+    }
+}
+
+extension XMLTokenizer {
+    /// The element's text as a whole number in `range`; anything else is damage, refused with what was
+    /// `expected` ("a number of staves from 1 to 64 in <staves>").
+    func readInteger(in range: ClosedRange<Int> = Int.min...Int.max, _ expected: String) throws -> Int {
+        let text = try readText().trimmed
+        guard let value = Int(text), range.contains(value) else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
+    }
+
+    /// An attribute of the current element as a finite decimal, nil when absent; refused like `readInteger`
+    /// otherwise.
+    func decimalAttribute(_ name: String, _ expected: String) throws(ReadError) -> Double? {
+        guard let text = attribute(name)?.trimmed else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
+    }
+
+    /// An attribute of the current element as a whole number in `range`, nil when absent; refused like
+    /// `readInteger` otherwise.
+    func integerAttribute(
+        _ name: String, in range: ClosedRange<Int> = Int.min...Int.max, _ expected: String
+    ) throws(ReadError) -> Int? {
+        guard let text = attribute(name)?.trimmed else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ReadError("expected \(expected) but found '\(text)'", offset: tokenOffset)
+        }
+        return value
     }
 }
 

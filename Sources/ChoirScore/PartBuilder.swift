@@ -15,6 +15,8 @@ final class PartBuilder {
     private(set) var measuresWithoutDuration: [Int] = []
     /// Measures with a `<backup>` past their start, stopped at the barline.
     private(set) var backupsPastStart: [Int] = []
+    /// Other slips read through as a musician reads them, by kind and measure.
+    private(set) var slips: [(kind: Repair.Kind, measureIndex: Int)] = []
     /// Velocity from the last dynamic mark.
     var velocity = Dynamics.defaultVelocity
     var staffCount = 1
@@ -76,6 +78,11 @@ final class PartBuilder {
         voices[index].rests += rest ? 1 : 0
     }
 
+    /// Records a slip of `kind` in the current measure, once.
+    func noteSlip(_ kind: Repair.Kind) {
+        if !slips.contains(where: { $0 == (kind, measureIndex) }) { slips.append((kind, measureIndex)) }
+    }
+
     func setTransposition(_ semitones: Double, staff: Int?) {
         if let staff {
             transposition[staff] = semitones
@@ -124,7 +131,11 @@ final class PartBuilder {
 
     func readNote(_ xml: XMLTokenizer) throws {
         let noteOffset = xml.tokenOffset
-        let attributeDynamics = xml.attribute("dynamics").flatMap { Double($0.trimmed) }
+        var attributeDynamics = try xml.decimalAttribute("dynamics", "a percentage of forte in <note dynamics>")
+        if let dynamics = attributeDynamics, dynamics < 0 {
+            noteSlip(.negativeDynamics)
+            attributeDynamics = nil
+        }
         var isGrace = false, isCue = false, isChord = false, isRest = false, isUnpitched = false
         var step: String?, alter = 0.0, octave: Int?
         var duration: Rational?
@@ -185,14 +196,20 @@ final class PartBuilder {
                 }
             case "voice": voice = try xml.readText().trimmed
             case "staff":
-                let text = try xml.readText().trimmed
-                staff = Int(text).map { min(max($0, 1), 64) } ?? 1
+                let written = try xml.readInteger("a staff number in <staff>")
+                // A staff the part does not have is a slip: the note is on the page, on the nearest staff.
+                staff = min(max(written, 1), self.staffCount)
+                if staff != written { self.noteSlip(.staffPastStaves) }
             case "type": type = NoteType.quarters(try xml.readText().trimmed)
             case "dot": dots += 1
             case "time-modification":
                 try xml.forEachChild { xml, name in
-                    if name == "actual-notes" { actualNotes = Int(try xml.readText().trimmed) ?? 1 }
-                    if name == "normal-notes" { normalNotes = Int(try xml.readText().trimmed) ?? 1 }
+                    if name == "actual-notes" {
+                        actualNotes = try xml.readInteger(in: 1...1000, "a number of notes from 1 to 1000 in <actual-notes>")
+                    }
+                    if name == "normal-notes" {
+                        normalNotes = try xml.readInteger(in: 1...1000, "a number of notes from 1 to 1000 in <normal-notes>")
+                    }
                 }
             case "lyric":
                 if let lyric = try Self.readLyric(xml) { lyrics.append(lyric) }
@@ -204,8 +221,9 @@ final class PartBuilder {
         let length: Rational
         if let duration {
             length = duration
-        } else if let type, (1...1000).contains(actualNotes), (1...1000).contains(normalNotes) {
-            length = NoteType.dotted(type, dots: min(dots, 8)) * Rational(normalNotes, actualNotes)
+        } else if let type {
+            guard dots <= 8 else { throw ReadError("expected at most 8 <dot> on a note without <duration>", offset: noteOffset) }
+            length = NoteType.dotted(type, dots: dots) * Rational(normalNotes, actualNotes)
             if measuresWithoutDuration.last != measureIndex { measuresWithoutDuration.append(measureIndex) }
         } else {
             throw ReadError("expected <duration> in a <note> that is not a grace note", offset: noteOffset)

@@ -6,8 +6,10 @@ public struct Repair: Hashable, Sendable {
         case undeclaredPart = "undeclared_part"
         case partWithoutID = "part_without_id"
         case repeatedPartID = "repeated_part_id"
+        case midiProgram = "midi_program"
         case noDivisions = "no_divisions"
         case noDuration = "no_duration"
+        case staffPastStaves = "staff_past_staves"
         case backupPastStart = "backup_past_start"
         case drawnTie = "drawn_tie"
         case unendedTie = "unended_tie"
@@ -15,6 +17,9 @@ public struct Repair: Hashable, Sendable {
         case measureRest = "measure_rest"
         case extraRests = "extra_rests"
         case measureLength = "measure_length"
+        case repeatTimes = "repeat_times"
+        case tempoOutOfRange = "tempo_out_of_range"
+        case negativeDynamics = "negative_dynamics"
         case printedJump = "printed_jump"
 
         /// What was wrong and what choir did, in a singer's words.
@@ -23,8 +28,10 @@ public struct Repair: Hashable, Sendable {
             case .undeclaredPart: "part missing from the part list, read all the same"
             case .partWithoutID: "part without an id, read as the declared part it must be"
             case .repeatedPartID: "part with another part's id, read as the declared part it must be"
+            case .midiProgram: "<midi-program> outside 1 to 128, left out: the part sounds as if it had none"
             case .noDivisions: "no <divisions>, durations read in quarter notes"
             case .noDuration: "note without <duration>, timed by its written type"
+            case .staffPastStaves: "note on a staff the part does not have (<staff>), read on its nearest staff"
             case .backupPastStart: "<backup> past the start of its measure, stopped at the barline"
             case .drawnTie: "tie drawn (<tied>) without its sound (<tie>), held as drawn"
             case .unendedTie: "tie without an end, ended on the next note of its pitch"
@@ -32,6 +39,9 @@ public struct Repair: Hashable, Sendable {
             case .measureRest: "whole-measure rest of the wrong length, read as the whole measure"
             case .extraRests: "more rests than the measure holds (two whole rests, say), read as the measure's rest"
             case .measureLength: "measure shorter or longer than in the other parts, later notes kept in step"
+            case .repeatTimes: "repeat played fewer than 1 or more than 100 times (times), held to that range"
+            case .tempoOutOfRange: "tempo of 0 or over 2000 quarter notes a minute, left out: the tempo before goes on"
+            case .negativeDynamics: "dynamics below 0 (<sound dynamics>, <note dynamics>), left out: the dynamics before go on"
             case .printedJump: "jump or its sign printed without <sound>, taken as printed"
             }
         }

@@ -212,6 +212,9 @@ struct EncodingSlipTests {
                 <part id="P1"><measure number="1">\(divisions)\(F.note("E4", 4))</measure></part></score-partwise>
                 """, [[0, 4, 72]], "\(summary): Alto"
             )
+        case .midiProgram:
+            let program = "<midi-instrument id=\"P1-I1\"><midi-program>0</midi-program></midi-instrument>"
+            return (F.partwise([F.note("C4", 4)], partList: program), [[0, 4, 60]], "\(summary): Voice")
         case .noDivisions:
             return (
                 """
@@ -224,6 +227,8 @@ struct EncodingSlipTests {
             return (
                 F.partwise([F.note("C4", 1) + dottedHalf, F.note("G4", 4)]), [[0, 1, 60], [1, 3, 64], [4, 4, 67]], "\(summary): Voice m. 1"
             )
+        case .staffPastStaves:
+            return (F.partwise([F.note("C4", 4, extra: "<staff>7</staff>")]), [[0, 4, 60]], "\(summary): Voice m. 1")
         case .backupPastStart:
             let backup = "<backup><duration>6</duration></backup>"
             return (
@@ -253,6 +258,20 @@ struct EncodingSlipTests {
             return (F.partwise([F.rest(4) + F.rest(4), F.note("D4", 4)]), [[4, 4, 62]], "\(summary): Voice m. 1")
         case .measureLength:
             return (Self.twoParts([F.note("C5", 4), F.note("D5", 4)], [F.note("C4", 3), F.note("D4", 4)]), nil, "\(summary): Lower m. 1")
+        case .repeatTimes:
+            let repeatMany = "<barline location=\"right\"><repeat direction=\"backward\" times=\"500\"/></barline>"
+            return (F.partwise([F.note("C4", 4), F.note("D4", 4) + repeatMany]), [[0, 4, 60], [4, 4, 62]], "\(summary): Voice m. 2")
+        case .tempoOutOfRange:
+            return (
+                F.partwise([F.note("C4", 4), "<sound tempo=\"0\"/>" + F.note("D4", 4)]), [[0, 4, 60], [4, 4, 62]],
+                "\(summary): Voice m. 2"
+            )
+        case .negativeDynamics:
+            // As some exports of Clara Schumann's polonaises in music21's corpus write it.
+            return (
+                F.partwise([F.note("C4", 4), "<sound dynamics=\"-1.11\"/>" + F.note("D4", 4)]), [[0, 4, 60], [4, 4, 62]],
+                "\(summary): Voice m. 2"
+            )
         case .printedJump:
             let words = { (text: String) in "<direction><direction-type><words>\(text)</words></direction-type></direction>" }
             return (
@@ -260,6 +279,78 @@ struct EncodingSlipTests {
                 [[0, 4, 60], [4, 4, 62]], "\(summary): Voice mm. 1, 2"
             )
         }
+    }
+
+    /// A `<staff>` the part does not have (staff 3 of a piano part, staff 0) is read on its nearest staff, where the
+    /// note can only be printed, and said; so is its lyric.
+    @Test func aStaffThePartDoesNotHaveIsItsNearest() throws {
+        let onStaff = { (pitch: String, staff: Int) in
+            F.note(pitch, 1, extra: "<staff>\(staff)</staff><lyric><text>\(pitch)</text></lyric>")
+        }
+        let score = try F.read(
+            F.partwise([
+                "<attributes><staves>2</staves></attributes>" + onStaff("C5", 1) + onStaff("E4", 2) + onStaff("D4", 3)
+                    + onStaff("G4", 0),
+                onStaff("A4", 2) + F.rest(3),
+            ]))
+        #expect(score.parts[0].notes.map(\.staff) == [1, 2, 2, 1, 2])
+        #expect(score.parts[0].lyrics.map(\.staff) == [1, 2, 2, 1, 2])
+        #expect(score.repairs == [Repair(.staffPastStaves, part: "Voice", measureIndex: 0)])
+    }
+
+    /// A backward repeat to be played no times, or a thousand, is held to 1 to 100 times, and said; one that says
+    /// nothing of its times is played twice, as printed, with nothing to say.
+    @Test func aRepeatPlayedOutOfAllReasonIsHeldToTheRange() throws {
+        let repeatTimes = { (times: String) in
+            "<barline location=\"right\"><repeat direction=\"backward\"\(times)/></barline>"
+        }
+        let score = try F.read(
+            F.partwise([
+                F.note("C4", 4) + repeatTimes(" times=\"0\""), F.note("D4", 4) + repeatTimes(" times=\"1000\""),
+                F.note("E4", 4) + repeatTimes(" times=\"3\""), F.note("F4", 4) + repeatTimes(""),
+            ]))
+        #expect(score.measures.map(\.repeatTimes) == [1, 100, 3, nil])
+        #expect(
+            score.repairs == [Repair(.repeatTimes, part: "Voice", measureIndex: 0), Repair(.repeatTimes, part: "Voice", measureIndex: 1)])
+    }
+
+    /// A tempo of 0, or faster than 2000 quarter notes a minute, by `<sound>` or by a metronome mark, is left out and
+    /// said: the tempo before goes on. A `<midi-program>` past General MIDI's 128 is left out and said: the part
+    /// sounds as if it had none (a voice for a sung part).
+    @Test func aTempoOrProgramOutOfAllReasonIsLeftOut() throws {
+        let metronome = { (perMinute: String) in
+            "<direction><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>\(perMinute)</per-minute>"
+                + "</metronome></direction-type></direction>"
+        }
+        let program = "<midi-instrument id=\"P1-I1\"><midi-program>129</midi-program></midi-instrument>"
+        let score = try F.read(
+            F.partwise(
+                [
+                    "<sound tempo=\"90\"/>" + F.note("C4", 4), "<sound tempo=\"0\"/>" + F.note("D4", 4),
+                    metronome("5000") + F.note("E4", 4), metronome("60") + F.note("F4", 4),
+                ], partName: "Soprano", partList: program))
+        #expect(score.tempos.map(\.quarterNotesPerMinute) == [90, 60])
+        #expect(score.tempos.map(\.measureIndex) == [0, 3])
+        #expect(score.parts[0].midiProgram == nil)
+        #expect(
+            score.repairs == [
+                Repair(.midiProgram, part: "Soprano"), Repair(.tempoOutOfRange, part: "Soprano", measureIndex: 1),
+                Repair(.tempoOutOfRange, part: "Soprano", measureIndex: 2),
+            ])
+    }
+
+    /// Dynamics below 0, by `<sound>` or on a note, are left out and said: the dynamics before go on.
+    @Test func dynamicsBelowNothingAreLeftOut() throws {
+        let score = try F.read(
+            F.partwise([
+                "<sound dynamics=\"50\"/>" + F.note("C4", 2) + "<sound dynamics=\"-1.11\"/>" + F.note("D4", 2),
+                "<note dynamics=\"-20\"><pitch><step>E</step><octave>4</octave></pitch><duration>4</duration></note>",
+            ]))
+        #expect(score.parts[0].notes.map(\.velocity) == [45, 45, 45])
+        #expect(
+            score.repairs == [
+                Repair(.negativeDynamics, part: "Voice", measureIndex: 0), Repair(.negativeDynamics, part: "Voice", measureIndex: 1),
+            ])
     }
 
     /// 41h-TooManyParts of the LilyPond suite has two such parts; their staves are on the page, so choir reads

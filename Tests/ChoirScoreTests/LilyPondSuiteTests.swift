@@ -11,6 +11,14 @@ struct LilyPondSuiteTests {
         struct Part: Decodable {
             var name: String
             var notes: [[Double]]
+            /// Where each measure starts, in quarter notes: rests are not among the notes, so a part of rests is
+            /// held to its measures.
+            var measureStarts: [Double]
+
+            enum CodingKeys: String, CodingKey {
+                case name, notes
+                case measureStarts = "measure_starts"
+            }
         }
         var file: String
         var source: String
@@ -43,15 +51,30 @@ struct LilyPondSuiteTests {
         #expect(byHand.map(\.file) == Self.checkedByHand)
         #expect(byHand.allSatisfy { $0.source == "checked by hand" && $0.reason!.count > 40 })
         #expect(references.filter { $0.reason == nil }.allSatisfy { $0.source.hasPrefix("music21 ") })
+        // Files of rests alone (their notes are empty) are held to their measures' starts.
+        let restsOnly = references.filter { $0.parts.allSatisfy(\.notes.isEmpty) }
+        #expect(restsOnly.count == 20)
+        #expect(restsOnly.allSatisfy { $0.parts.allSatisfy { !$0.measureStarts.isEmpty } })
     }
 
-    /// Every file is read (none refused, none hangs) and gives its reference's parts and notes: (onset,
-    /// duration, sounding pitch) with ties merged, in written order.
+    /// Every file is read (none refused, none hangs) and gives its reference's parts, by name, their notes:
+    /// (onset, duration, sounding pitch) with ties merged, in written order, and the measures' starts, so that a
+    /// rest or a measure of the wrong length shows where there are no notes.
     @Test(.timeLimit(.minutes(1)), arguments: files)
     func agreesWithItsReference(file: String) throws {
         let reference = try Self.reference(file)
         let score = try ScoreReader.read(contentsOf: Self.suite.appendingPathComponent(file).path)
         try #require(score.parts.count == reference.parts.count, "\(file): parts")
+        // music21 leaves a part without a <part-name> unnamed; choir names it by its place, as `choir info` shows.
+        let names = reference.parts.enumerated().map { $1.name.isEmpty ? "Part \($0 + 1)" : $1.name }
+        #expect(score.parts.map(\.name) == names, "\(file): part names")
+        let starts = score.measures.map(\.start.doubleValue)
+        for (index, expected) in reference.parts.enumerated() {
+            let same =
+                starts.count == expected.measureStarts.count
+                && zip(starts, expected.measureStarts).allSatisfy { abs($0 - $1) < 1e-6 }
+            #expect(same, "\(file), part \(index + 1): measures start at \(starts), expected \(expected.measureStarts)")
+        }
         for (index, (part, expected)) in zip(score.parts, reference.parts).enumerated() {
             let ours = part.notes.map { CorpusTests.Row([$0.onset.doubleValue, $0.duration.doubleValue, $0.pitch]) }
             let theirs = expected.notes.map(CorpusTests.Row.init)

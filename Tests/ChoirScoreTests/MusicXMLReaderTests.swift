@@ -89,7 +89,8 @@ struct MusicXMLReaderTests {
         let score = try F.read(
             F.partwise(
                 [
-                    F.note("E4", 2, extra: "<voice>1</voice>") + F.note("G4", 2, extra: "<voice>1</voice>", before: "<chord/>")
+                    "<attributes><staves>2</staves></attributes>" + F.note("E4", 2, extra: "<voice>1</voice>")
+                        + F.note("G4", 2, extra: "<voice>1</voice>", before: "<chord/>")
                         + F.note("F4", 2, extra: "<voice>1</voice>")
                         + "<backup><duration>4</duration></backup>"
                         + "<forward><duration>1</duration><voice>2</voice></forward>"
@@ -100,6 +101,7 @@ struct MusicXMLReaderTests {
         #expect(notes.map(\.voice) == ["1", "1", "2", "1"])
         #expect(notes.map(\.staff) == [1, 1, 2, 1])
         #expect(score.measures[0].duration == Rational(4))
+        #expect(score.repairs.isEmpty)
     }
 
     @Test func graceNotesTakeNoTimeAndCueNotesAreSilent() throws {

@@ -51,12 +51,65 @@ struct ReaderErrorTests {
             "<octave>4</octave>", "<octave>9</octave></pitch><pitch><step>B</step><alter>2</alter><octave>9</octave>",
             "impossible pitch: B9 with alter 2.0 sounds at MIDI 133.0, expected 0 to 127"
         ),
+        // A number that is not one, or out of all reason, is damage: refused, never read as a default.
+        (
+            "<divisions>1</divisions>", "<divisions>1</divisions><transpose><chromatic>-12x</chromatic></transpose>",
+            "expected a number of semitones in <chromatic> but found '-12x'"
+        ),
+        (
+            "<divisions>1</divisions>",
+            "<divisions>1</divisions><transpose><chromatic>0</chromatic><octave-change>-1o</octave-change></transpose>",
+            "expected a whole number of octaves in <octave-change> but found '-1o'"
+        ),
+        (
+            "<divisions>1</divisions>", "<divisions>1</divisions><transpose number=\"two\"><chromatic>-2</chromatic></transpose>",
+            "expected a staff number from 1 to 64 in <transpose number> but found 'two'"
+        ),
+        ("<duration>4</duration>", "<duration>4</duration><staff>2nd</staff>", "expected a staff number in <staff> but found '2nd'"),
+        (
+            "<duration>4</duration>",
+            "<duration>4</duration><time-modification><actual-notes>three</actual-notes></time-modification>",
+            "expected a number of notes from 1 to 1000 in <actual-notes> but found 'three'"
+        ),
+        (
+            "<duration>4</duration>", "<duration>4</duration><time-modification><normal-notes>0</normal-notes></time-modification>",
+            "expected a number of notes from 1 to 1000 in <normal-notes> but found '0'"
+        ),
+        (
+            "<duration>4</duration>", "<type>whole</type>" + String(repeating: "<dot/>", count: 9),
+            "expected at most 8 <dot> on a note without <duration>"
+        ),
+        (
+            "<divisions>1</divisions>", "<divisions>1</divisions><staves>0</staves>",
+            "expected a number of staves from 1 to 64 in <staves> but found '0'"
+        ),
+        ("<fifths>0</fifths>", "<fifths>G</fifths>", "expected a number of fifths from -11 to 11 in <fifths> but found 'G'"),
+        ("<beats>4</beats>", "<beats>3+</beats>", "expected beats from 1 to 1000 (3, or 2+3) in <beats> but found '3+'"),
+        (
+            "<beat-type>4</beat-type>", "<beat-type>quarter</beat-type>",
+            "expected a beat type from 1 to 1024 in <beat-type> but found 'quarter'"
+        ),
+        (
+            "</note>", "</note><barline><repeat direction=\"backward\" times=\"twice\"/></barline>",
+            "expected a number of times in <repeat times> but found 'twice'"
+        ),
+        ("</note>", "</note><sound tempo=\"fast\"/>", "expected a number of quarter notes a minute in <sound tempo> but found 'fast'"),
+        ("</note>", "</note><sound dynamics=\"ff\"/>", "expected a percentage of forte in <sound dynamics> but found 'ff'"),
+        ("<note>", "<note dynamics=\"loud\">", "expected a percentage of forte in <note dynamics> but found 'loud'"),
+        (
+            "<part-name>Voice</part-name>",
+            "<part-name>Voice</part-name><midi-instrument id=\"I1\"><midi-program>one</midi-program></midi-instrument>",
+            "expected a MIDI program from 1 to 128 in <midi-program> but found 'one'"
+        ),
     ])
     func absurdValues(original: String, replacement: String, message: String) throws {
         let xml = Self.valid.replacingOccurrences(of: original, with: replacement)
         let error = try #require(F.error(xml))
-        #expect(error.hasPrefix("test.musicxml:"))
+        // The line and column of the damage: the line holding it.
+        let line = xml.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(replacement) }! + 1
+        #expect(error.hasPrefix("test.musicxml:\(line):"))
         #expect(error.hasSuffix(": " + message))
+        #expect(error.split(separator: ":").count >= 4, "\(error): expected a line and a column")
     }
 
     @Test func errorsNameTheLineAndColumn() throws {

@@ -76,8 +76,10 @@ struct ReferenceErrorTests {
         #expect(score.parts[0].misfitMeasures.isEmpty)
     }
 
-    /// 02e-Rests-NoType. MusicXML 4.0, `<staff>`: "If absent, a value of 1 is assumed." A note of voice 2 without
-    /// `<staff>` in a two-staff part is on staff 1, once; music21 puts it on both staves, so it sounds twice.
+    /// 02e-Rests-NoType. MusicXML 4.0, `<staff>`: "Staff assignment is only needed for music notated on multiple
+    /// staves. Staff values are numbers, with 1 referring to the top-most staff in a part"; as with `<staves>` ("If
+    /// absent, a value of 1 is assumed"), a note without `<staff>` is on staff 1. A note of voice 2 without it in a
+    /// two-staff part is on staff 1, once; music21 puts it on both staves, so it sounds twice.
     @Test func aNoteWithoutStaffIsOnTheFirstStaffOnce() throws {
         let xml = F.partwise(
             [
@@ -106,9 +108,10 @@ struct ReferenceErrorTests {
         #expect(score.repairs.map(\.kind) == [.noDivisions])
     }
 
-    /// 03f-Rhythm-Forward. MusicXML 4.0, `<forward>`: it "is used to move forward in time", also at the end of a
-    /// measure, where it fills the measure out without a printed rest. music21 drops a closing `<forward>`, so
-    /// the next measure starts early (here at 2 instead of 4).
+    /// 03f-Rhythm-Forward. MusicXML 4.0, `<forward>`: "The `<forward>` element is generally used within voices and
+    /// staves. Duration values should always be positive, and should not cross measure boundaries": its duration
+    /// is time of the measure, at the end of a measure too, where it fills the measure out without a printed rest.
+    /// music21 drops a closing `<forward>`, so the next measure starts early (here at 2 instead of 4).
     @Test func aClosingForwardFillsTheMeasure() throws {
         let score = try F.read(
             F.partwise(
@@ -121,8 +124,10 @@ struct ReferenceErrorTests {
         #expect(score.repairs.isEmpty)
     }
 
-    /// 11h-TimeSignatures-SenzaMisura. Without a meter, a whole-measure rest lasts the `<duration>` it gives (a
-    /// dotted half in the suite). music21 stretches it to a 4/4 measure, so the next measure starts a beat late.
+    /// 11h-TimeSignatures-SenzaMisura. MusicXML 4.0, `<senza-misura>`: it "explicitly indicates that no time
+    /// signature is present", and `<rest measure="yes">` "indicates this is a complete measure rest": with no meter
+    /// to fill, the measure is as long as the rest's `<duration>` (a dotted half in the suite). music21 stretches it
+    /// to a 4/4 measure, so the next measure starts a beat late (the reading w3c/musicxml issue 478 warns against).
     @Test func aMeasureRestWithoutMeterLastsItsDuration() throws {
         let senzaMisura = "<attributes><divisions>2</divisions><time><senza-misura/></time></attributes>"
         let score = try F.read(
@@ -187,8 +192,9 @@ struct ReferenceErrorTests {
             ])
     }
 
-    /// 33k-Tie-Types. A tie ends on the next note of its pitch, in another voice (a cross-voice tie) or spelled
-    /// another way (an enharmonic tie, A♯ into B♭: "tied … if the two notes being tied are enharmonically
+    /// 33k-Tie-Types. A tie ends on the next note of its pitch, in another voice (a cross-voice tie: MusicXML 4.0,
+    /// `<tie>`: "a tie begins or ends with this note", of whatever voice; MNX names the tie target "crossVoice") or
+    /// spelled another way (an enharmonic tie, A♯ into B♭: "tied … if the two notes being tied are enharmonically
     /// equivalent", MusicXML 4.0 `<tied>`). Arpeggio ties (MNX's tie target "arpeggio"; LilyPond's
     /// tieWaitForNote) tie each note of a written-out arpeggio into the chord it ends on: every note rings on
     /// into that chord, which is not struck again. music21 ties none of these; choir reads them as sounded
