@@ -236,9 +236,10 @@ public final class PracticeHistory: Sendable {
         }
     }
 
-    /// A stored session, rebuilt as a report.
-    public func report(session: Int64) throws(Failure) -> SessionReport {
-        var report = try storedReport(session: session)
+    /// A stored session, rebuilt as a report; without `trace`, without its pitch trace (a trend needs the notes
+    /// alone, and a long session's trace is most of the file).
+    public func report(session: Int64, trace: Bool = true) throws(Failure) -> SessionReport {
+        var report = try storedReport(session: session, trace: trace)
         // A session from before hashes whose file was not found has the marks made on its path as it was given.
         report.keep(
             try marks(lines: report.lines).filter { mark in
@@ -247,7 +248,7 @@ public final class PracticeHistory: Sendable {
         return report
     }
 
-    private func storedReport(session: Int64) throws(Failure) -> SessionReport {
+    private func storedReport(session: Int64, trace withTrace: Bool) throws(Failure) -> SessionReport {
         try attempt { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [session]) else {
                 throw Failure(path: path, kind: .noSuchSession, reason: "no session \(session): expected the number of a stored session")
@@ -264,8 +265,10 @@ public final class PracticeHistory: Sendable {
                         },
                         pass: row["pass"])
                 }
-            let trace = try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
-                .map { TracePoint(time: $0["time"], midi: $0["midi"]) }
+            let trace =
+                withTrace
+                ? try Row.fetchAll(db, sql: "SELECT time, midi FROM trace WHERE session = ? ORDER BY time", arguments: [session])
+                    .map { TracePoint(time: $0["time"], midi: $0["midi"]) } : []
             var report = SessionReport(
                 score: row["score"], part: row["part"], tempo: row["tempo"], tempoPercent: row["tempo_percent"],
                 options: try decoder.decode(NoteComparator.Options.self, from: Data((row["options"] as String).utf8)),

@@ -44,7 +44,9 @@ extension Choir {
             let reports: [SessionReport]
             do {
                 reports = try history.trend(of: identity, part: part)
-                    .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in try history.report(session: session.id) }
+                    .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in
+                        try history.report(session: session.id, trace: false)
+                    }
             } catch {
                 throw fail(error)
             }

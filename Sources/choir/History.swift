@@ -185,7 +185,7 @@ extension Choir {
             let reports: [SessionReport]
             do {
                 reports = try sessions.suffix(5).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
-                    try history.report(session: s.id)
+                    try history.report(session: s.id, trace: false)
                 }
             } catch { throw fail(error) }
             let pooled = SessionReport.figures(of: reports.flatMap(\.results)) { $0.note.measure }
