@@ -245,7 +245,9 @@ func openHistory() throws -> PracticeHistory {
     }
 }
 
-/// The identity of the score file at `path` (``ScoreIdentity``), or a one-line error.
+/// The identity of the score file at `path` (``ScoreIdentity``), with the piece it holds when it can be read, or a
+/// one-line error.
 func scoreIdentity(_ path: String) throws -> ScoreIdentity {
+    if let read = try? ScoreReader.identified(contentsOf: path) { return read.identity }
     do { return try ScoreIdentity(contentsOf: path) } catch { throw fail(error) }
 }
