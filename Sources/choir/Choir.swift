@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirAudio
 import ChoirFiles
 import ChoirModel
 import ChoirPractice
@@ -56,6 +57,8 @@ struct Choir: ParsableCommand {
                 "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
                 to: &standardError)
         }
+        // A choir killed while writing left its temporary file where it wrote: the ledger beside the history says where.
+        ReplacingFile.keepLedger(in: String(PracticePlan.defaultHistory.dropLast("history.sqlite".count)) + "writing")
         // The arguments' bytes as they are: a file name need not be UTF-8.
         let arguments = Array(FileName.arguments.dropFirst())
         if let unknown = unknownCommand(in: arguments) {
