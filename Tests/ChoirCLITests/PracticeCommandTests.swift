@@ -294,13 +294,21 @@ struct PracticeCommandTests {
     }
 
     /// Calibration needs two devices; without them it says which, in one line, with the exit status scripts
-    /// can test for. A stored table that is not one is named and ignored.
+    /// can test for; `none` (or `null`) for either is refused: calibration needs a sound card. A stored table that
+    /// is not one is named and ignored.
     @Test func calibrateWithoutDevices() throws {
         let config = try Self.dataHome()
         let result = try CLI.run(["calibrate", "--device", "nosuchdevice"], environment: ["XDG_CONFIG_HOME": config])
         #expect(result.status == 69)
         #expect(result.stderr.hasPrefix("choir: cannot open "), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        for arguments in [["--device", "none"], ["--input-device", "null"]] {
+            let none = try CLI.run(["calibrate"] + arguments, environment: ["XDG_CONFIG_HOME": config])
+            #expect(none.status == 64, "\(arguments)")
+            #expect(
+                none.stderr == "choir: calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, "
+                    + "not '\(arguments[1])'\n")
+        }
         try FileManager.default.createDirectory(atPath: config + "/choir", withIntermediateDirectories: true)
         try Data("[1, 2".utf8).write(to: URL(fileURLWithPath: config + "/choir/latency.json"))
         let practice = try CLI.run(
