@@ -94,8 +94,8 @@ let package = Package(
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView",
-                "ChoirFiles", "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
+                "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "ChoirTestSupport",

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChoirAudio
 import ChoirFiles
 import ChoirModel
 import ChoirPractice
@@ -58,7 +57,7 @@ struct Choir: ParsableCommand {
                 to: &standardError)
         }
         // A choir killed while writing left its temporary file where it wrote: the ledger beside the history says where.
-        ReplacingFile.keepLedger(in: String(PracticePlan.defaultHistory.dropLast("history.sqlite".count)) + "writing")
+        PracticePlan.keepLedgerOfTemporaryFiles()
         // The arguments' bytes as they are: a file name need not be UTF-8.
         let arguments = Array(FileName.arguments.dropFirst())
         if let unknown = unknownCommand(in: arguments) {
