@@ -152,8 +152,9 @@ public final class Library: Sendable {
     public func listed(_ entries: [LibraryEntry]) throws(PracticeHistory.Failure) -> [Listed] {
         let sessions = try PracticeHistory(path: path).sessions().filter { $0.notes > 0 }
         return entries.map { entry in
-            let score = ScoreIdentity(hash: entry.hash, path: entry.path)
-            let last = sessions.last { score.holds(hash: $0.hash, path: $0.path) }
+            var score = ScoreIdentity(hash: entry.hash, path: entry.path)
+            score.piece = ScoreIdentity.Piece(name: entry.title, lines: entry.lines.map(\.name))
+            let last = sessions.last { score.holds(hash: $0.hash, path: $0.path, name: $0.title, lines: $0.lines) }
             return Listed(entry: entry, lastPractised: last.map { ($0.started, $0.part, $0.accuracy) })
         }
     }

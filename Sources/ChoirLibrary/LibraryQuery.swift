@@ -16,6 +16,16 @@ public struct LibraryQuery: Sendable {
 
     public init() {}
 
+    /// The first of `lines` that names no line of any of `entries`, with the line name nearest it there, when one
+    /// is near enough to be what was meant (a slip, not a line no score has).
+    public func slip(among entries: [LibraryEntry]) -> (line: String, nearest: String)? {
+        let names = Set(entries.flatMap { $0.lines.map(\.name) }).sorted()
+        for line in lines where LineSelector.candidates(line, names: names).isEmpty {
+            if let nearest = NearestName.to(line, among: names) { return (line, nearest) }
+        }
+        return nil
+    }
+
     /// Whether `entry` is what is asked for.
     public func matches(_ entry: LibraryEntry) -> Bool {
         if let text {
@@ -33,8 +43,31 @@ public struct LibraryQuery: Sendable {
         return true
     }
 
-    /// A key as the library writes it ("G major", "E minor", "B♭ major") from how a person types it.
+    /// The modes a key may be in, as the library writes them.
+    public static let modes = ["major", "minor", "dorian", "phrygian", "lydian", "mixolydian", "aeolian", "locrian", "ionian"]
+
+    /// A key as the library writes it ("G major", "E minor", "B♭ major") from how a person types it; nil when it
+    /// is not one (see ``keyProblem(_:)``).
     public static func keyName(_ typed: String) -> String? {
+        guard let (tonic, mode) = keyParts(typed) else { return nil }
+        switch mode {
+        case "", "maj", "major": return tonic + " major"
+        case "m", "min", "minor": return tonic + " minor"
+        default: return modes.contains(mode) ? tonic + " " + mode : nil
+        }
+    }
+
+    /// Why `typed` is not a key, or nil: "unknown mode 'majr' (did you mean 'major'?): expected …".
+    public static func keyProblem(_ typed: String) -> String? {
+        guard keyName(typed) == nil else { return nil }
+        let expected = "a key such as G, G major, e minor or B♭"
+        guard let (_, mode) = keyParts(typed) else { return "expected \(expected)" }
+        return NearestName.unknown("mode", mode, among: modes, expected: expected + ", in a mode of " + modes.joined(separator: ", "))
+    }
+
+    /// The tonic, spelled with ♯ and ♭, and the mode as typed (lowercased, "" when none), of a key; nil without a
+    /// tonic.
+    private static func keyParts(_ typed: String) -> (tonic: String, mode: String)? {
         var rest = typed.drop { $0 == " " }
         guard let letter = rest.first, "ABCDEFGabcdefg".contains(letter) else { return nil }
         rest = rest.dropFirst()
@@ -43,11 +76,6 @@ public struct LibraryQuery: Sendable {
             tonic += sign == "#" || sign == "♯" ? "♯" : "♭"
             rest = rest.dropFirst()
         }
-        let mode = rest.split(separator: " ").joined(separator: " ").lowercased()
-        switch mode {
-        case "", "maj", "major": return tonic + " major"
-        case "m", "min", "minor": return tonic + " minor"
-        default: return tonic + " " + mode
-        }
+        return (tonic, rest.split(separator: " ").joined(separator: " ").lowercased())
     }
 }

@@ -57,6 +57,8 @@ public final class PracticeHistory: Sendable {
         /// Whether anything was sung: a note heard, or a pitch traced.
         public var sung: Bool
         public var accuracy: Double { notes == 0 ? 0 : 100 * Double(correct) / Double(notes) }
+        /// The names of the singer's lines ("Soprano + Descant" is two).
+        public var lines: [String] { part.components(separatedBy: " + ") }
 
         /// What the piece is called: its title, else its file's name.
         public var piece: String { title ?? Score.fileName(score) }
@@ -174,7 +176,7 @@ public final class PracticeHistory: Sendable {
         }
     }
 
-    /// Sessions, oldest first; of one score when given (``ScoreIdentity/holds(hash:path:)``).
+    /// Sessions, oldest first; of one score when given (``ScoreIdentity/holds(hash:path:name:lines:)``).
     public func sessions(of score: ScoreIdentity? = nil) throws(Failure) -> [Session] {
         try attempt { db in
             // How long each session is: what each pass's judged notes span, added up.
@@ -200,7 +202,9 @@ public final class PracticeHistory: Sendable {
                     kind: (row["kind"] as String?).flatMap(SessionReport.Kind.init(rawValue:)), transpose: row["transpose"],
                     range: measures.first.map { ($0.number, measures.last!.number) }, seconds: row["seconds"],
                     sung: row["heard"] as Int > 0 || row["traced"] as Bool)
-            }.filter { session in score.map { $0.holds(hash: session.hash, path: session.path) } ?? true }
+            }.filter { session in
+                score.map { $0.holds(hash: session.hash, path: session.path, name: session.title, lines: session.lines) } ?? true
+            }
         }
     }
 

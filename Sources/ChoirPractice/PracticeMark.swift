@@ -42,7 +42,7 @@ extension PracticeHistory {
         }
     }
 
-    /// The marks on `score` (``ScoreIdentity/holds(hash:path:)``; every score's when nil), for any of `lines` when
+    /// The marks on `score` (``ScoreIdentity/holds(hash:path:name:lines:)``; every score's when nil), for any of `lines` when
     /// given (a mark for every line included), in the order they were made.
     public func marks(of score: ScoreIdentity? = nil, lines: [String]? = nil) throws(Failure) -> [PracticeMark] {
         try attempt { db in
@@ -54,7 +54,7 @@ extension PracticeHistory {
                 return mark
             }
         }.filter { mark in
-            (score.map { $0.holds(hash: mark.hash, path: mark.path) } ?? true)
+            (score.map { $0.holds(hash: mark.hash, path: mark.path, lines: mark.line.map { [$0] } ?? []) } ?? true)
                 && (lines.map { names in mark.line.map { line in names.contains { $0.lowercased() == line.lowercased() } } ?? true } ?? true)
         }
     }

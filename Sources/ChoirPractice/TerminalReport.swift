@@ -10,7 +10,7 @@ public enum TerminalReport {
         _ report: SessionReport, colour: Bool, verbose: Bool = false, width: Int = 80, allNotes: Bool = false
     ) -> String {
         var out =
-            "\(report.score) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
+            "\(report.piece) — \(report.part), ♩ = \(Int(report.tempo.rounded()))" + (report.verse == 1 ? "" : ", verse \(report.verse)")
             + (report.transposition.map { ", " + $0 } ?? "") + "\n"
         // With nothing judged there is no accuracy to give, nor any measure to call right.
         let interrupted = report.interruption.map { "Interrupted \($0.summary(judged: report.results.count))\n" } ?? ""

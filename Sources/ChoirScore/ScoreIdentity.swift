@@ -7,6 +7,34 @@ public struct ScoreIdentity: Sendable, Equatable, Hashable, Codable {
     public var hash: String
     /// Where the file was, from the root (``absolute(_:)``).
     public var path: String
+    /// What the file holds, when it was read: what tells an edit of the piece at a path from another piece saved
+    /// over it. Not part of the identity itself (neither stored nor compared).
+    public var piece: Piece?
+
+    /// A piece as the history keeps it beside a session: its name (``Score/name(file:)``) and its lines' names.
+    public struct Piece: Sendable, Hashable {
+        public var name: String
+        public var lines: [String]
+
+        public init(name: String, lines: [String]) {
+            self.name = name
+            self.lines = lines
+        }
+
+        /// The piece of `score`, read from `path`.
+        public init(_ score: Score, file path: String) {
+            self.init(name: score.name(file: path), lines: score.lines.map(\.name))
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case hash, path }
+
+    public static func == (a: Self, b: Self) -> Bool { a.hash == b.hash && a.path == b.path }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+        hasher.combine(path)
+    }
 
     public init(hash: String, path: String) {
         self.hash = hash
@@ -23,14 +51,18 @@ public struct ScoreIdentity: Sendable, Equatable, Hashable, Codable {
         self.init(path: path, bytes: try ScoreReader.contents(of: path))
     }
 
-    /// Whether something stored under `hash` (nil when its file could not be found to hash) and `path` is of this
-    /// score: the same content wherever it is; or, the content having changed since (the file was edited), the
-    /// same path; or, for what was stored without a hash under the relative path it was typed as, a path that ends
-    /// so.
-    public func holds(hash: String?, path: String) -> Bool {
+    /// Whether something stored under `hash` (nil when its file could not be found to hash) and `path`, of the
+    /// piece named `name` and of `lines` (each when known), is of this score: the same content wherever it is; or,
+    /// the content having changed since (the file was edited), the same path; or, for what was stored without a
+    /// hash under the relative path it was typed as, a path that ends so. A path counts only while the piece at it
+    /// (``piece``, when read) still has that name and those lines: an edit keeps its history, another piece saved
+    /// over the file starts its own.
+    public func holds(hash: String?, path: String, name: String? = nil, lines: [String] = []) -> Bool {
         if let hash, hash == self.hash { return true }
-        if path == self.path { return true }
-        return hash == nil && !path.hasPrefix("/") && self.path.hasSuffix("/" + path)
+        guard path == self.path || hash == nil && !path.hasPrefix("/") && self.path.hasSuffix("/" + path) else { return false }
+        guard let piece else { return true }
+        return (name.map { $0 == piece.name } ?? true)
+            && lines.allSatisfy { line in piece.lines.contains { $0.lowercased() == line.lowercased() } }
     }
 
     /// The bytes' 64-bit FNV-1a hash, in hex.

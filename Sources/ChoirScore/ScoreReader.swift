@@ -13,10 +13,13 @@ public enum ScoreReader {
         try read(data: try contents(of: path), file: path)
     }
 
-    /// Reads the score at `path`, with its file's identity (its content's hash and where it is).
+    /// Reads the score at `path`, with its file's identity (its content's hash, where it is and what it holds).
     public static func identified(contentsOf path: String) throws(ScoreError) -> (score: Score, identity: ScoreIdentity) {
         let bytes = try contents(of: path)
-        return (try read(data: bytes, file: path), ScoreIdentity(path: path, bytes: bytes))
+        let score = try read(data: bytes, file: path)
+        var identity = ScoreIdentity(path: path, bytes: bytes)
+        identity.piece = ScoreIdentity.Piece(score, file: path)
+        return (score, identity)
     }
 
     /// What the piece at `path` is called (``Score/name(file:)``); its file's name when it cannot be read.

@@ -8,6 +8,9 @@ final class ClientSocket: @unchecked Sendable {
     private let wake: WakePipe
     private let lock = NSLock()
     private var open = true
+    /// Since when (on ``Clock``) the connection has waited for a request's head, nil while one is answered.
+    private var waitingSince: Int?
+    private var yielded = false
 
     /// What a wait or a read came to.
     enum Outcome: Equatable {
@@ -37,6 +40,32 @@ final class ClientSocket: @unchecked Sendable {
         lock.withLock {
             guard open else { return }
             wake.signal()
+        }
+    }
+
+    /// Marks the connection as waiting for a request's head: from now on it yields its place to a newcomer
+    /// (``yieldPlace()``).
+    func awaitRequest() { lock.withLock { waitingSince = waitingSince ?? Clock.now() } }
+
+    /// Marks a request's head as read, so that its answer is not cut short; false if the connection has yielded
+    /// its place already.
+    func beginAnswer() -> Bool {
+        lock.withLock {
+            waitingSince = nil
+            return !yielded
+        }
+    }
+
+    /// Since when the connection has waited for a head; nil while it answers one, or once it has yielded.
+    var waiting: Int? { lock.withLock { yielded ? nil : waitingSince } }
+
+    /// Gives up the connection's place, if it is still waiting for a head: its wait ends at once, and it closes.
+    func yieldPlace() -> Bool {
+        lock.withLock {
+            guard open, waitingSince != nil, !yielded else { return false }
+            yielded = true
+            wake.signal()
+            return true
         }
     }
 

@@ -60,6 +60,7 @@ struct Connection {
         let limits = site.limits
         var started: Int?
         var scanned = 0
+        socket.awaitRequest()
         while true {
             // Blank lines before a request line are skipped.
             let leading = buffer.prefix { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.count
@@ -70,6 +71,7 @@ struct Connection {
             if !buffer.isEmpty && started == nil { started = Clock.now() }
             if let end = Self.endOfHead(buffer, from: scanned) {
                 defer { buffer.removeFirst(end.next) }
+                guard socket.beginAnswer() else { return .gone }
                 guard end.head <= limits.head else { return .refused(.plain(431, "the request's head is over \(limits.head) bytes")) }
                 do {
                     return .head(try RequestHead.parse(buffer[..<end.head], limits: limits))

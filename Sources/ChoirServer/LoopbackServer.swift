@@ -8,7 +8,8 @@ import Synchronization
 /// another site's page, even one that has pointed its own name at 127.0.0.1, is refused (403).
 ///
 /// Every client has a thread of its own and meets ``ServerLimits``, so that none can hold up another; at most
-/// `connections` are served at once. ``stop()`` returns within about a second whatever the clients are doing.
+/// `connections` are served at once, and at that cap the one that has waited longest for a request's head makes
+/// way for a newcomer. ``stop()`` returns within about a second whatever the clients are doing.
 public final class LoopbackServer: Sendable {
     public let port: UInt16
     /// The secret first segment of every path.
@@ -127,10 +128,16 @@ final class ClientRegistry: @unchecked Sendable {
 
     var count: Int { lock.withLock { clients.count } }
 
-    /// Adds `client` unless `limit` are being served already.
+    /// Adds `client` unless `limit` are being served already and none of them is waiting for a request's head;
+    /// if one is, the one that has waited longest yields its place (a client that connects and sends nothing holds
+    /// no one up).
     func add(_ client: ClientSocket, limit: Int) -> Bool {
         lock.withLock {
-            guard clients.count < limit else { return false }
+            if clients.count >= limit {
+                let waiting = clients.compactMap { key, client in client.waiting.map { (key, client, $0) } }
+                guard let oldest = waiting.min(by: { $0.2 < $1.2 }), oldest.1.yieldPlace() else { return false }
+                clients.removeValue(forKey: oldest.0)
+            }
             clients[ObjectIdentifier(client)] = client
             return true
         }

@@ -18,7 +18,8 @@ public struct ServerLimits: Sendable {
     public var bodySeconds = 30.0
     /// Seconds a client has to take a whole response before its connection is closed.
     public var writeSeconds = 10.0
-    /// Connections served at once; one more is answered 503 and closed.
+    /// Connections served at once. One more takes the place of the connection that has waited longest for a
+    /// request's head (it is closed); when every one is past its head, the newcomer is answered 503 and closed.
     public var connections = 64
     /// The largest WebSocket message, in bytes; larger closes the socket (1009).
     public var message = 1024 * 1024

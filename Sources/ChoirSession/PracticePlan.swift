@@ -70,4 +70,11 @@ public struct PracticePlan: Sendable {
     public static var defaultHistory: String {
         PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment)
     }
+
+    /// Notes every temporary file this process writes in `writing/` beside the history, first removing those of
+    /// choirs that were killed while writing, wherever they were (``ReplacingFile/keepLedger(in:)``): for a front
+    /// end to call as it starts.
+    public static func keepLedgerOfTemporaryFiles() {
+        ReplacingFile.keepLedger(in: String(defaultHistory.dropLast("history.sqlite".count)) + "writing")
+    }
 }

@@ -30,6 +30,10 @@ extension Choir {
         }
 
         func run() throws {
+            if let none = [device, inputDevice].first(where: MixDestination.isNone) {
+                throw usage(
+                    "calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, not '\(none)'")
+            }
             let measured: LatencyCalibration.Measurement
             do {
                 measured = try LatencyCalibration.measure(output: device, input: inputDevice, sampleRate: sampleRate)

@@ -56,6 +56,8 @@ struct Choir: ParsableCommand {
                 "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
                 to: &standardError)
         }
+        // A choir killed while writing left its temporary file where it wrote: the ledger beside the history says where.
+        PracticePlan.keepLedgerOfTemporaryFiles()
         // The arguments' bytes as they are: a file name need not be UTF-8.
         let arguments = Array(FileName.arguments.dropFirst())
         if let unknown = unknownCommand(in: arguments) {

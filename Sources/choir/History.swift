@@ -99,8 +99,9 @@ extension Choir {
             let pieces = Dictionary(grouping: sessions, by: \.key).values.sorted { ($0[0].piece, $0[0].id) < ($1[0].piece, $1[0].id) }
             for group in pieces {
                 let last = group.last!
-                let found = FileName.exists(last.path)
-                out += "\(last.piece) — \(ScoreIdentity.shown(last.path))\(found ? "" : " (not found)")\n"
+                // Of one score, the sessions are of the file the singer named, wherever they were sung.
+                let found = path != nil || FileName.exists(last.path)
+                out += "\(last.piece) — \(path ?? ScoreIdentity.shown(last.path))\(found ? "" : " (not found)")\n"
                 // Each line's sessions and trend on their own: a tenor's progress is not an alto's.
                 var lines: [String] = []
                 for session in group where !lines.contains(session.part) { lines.append(session.part) }
@@ -245,7 +246,9 @@ func openHistory() throws -> PracticeHistory {
     }
 }
 
-/// The identity of the score file at `path` (``ScoreIdentity``), or a one-line error.
+/// The identity of the score file at `path` (``ScoreIdentity``), with the piece it holds when it can be read, or a
+/// one-line error.
 func scoreIdentity(_ path: String) throws -> ScoreIdentity {
+    if let read = try? ScoreReader.identified(contentsOf: path) { return read.identity }
     do { return try ScoreIdentity(contentsOf: path) } catch { throw fail(error) }
 }

@@ -104,9 +104,7 @@ extension Choir {
                         throw ValidationError("--\(option) \(note): expected a note such as D3, F#4 or B♭3")
                     }
                 }
-                if let key, LibraryQuery.keyName(key) == nil {
-                    throw ValidationError("--key \(key): expected a key such as G, G major, e minor or B♭")
-                }
+                if let key, let problem = LibraryQuery.keyProblem(key) { throw ValidationError("--key \(key): \(problem)") }
             }
 
             func run() throws {
@@ -118,7 +116,16 @@ extension Choir {
                 query.highest = highest.flatMap(PitchName.midi(named:))
                 query.key = key
                 let library = try openLibrary()
-                do { show(try library.listed(try library.search(query)), json: json) } catch { throw fail(error) }
+                do {
+                    if let slip = query.slip(among: try library.entries()) {
+                        throw usage(
+                            "--part \(slip.line): "
+                                + NearestName.unknown(
+                                    "line", slip.line, among: [slip.nearest],
+                                    expected: "a line of a score in the library (`choir library list`)"))
+                    }
+                    show(try library.listed(try library.search(query)), json: json)
+                } catch let error as PracticeHistory.Failure { throw fail(error) }
             }
         }
 

@@ -45,9 +45,10 @@ extension Choir {
         var lookAhead: Double?
 
         @Option(help: "Output format for files: csv or json.")
-        var format: PitchFormat = .csv
+        var format = PitchFormat.csv.rawValue
 
         func validate() throws {
+            let _: PitchFormat = try named(format, for: "--format")
             if live && input != nil { throw ValidationError("give either a recording or --live, not both") }
             if !live && input == nil { throw ValidationError("give a recording, or --live for a tuner") }
         }
@@ -65,7 +66,7 @@ extension Choir {
             }
             let track: (sampleRate: Int, configuration: PitchTracker.Configuration, frames: [PitchFrame])
             do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
-            var out = PitchWriter(format: format)
+            var out = PitchWriter(format: try named(format, for: "--format"))
             out.begin(sampleRate: track.sampleRate, window: track.configuration.window, hop: track.configuration.hop)
             for frame in track.frames { out.write(frame) }
             out.end()
@@ -73,7 +74,7 @@ extension Choir {
     }
 }
 
-enum PitchFormat: String, ExpressibleByArgument, CaseIterable {
+enum PitchFormat: String, CaseIterable {
     case csv, json
 }
 

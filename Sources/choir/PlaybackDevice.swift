@@ -13,7 +13,7 @@ struct PlaybackDevice: ParsableArguments {
     var sampleRate = 48000
 
     /// Opens the device for `resolved` (from `playback`'s score); one that cannot be opened exits with
-    /// ``ExitStatus/deviceUnavailable``, naming `choir render` instead.
+    /// ``ExitStatus/deviceUnavailable``, naming `--device none` and `choir render` instead.
     func open(_ resolved: ResolvedPlayback, _ playback: PlaybackArguments, startsPaused: Bool = false, holdsAtEnd: Bool = false)
         throws -> PlaybackSession
     {
@@ -23,7 +23,8 @@ struct PlaybackDevice: ParsableArguments {
                 resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
         } catch  where error.kind == .deviceUnavailable {
             throw fail(
-                "\(error); to write the mix to a file instead, use `choir render \(playback.score.shellQuoted) -o mix.wav`",
+                "\(error); without a sound card, add `--device none` (silence, on the music's time), or write the mix to a "
+                    + "file with `choir render \(playback.score.shellQuoted) -o mix.wav`",
                 ExitStatus.deviceUnavailable)
         } catch {
             throw fail(error)

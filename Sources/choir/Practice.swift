@@ -4,8 +4,6 @@ import ChoirSession
 import FoundationEssentials
 import Glibc
 
-extension Divisi: ExpressibleByArgument {}
-
 extension Choir {
     /// `choir practice`: sing your line while the others play; every note is judged, and the session is
     /// reported and kept in the history.
@@ -92,7 +90,7 @@ extension Choir {
         var record: String?
 
         @Option(help: "Which note of a chord in your line you sing: upper or lower.")
-        var divisi = Divisi.upper
+        var divisi = Divisi.upper.rawValue
 
         @Flag(
             help:
@@ -104,6 +102,7 @@ extension Choir {
         var openView = false
 
         func validate() throws {
+            let _: Divisi = try named(divisi, for: "--divisi")
             guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             if let timingMs, !(timingMs > 0 && timingMs <= 2000) { throw ValidationError("--timing-ms \(timingMs): expected 1 to 2000") }
@@ -217,7 +216,7 @@ extension Choir {
             plan.options.timingSeconds = timingMs.map { $0 / 1000 }
             plan.aligns = !noAlign
             plan.options.octaveIsCorrect = octaveOk
-            plan.divisi = divisi
+            plan.divisi = try named(divisi, for: "--divisi")
             plan.latency = latency.map { $0 / 1000 }
             plan.loudspeakers = !headphones
             plan.sampleRate = sampleRate

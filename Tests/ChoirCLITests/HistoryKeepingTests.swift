@@ -1,5 +1,6 @@
 import ChoirAudio
 import ChoirPractice
+import ChoirScore
 import ChoirTestSupport
 import Foundation
 import Testing
@@ -77,5 +78,59 @@ struct HistoryKeepingTests {
         #expect(try CLI.run(["history", "piece.musicxml", "--html", page], environment: environment, directory: data).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.matches(of: /<circle class="session"/).count == 2 && !html.contains("#3 "))
+    }
+
+    /// Two sessions of Piece practised at `piece.musicxml` (their path from the root, as practice keeps it). Edited
+    /// there (one note changed, the same title and lines), it keeps them in the coach, the history, the progress page
+    /// and the drill's weakest passages; another piece saved over it (another title, or Piece's title over other
+    /// lines) starts a history of its own in each.
+    @Test func anotherPieceSavedOverAPathStartsItsOwnHistory() throws {
+        let data = try PracticeCommandTests.dataHome(), file = data + "/" + PlantedSession.file
+        let history = try PracticeHistory(path: data + "/choir/history.sqlite")
+        for day in 0..<2 {
+            var report = PlantedSession.make()
+            report.identity?.path = ScoreIdentity.absolute(file)
+            let id = try history.begin(report, started: Date(timeIntervalSince1970: 1_793_000_000 + Double(day) * 86_400))
+            try history.record(report.results, trace: [], session: id)
+            try history.finish(session: id)
+        }
+        let environment = ["XDG_DATA_HOME": data]
+        func choir(_ arguments: [String]) throws -> CLI.Result { try CLI.run(arguments, environment: environment, directory: data) }
+        func piece(_ title: String, _ lines: [String], first midi: Int) throws {
+            let xml = ScoreWriter.musicXML(
+                title: title,
+                parts: lines.map { name in
+                    ScoreWriter.Part(
+                        name: name, notes: (0..<16).map { ScoreWriter.Note(onset: Double($0) * 2, duration: 2, midi: $0 == 0 ? midi : 60) })
+                })
+            try xml.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        func weakest() throws -> SessionReport? {
+            try history.latestReport(of: try ScoreReader.identified(contentsOf: file).identity, part: "Tenor")
+        }
+
+        try piece("Piece", ["Tenor", "Alto"], first: 62)
+        #expect(try choir(["coach", PlantedSession.file, "--part", "T"]).stdout.hasPrefix("Piece, Tenor, 2 sessions:\n"))
+        let edited = try choir(["history", PlantedSession.file])
+        #expect(
+            edited.stdout.hasPrefix("Piece — piece.musicxml\n  Tenor\n    #1 ") && edited.stdout.contains("\n    #2 "), "\(edited.stdout)")
+        #expect(try choir(["history", PlantedSession.file, "--html", data + "/edited.html"]).status == 0)
+        #expect(try weakest()?.results.count == 16)
+
+        try piece("Other", ["Tenor", "Alto"], first: 60)
+        let coach = try choir(["coach", PlantedSession.file, "--part", "T"])
+        #expect(coach.status == 0 && coach.stdout == "No sessions of the Tenor of Other yet.\n", "\(coach.stdout)")
+        let listed = try choir(["history", PlantedSession.file])
+        #expect(listed.status == 0 && listed.stdout == "No sessions of Other yet.\n", "\(listed.stdout)")
+        let page = try choir(["history", PlantedSession.file, "--html", data + "/other.html"])
+        #expect(
+            page.status == 66 && page.stderr == "choir: piece.musicxml: no sessions to draw: expected a score practised at least once\n",
+            "\(page.stderr)")
+        #expect(try weakest() == nil)
+
+        try piece("Piece", ["Tenor 1", "Tenor 2"], first: 60)
+        #expect(try choir(["history", PlantedSession.file]).stdout == "No sessions of Piece yet.\n")
+        // The whole history still holds both sessions, under the piece they were of.
+        #expect(try choir(["history"]).stdout.hasPrefix("Piece — piece.musicxml\n  Tenor\n    #1 "))
     }
 }

@@ -129,7 +129,7 @@ struct LibraryCommandTests {
         let practice = try CLI.run(
             ["practice", "amazing", "--part", "tenor", "--input", take, "--output", "none"], environment: ["XDG_DATA_HOME": data])
         #expect(practice.status == 0, "\(practice.stderr)")
-        #expect(practice.stdout.hasPrefix("\(example) — Tenor"), "\(practice.stdout)")
+        #expect(practice.stdout.hasPrefix("Amazing Grace — Tenor"), "\(practice.stdout)")
         let today = Date().formatted(.iso8601.year().month().day().dateSeparator(.dash))
         let list = try Self.library(["list"], data)
         #expect(

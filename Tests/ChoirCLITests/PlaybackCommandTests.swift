@@ -100,13 +100,13 @@ struct PlaybackCommandTests {
             ),
             (
                 ["play", CLI.example, "--device", "nonexistent"], 69,
-                "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
-                    + "instead, use `choir render \(CLI.example) -o mix.wav`\n"
+                "choir: cannot open playback device 'nonexistent': No such file or directory; without a sound card, add "
+                    + "`--device none` (silence, on the music's time), or write the mix to a file with `choir render \(CLI.example) -o mix.wav`\n"
             ),
             (
                 ["view", CLI.example, "--device", "nonexistent"], 69,
-                "choir: cannot open playback device 'nonexistent': No such file or directory; to write the mix to a file "
-                    + "instead, use `choir render \(CLI.example) -o mix.wav`\n"
+                "choir: cannot open playback device 'nonexistent': No such file or directory; without a sound card, add "
+                    + "`--device none` (silence, on the music's time), or write the mix to a file with `choir render \(CLI.example) -o mix.wav`\n"
             ),
             (["view", CLI.example, "--period", "8"], 64, "choir: --period 8: expected 16 to 8192 frames\n"),
         ]

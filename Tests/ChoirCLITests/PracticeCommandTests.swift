@@ -160,7 +160,7 @@ struct PracticeCommandTests {
             ["practice", CLI.example, "--part", "soprano", "--verse", "2", "--input", Self.take, "--output", "none", "--html", html],
             environment: ["XDG_DATA_HOME": data])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("\(CLI.example) — Soprano, ♩ = 80, verse 2\n"))
+        #expect(result.stdout.hasPrefix("Amazing Grace — Soprano, ♩ = 80, verse 2\n"))
         let page = try String(contentsOfFile: html, encoding: .utf8)
         let words = page.split(separator: "class=\"lyric\"").dropFirst().map { $0.split(separator: ">")[1].prefix { $0 != "<" } }
         #expect(words.prefix(4) == ["'Twas", "grace", "that", "taught"], "\(words.prefix(6))")
@@ -294,13 +294,21 @@ struct PracticeCommandTests {
     }
 
     /// Calibration needs two devices; without them it says which, in one line, with the exit status scripts
-    /// can test for. A stored table that is not one is named and ignored.
+    /// can test for; `none` (or `null`) for either is refused: calibration needs a sound card. A stored table that
+    /// is not one is named and ignored.
     @Test func calibrateWithoutDevices() throws {
         let config = try Self.dataHome()
         let result = try CLI.run(["calibrate", "--device", "nosuchdevice"], environment: ["XDG_CONFIG_HOME": config])
         #expect(result.status == 69)
         #expect(result.stderr.hasPrefix("choir: cannot open "), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        for arguments in [["--device", "none"], ["--input-device", "null"]] {
+            let none = try CLI.run(["calibrate"] + arguments, environment: ["XDG_CONFIG_HOME": config])
+            #expect(none.status == 64, "\(arguments)")
+            #expect(
+                none.stderr == "choir: calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, "
+                    + "not '\(arguments[1])'\n")
+        }
         try FileManager.default.createDirectory(atPath: config + "/choir", withIntermediateDirectories: true)
         try Data("[1, 2".utf8).write(to: URL(fileURLWithPath: config + "/choir/latency.json"))
         let practice = try CLI.run(
@@ -451,14 +459,15 @@ struct PracticeCommandTests {
         return path
     }
 
-    /// `choir practice` of three passes from a take, its mix written at 16 kHz as it is judged, stopped by `signal`
-    /// once the mix is into the second pass.
-    static func stopped(by signal: Int32, data: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// `choir practice` of three passes from a take, its mix written at 16 kHz into `folder` (the data folder when
+    /// nil) as it is judged, stopped by `signal` once the mix is into the second pass.
+    static func stopped(by signal: Int32, data: String, folder: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let folder = folder ?? data
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = [
             "practice", CLI.example, "--part", "tenor", "--input", try threePasses(in: data), "--to", "6", "--loop", "3", "--output",
-            data + "/mix.wav",
+            folder + "/mix.wav",
             "--sample-rate", "16000",
         ]
         process.currentDirectoryURL = CLI.root
@@ -468,7 +477,7 @@ struct PracticeCommandTests {
         try process.run()
         // 16 kHz stereo in 16 bits is 64 kB a second, and a pass lasts 14.25 s (0.91 MB): 1.1 MB is into the second.
         let end = Date().addingTimeInterval(300)
-        while try Date() < end && process.isRunning && (partials(in: data).map(\.size).max() ?? 0) < 1_100_000 {
+        while try Date() < end && process.isRunning && (partials(in: folder).map(\.size).max() ?? 0) < 1_100_000 {
             Thread.sleep(forTimeInterval: 0.05)
         }
         kill(process.processIdentifier, signal)
@@ -540,6 +549,29 @@ struct PracticeCommandTests {
         #expect(try WAVFile.read(contentsOf: data + "/mix.wav").duration > 30)
     }
 
+    /// Killed while writing its mix into a folder no later run writes into, choir leaves its temporary file there;
+    /// the next choir that starts, whatever it does (here `choir history`, which writes no file), removes it, by
+    /// the ledger of open temporary files beside the history. A live writer's file stays.
+    @Test func aKilledSessionsPartialMixIsRemovedWhereverItWas() throws {
+        let data = try Self.dataHome(), folder = data + "/A"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(try Self.stopped(by: SIGKILL, data: data, folder: folder).status == SIGKILL)
+        let left = try Self.partials(in: folder)
+        #expect(left.count == 1 && left[0].size > 1_100_000, "\(left)")
+        let ledger = data + "/choir/writing"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ledger).count == 1)
+        // A writer still at work (this test's process, as the ledger names it: number and start time) keeps its file.
+        let stat = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8)
+        let started = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")[19]
+        let live = folder + "/.take.wav.\(getpid()).0.partial"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: live))
+        try live.write(toFile: ledger + "/\(getpid()).\(started).0", atomically: true, encoding: .utf8)
+        let next = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try Self.partials(in: folder).map(\.name) == [".take.wav.\(getpid()).0.partial"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ledger) == ["\(getpid()).\(started).0"])
+    }
+
     /// File names that are not UTF-8 (Latin-1's é, â and ï) are passed through as bytes: the score, the take, the mix
     /// and the report, all named so, are read and written under exactly those names, and an error names the file
     /// with its own bytes.
@@ -557,7 +589,10 @@ struct PracticeCommandTests {
             ]
                 + [Array("--report".utf8), report, Array("--no-history".utf8)])
         #expect(practised.status == 0, "\(String(decoding: practised.stderr, as: UTF8.self))")
-        #expect(practised.stdout.starts(with: score + Array(" — Tenor, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\n".utf8)))
+        #expect(practised.stdout.starts(with: Array("Amazing Grace — Tenor, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\n".utf8)))
+        // The commands to copy name the score by its own bytes.
+        let copy = Array(": choir practice '".utf8) + score + Array("' --part Tenor --from ".utf8)
+        #expect(practised.stdout.indices.contains { practised.stdout[$0...].starts(with: copy) })
         for written in [mix, report] {
             #expect(
                 (written + [0]).withUnsafeBufferPointer { path in path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, R_OK) } }

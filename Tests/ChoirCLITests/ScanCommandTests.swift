@@ -397,8 +397,9 @@ struct ScanCommandTests {
         #expect(scan.status == 75)
         #expect(scan.stderr.hasSuffix("…\nchoir: no answer from \(server.base) within 1 s: try again, or a longer --timeout\n"))
         #expect(try server.requests().count == 1)
-        // Neither the score nor a file half-made for it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: home.folder).sorted() == ["config", "photo.jpg"])
+        // Neither the score nor a file half-made for it (beside the data folder, where its temporary file was noted).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.folder).sorted() == ["config", "data", "photo.jpg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.folder + "/data/choir/writing").isEmpty)
         // Well before the server's answer at 6 s.
         #expect(took < 4, "\(took) s")
     }

@@ -174,7 +174,7 @@ import Testing
     /// token, gets 431 (or a closed connection) while another client gets the page within a second, and leaves
     /// choir idle; a foreign Host or Origin gets 403, on the page and on the WebSocket that takes commands; and
     /// SIGTERM ends choir within 2 s while a client dribbles its head, a WebSocket reads nothing and another
-    /// connection sits idle.
+    /// connection sits idle (``signalEnds(_:_:)``).
     @Test func theScoreViewHoldsOutAgainstHostileClients() throws {
         let data = try PracticeCommandTests.dataHome()
         let viewing = try Viewing(
@@ -230,20 +230,38 @@ import Testing
         let greeting = try JSONSerialization.jsonObject(with: Data((tab.text() ?? "{}").utf8)) as? [String: Any]
         #expect(greeting?["type"] as? String == "state", "\(String(describing: greeting))")
 
-        // SIGTERM whatever the clients do.
+        try Self.signalEnds(viewing, SIGTERM)
+    }
+
+    /// SIGINT (Ctrl-C) ends choir as SIGTERM does: within 2 s whatever the clients do, with status 130.
+    @Test func theScoreViewEndsOnSIGINTWhateverTheClientsDo() throws {
+        let viewing = try Viewing(
+            ["practice", CLI.example, "--part", "Tenor", "--input", PracticeCommandTests.take, "--output", "none", "--view"],
+            data: try PracticeCommandTests.dataHome())
+        #expect(viewing.waitForLine { $0.contains("press Enter to close it") })
+        try Self.signalEnds(viewing, SIGINT)
+    }
+
+    /// Sends `signal` to the viewing choir while a client dribbles its head, a WebSocket reads nothing, another
+    /// connection sits idle and a tab is open: choir ends within 2 s, with 128 + the signal, and closes them all.
+    static func signalEnds(_ viewing: Viewing, _ signal: Int32) throws {
+        let (host, page) = try split(viewing.address)
+        let port = try Self.port(host)
+        let tab = try #require(HTTPProbe(port: port))
+        #expect(tab.upgrade(page + "live", host: host, origin: "http://" + host)?.status == 101)
         let dribbling = try #require(HTTPProbe(port: port))
         dribbling.send("GET \(page) HTTP/1.1\r\nHo")
         let deaf = try #require(HTTPProbe(port: port))
-        #expect(deaf.upgrade(page + "live", host: host, origin: origin)?.status == 101)
+        #expect(deaf.upgrade(page + "live", host: host, origin: "http://" + host)?.status == 101)
         let idle = try #require(HTTPProbe(port: port))
         Thread.sleep(forTimeInterval: 0.3)
         let signalled = HTTPProbe.now()
-        kill(pid, SIGTERM)
+        kill(viewing.process.processIdentifier, signal)
         viewing.process.waitUntilExit()
         let ended = HTTPProbe.now() - signalled
-        #expect(viewing.process.terminationStatus == 128 + SIGTERM)
-        #expect(ended < 2, "choir took \(ended) s to end after SIGTERM")
-        print("SIGTERM with hostile clients attached: ended in \(ended) s")
+        #expect(viewing.process.terminationStatus == 128 + signal)
+        #expect(ended < 2, "choir took \(ended) s to end after signal \(signal)")
+        print("signal \(signal) with hostile clients attached: ended in \(ended) s")
         for probe in [dribbling, deaf, idle, tab] { #expect(probe.closes(within: 1)) }
     }
 

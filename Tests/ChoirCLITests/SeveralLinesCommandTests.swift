@@ -36,7 +36,7 @@ struct SeveralLinesCommandTests {
         }
         let tenor = try judge(["tenor"]), both = try judge(["tenor", "bass"])
         #expect(
-            both.stdout.hasPrefix("\(CLI.example) — Tenor + Bass, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\nVerdicts: "), "\(both.stdout)")
+            both.stdout.hasPrefix("Amazing Grace — Tenor + Bass, ♩ = 80\nAccuracy: 89.3% (25 of 28 notes)\nVerdicts: "), "\(both.stdout)")
         #expect(both.notes.map { $0["verdict"] as! String } == tenor.notes.map { $0["verdict"] as! String })
         #expect(both.notes.map { $0["expected_midi"] as! Int } == tenor.notes.map { $0["expected_midi"] as! Int })
         #expect(both.notes.allSatisfy { $0["line"] as? String == "Tenor" })
@@ -46,7 +46,7 @@ struct SeveralLinesCommandTests {
         #expect(
             bassFirst.stdout.hasPrefix(
                 """
-                \(CLI.example) — Bass + Tenor, ♩ = 80
+                Amazing Grace — Bass + Tenor, ♩ = 80
                 Accuracy: 96.4% (27 of 28 notes)
                 Lines: Tenor 100% (27 of 27), Bass 0% (0 of 1)
 

@@ -37,6 +37,10 @@ struct TitleTests {
             ["practice", score, "--part", "T", "--input", PracticeCommandTests.take, "--output", "none", "--html", html],
             environment: environment)
         #expect(session.status == 0, "\(session.stderr)")
+        // The report is headed by the piece; its commands to copy name the file.
+        #expect(session.stdout.hasPrefix("\(title) — Tenor, ♩ = 80\nAccuracy: "), "\(session.stdout)")
+        #expect(session.stdout.contains("choir practice \(score) --part Tenor "), "\(session.stdout)")
+        #expect(try CLI.run(["report", "1"], environment: environment).stdout.hasPrefix("\(title) — Tenor, ♩ = 80\nAccuracy: "))
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<title>choir: \(title) — Tenor</title>"))
         let coach = try CLI.run(["coach", score, "--part", "T"], environment: environment)
         #expect(coach.stdout.hasPrefix("\(title), Tenor, 1 session:\n"), "\(coach.stdout)")

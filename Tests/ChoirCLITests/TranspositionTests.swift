@@ -95,7 +95,7 @@ struct TranspositionTests {
             let result = try CLI.run(
                 ["practice", CLI.example, "--part", "tenor", "--output", "none", "--no-history", "--report", json] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
-            if arguments.contains("2") { #expect(result.stdout.hasPrefix("\(CLI.example) — Tenor, ♩ = 80, transposed up 2 semitones\n")) }
+            if arguments.contains("2") { #expect(result.stdout.hasPrefix("Amazing Grace — Tenor, ♩ = 80, transposed up 2 semitones\n")) }
             return try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
         }
         let written = try judge(["--input", PracticeCommandTests.take])

@@ -40,7 +40,7 @@ struct VocabularyTests {
         #expect(item.stdout == "'P', item 1: Amazing Grace — Alto, whole piece\n", "\(item.stderr)")
         let session = try CLI.run(
             ["practice", CLI.example, "--part", "TeN", "--input", PracticeCommandTests.take, "--output", "none"], environment: environment)
-        #expect(session.status == 0 && session.stdout.hasPrefix("\(CLI.example) — Tenor, ♩ = 80\n"), "\(session.stderr)")
+        #expect(session.status == 0 && session.stdout.hasPrefix("Amazing Grace — Tenor, ♩ = 80\n"), "\(session.stderr)")
         for part in ["T", "tEnOr"] {
             let coach = try CLI.run(["coach", CLI.example, "--part", part], environment: environment)
             #expect(
@@ -92,6 +92,19 @@ struct VocabularyTests {
             ["practice", CLI.example, "--part", "T", "--input", PracticeCommandTests.take, "--output", "mix.mp3"], 64,
             "Error: --output mix.mp3: a mix is written as WAV: expected a file name ending in .wav, a device, or none\n"
         ),
+        (
+            ["practice", CLI.example, "--part", "T", "--divisi", "uper"], 64,
+            "Error: --divisi uper: unknown value 'uper' (did you mean 'upper'?): expected upper or lower\n"
+        ),
+        (
+            ["pitch", PracticeCommandTests.take, "--format", "jsno"], 64,
+            "Error: --format jsno: unknown value 'jsno' (did you mean 'json'?): expected csv or json\n"
+        ),
+        (
+            ["library", "search", "--key", "Gmajr"], 64,
+            "Error: --key Gmajr: unknown mode 'majr' (did you mean 'major'?): expected a key such as G, G major, e minor or B♭, "
+                + "in a mode of major, minor, dorian, phrygian, lydian, mixolydian, aeolian, locrian, ionian\n"
+        ),
     ]
 
     @Test(arguments: slips)
@@ -100,5 +113,28 @@ struct VocabularyTests {
         #expect(result.status == status)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// A line no score in the library has, typed with a slip, is answered with the nearest line the library has
+    /// (status 64), not "No scores."; one that is not near any still finds no score; the values of an option
+    /// are read in any case.
+    @Test func aSlipInALibrarySearchNamesTheNearestLine() throws {
+        let environment = ["XDG_DATA_HOME": try PracticeCommandTests.dataHome()]
+        #expect(try CLI.run(["library", "add", CLI.example], environment: environment).status == 0)
+        let slip = try CLI.run(["library", "search", "--part", "tenr"], environment: environment)
+        #expect(slip.status == 64 && slip.stdout.isEmpty)
+        #expect(
+            slip.stderr == "choir: --part tenr: unknown line 'tenr' (did you mean 'Tenor'?): expected a line of a score in the library "
+                + "(`choir library list`)\n", "\(slip.stderr)")
+        let none = try CLI.run(["library", "search", "--part", "descant"], environment: environment)
+        #expect(none.status == 0 && none.stdout == "No scores.\n", "\(none.stdout)\(none.stderr)")
+        let key = try CLI.run(["library", "search", "--key", "G Major", "--part", "ten"], environment: environment)
+        #expect(key.status == 0 && key.stdout.hasPrefix("Amazing Grace — "), "\(key.stdout)\(key.stderr)")
+        let upper = try CLI.run(
+            [
+                "practice", CLI.example, "--part", "T", "--input", PracticeCommandTests.take, "--output", "none", "--no-history",
+                "--divisi", "UPPER",
+            ])
+        #expect(upper.status == 0, "\(upper.stderr)")
     }
 }

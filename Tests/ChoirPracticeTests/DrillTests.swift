@@ -66,7 +66,7 @@ struct DrillTests {
             measureStarts: [])
         #expect(
             TerminalReport.render(report, colour: false) == """
-                s.musicxml — Tenor, ♩ = 80
+                s — Tenor, ♩ = 80
                 No notes judged: no accuracy to give and no measure to work on.
 
                 """)
