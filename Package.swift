@@ -85,9 +85,12 @@ let package = Package(
             dependencies: ["ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
         .target(name: "ChoirServer"),
+        // The page and the engraving's script are files under Resources/View, copied beside the program as
+        // choir_ChoirView.resources (SwiftPM takes resources outside the target's folder from tools 5.11 on).
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"]),
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"],
+            resources: [.copy("../../Resources/View")]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
         .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
+        .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
