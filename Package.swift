@@ -120,6 +120,7 @@ let package = Package(
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
+        .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
