@@ -165,7 +165,7 @@ _check-install:
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
 # loudspeakers), then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
-    cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
+    cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval
     Benchmarks/compare-readers.py
     Benchmarks/compare-corpus.py

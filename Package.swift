@@ -22,10 +22,12 @@ let package = Package(
         .library(name: "ChoirModel", targets: ["ChoirModel"]),
         // Photographs and PDFs of sheet music to MusicXML, through that model, checked by choir's reader.
         .library(name: "ChoirScan", targets: ["ChoirScan"]),
-        // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
-        // of the engine.
-        .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
-    ],
+    ]
+        // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with: no part of
+        // the engine, and not a product of choir's. SwiftPM lets a package use only another's products, so
+        // choir's own benchmarks (Benchmarks/, a package of their own) see it when `just bench` builds them with
+        // CHOIR_BENCHMARKS=1, and nothing else that depends on choir does.
+        + (Context.environment["CHOIR_BENCHMARKS"] == "1" ? [.library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
