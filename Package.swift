@@ -22,10 +22,12 @@ let package = Package(
         .library(name: "ChoirModel", targets: ["ChoirModel"]),
         // Photographs and PDFs of sheet music to MusicXML, through that model, checked by choir's reader.
         .library(name: "ChoirScan", targets: ["ChoirScan"]),
-        // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with; no part
-        // of the engine.
-        .library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"]),
-    ],
+    ]
+        // Singers with planted mistakes and the rest of what the tests and benchmarks judge choir with: no part of
+        // the engine, and not a product of choir's. SwiftPM lets a package use only another's products, so
+        // choir's own benchmarks (Benchmarks/, a package of their own) see it when `just bench` builds them with
+        // CHOIR_BENCHMARKS=1, and nothing else that depends on choir does.
+        + (Context.environment["CHOIR_BENCHMARKS"] == "1" ? [.library(name: "ChoirTestSupport", targets: ["ChoirTestSupport"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -85,9 +87,12 @@ let package = Package(
             dependencies: ["ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
         .target(name: "ChoirServer"),
+        // The page and the engraving's script are files under Resources/View, copied beside the program as
+        // choir_ChoirView.resources (SwiftPM takes resources outside the target's folder from tools 5.11 on).
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"]),
+            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"],
+            resources: [.copy("../../Resources/View")]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
         .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
@@ -116,6 +121,8 @@ let package = Package(
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
+        .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
+        .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",

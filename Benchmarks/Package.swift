@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// Speed and memory benchmarks for choir (ordo-one/benchmark). Run with `just bench`.
+// Speed and memory benchmarks for choir (ordo-one/benchmark). Run with `just bench`. Built by hand, it needs
+// CHOIR_BENCHMARKS=1, which gives it choir's test support (ChoirTestSupport, otherwise no product of choir's).
 import PackageDescription
 
 /// A benchmark target under Benchmarks/NAME, measuring choir's `products`.

@@ -56,7 +56,8 @@ def ours(path, hop=256):
 
 with tempfile.TemporaryDirectory() as folder:
     subprocess.run(["swift", "run", "-c", "release", "--package-path", os.path.join(root, "Benchmarks"),
-                    "make-singing-signals", folder], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    "make-singing-signals", folder], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={**os.environ, "CHOIR_BENCHMARKS": "1"})
     print("Singing-like signals, hop 256, each tracker's own window: raw pitch accuracy / median error")
     print(f"  {'signal':10} {'choir':>18} {'aubio yinfast':>20}")
     for name in ["bass", "tenor", "alto", "soprano", "breathy"]:

@@ -80,7 +80,7 @@ public struct Engraving: Codable, Sendable, Equatable {
         return String(hash, radix: 16)
     }
 
-    /// Bumped whenever ``script`` lays pages out differently.
+    /// Bumped whenever `engrave.py` lays pages out differently.
     static let layoutVersion = 2
 
     private static func engrave(_ document: [UInt8], file: String, transpose: Int) throws(SessionError) -> Engraving {
@@ -89,6 +89,7 @@ public struct Engraving: Codable, Sendable, Equatable {
         let request = folder.appendingPathComponent("request.json"), output = folder.appendingPathComponent("engraving.json")
         let errors = folder.appendingPathComponent("errors.txt")
         let python = Process()
+        let script = try ViewAssets.text("engrave.py")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let body = JSON.object([("document", .string(String(decoding: document, as: UTF8.self))), ("transpose", .int(transpose))])
@@ -120,46 +121,4 @@ public struct Engraving: Codable, Sendable, Equatable {
             throw SessionError(.input, "\(file): Verovio's engraving could not be read: \(error)")
         }
     }
-
-    /// Lays the document out in portrait pages (A4's proportions) with staves large enough to read at arm's length, and ties every note to its
-    /// staff, layer, measure, onset and pitch through Verovio's MEI and time map.
-    static let script = #"""
-        import json, sys, xml.etree.ElementTree as tree
-        import verovio
-
-        MEI = "{http://www.music-encoding.org/ns/mei}"
-        ID = "{http://www.w3.org/XML/1998/namespace}id"
-
-        with open(sys.argv[1], encoding="utf-8") as file:
-            request = json.load(file)
-        toolkit = verovio.toolkit()
-        options = {
-            "pageWidth": 1500, "pageHeight": 2120, "scale": 50, "adjustPageHeight": False, "xmlIdSeed": 1,
-            "footer": "none", "breaks": "auto",
-            "svgAdditionalAttribute": ["note@pname", "note@oct", "measure@n", "staff@n", "layer@n", "verse@n"],
-        }
-        if request["transpose"]:
-            options["transpose"] = "%+d" % request["transpose"]
-        toolkit.setOptions(options)
-        if not toolkit.loadData(request["document"]):
-            sys.exit("the document is not MusicXML Verovio can read")
-        pages = [toolkit.renderToSVG(page) for page in range(1, toolkit.getPageCount() + 1)]
-        onsets = {}
-        for moment in toolkit.renderToTimemap({"includeMeasures": True, "includeRests": False}):
-            for id in moment.get("on", []):
-                onsets.setdefault(id, moment["qstamp"])
-        measures, notes = [], []
-        for index, measure in enumerate(tree.fromstring(toolkit.getMEI()).iter(MEI + "measure")):
-            measures.append({"id": measure.get(ID), "number": measure.get("n", ""), "page": toolkit.getPageWithElement(measure.get(ID))})
-            for staff in measure.iter(MEI + "staff"):
-                for layer in staff.iter(MEI + "layer"):
-                    for note in layer.iter(MEI + "note"):
-                        id = note.get(ID)
-                        if id in onsets:
-                            notes.append({
-                                "id": id, "staff": int(staff.get("n")), "layer": int(layer.get("n", "1")), "measure": index,
-                                "quarter": onsets[id], "midi": toolkit.getMIDIValuesForElement(id)["pitch"],
-                                "page": toolkit.getPageWithElement(id)})
-        json.dump({"verovio": toolkit.getVersion(), "pages": pages, "measures": measures, "notes": notes}, sys.stdout)
-        """#
 }

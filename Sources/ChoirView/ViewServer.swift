@@ -1,7 +1,7 @@
 import ChoirServer
 import ChoirSession
 
-/// The page's server (``LoopbackServer``): the page, its script and style, the one score, and the WebSocket the
+/// The page's server (``LoopbackServer``): the page, its script and style (``ViewAssets``), the one score, and the WebSocket the
 /// tabs follow the session on, every address under the server's token.
 public final class ViewServer: Sendable {
     private let server: LoopbackServer
@@ -16,9 +16,10 @@ public final class ViewServer: Sendable {
         let asset = { (text: String, type: String) in
             { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
         }
-        router.get("", asset(ViewPage.html, "text/html; charset=utf-8"))
-        router.get("view.js", asset(ViewPage.script, "text/javascript; charset=utf-8"))
-        router.get("view.css", asset(ViewPage.style, "text/css; charset=utf-8"))
+        // Read once, here: a missing file stops the view before it serves anything.
+        router.get("", asset(try ViewAssets.text("view.html"), "text/html; charset=utf-8"))
+        router.get("view.js", asset(try ViewAssets.text("view.js"), "text/javascript; charset=utf-8"))
+        router.get("view.css", asset(try ViewAssets.text("view.css"), "text/css; charset=utf-8"))
         router.get("score.json", asset(score, "application/json"))
         router.webSocket("live") { hub.open($0) }
         do {

@@ -64,13 +64,15 @@ enum CLI {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    /// The expected output kept in `Tests/Fixtures/cli/NAME`. With `CHOIR_UPDATE_GOLDEN=1` the file is
-    /// rewritten from `actual` instead, for reviewing the change with git.
+    /// The expected output kept in `Tests/Fixtures/cli/NAME`. With `CHOIR_UPDATE_GOLDEN=1` (`just update-golden`)
+    /// the file is also rewritten from `actual`, for reviewing the change with git; the test still compares with
+    /// what the file held before, so a run that changes a file fails and no run compares an output with itself.
     static func golden(_ name: String, _ actual: String) throws -> String {
         let url = fixtures.appendingPathComponent("cli/\(name)")
+        let expected = Swift.Result { try String(contentsOf: url, encoding: .utf8) }
         if ProcessInfo.processInfo.environment["CHOIR_UPDATE_GOLDEN"] == "1" {
             try actual.write(to: url, atomically: true, encoding: .utf8)
         }
-        return try String(contentsOf: url, encoding: .utf8)
+        return try expected.get()
     }
 }

@@ -527,14 +527,16 @@ extension RealTimeTests {
         let notes = try #require(parts?.first?["notes"] as? [[Any]])
         let ball =
             "(() => { const ball = document.querySelector('#ball'); return [Number(document.querySelector('#stage').dataset.time), ball.hidden, Number(ball.dataset.note ?? -1)]; })()"
-        var followed: [String] = []
+        var followed: [String] = [], sampled = 0
         for _ in 0..<8 {
             Thread.sleep(forTimeInterval: 0.13)
             guard let sample = try browser.eval(ball) as? [Any], let time = sample[0] as? Double, time > 0 else { continue }
+            sampled += 1
             let index = notes.lastIndex { ($0[0] as! Double) * 0.5 <= time + 1e-3 }
             if sample[1] as? Bool != false || sample[2] as? Int != index { followed.append("\(sample) against note \(index ?? -1)") }
         }
-        #expect(followed.isEmpty, "\(followed)")
+        // Playing from the first sample on, the page has a time past 0 in every one; one lost to a slow page at most.
+        #expect(sampled >= 7 && followed.isEmpty, "\(sampled) of 8 samples while playing: \(followed)")
 
         // Half a second into m. 2, a click on m. 5: it plays from there.
         let second = try #require(viewer.line { $0 == "measure 2" })

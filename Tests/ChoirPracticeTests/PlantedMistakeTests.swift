@@ -43,16 +43,19 @@ struct PlantedMistakeTests {
     /// a dry take; at least 90% of each with the other lines 10 dB under the voice through loudspeakers in a room
     /// (the session takes the mix it played out of the microphone). No note sung in the right octave is called
     /// `octave`. Held for the voices the judge was not tuned on together, for the second synthetic design alone,
-    /// and for choir's own singer.
+    /// and for choir's own singer. The real voices alone are held to floors just under what they get (measured:
+    /// dry, 36 of 36 planted mistakes right and 36 of 36 flagged notes planted; through the loudspeakers, 36 of 36
+    /// and 36 of 37), so that a synthetic singer's results cannot carry them.
     @Test(arguments: [PlantedTake.Bleed.none, .loudspeakers(decibels: -10, room: 1)])
     func checkingSetMeetsTheFloors(bleed: PlantedTake.Bleed) throws {
         let tallies = try Self.tallies(bleed)
-        let floor = bleed == .none ? 0.95 : 0.90
+        let floor = bleed == .none ? 0.95 : 0.90, realFloor = bleed == .none ? 0.97 : 0.95
         for (singer, tally) in tallies.sorted(by: { $0.key < $1.key }) {
             print("checking set, \(bleed == .none ? "dry" : "loudspeakers at -10 dB"), \(singer): \(tally)")
         }
-        for singer in ["voices not tuned on", "the second synthetic design", "choir's own synthetic singer"] {
+        for singer in ["voices not tuned on", "the second synthetic design", "choir's own synthetic singer", "real voices"] {
             let tally = try #require(tallies[singer])
+            let floor = singer == "real voices" ? realFloor : floor
             #expect(tally.planted >= 30, "\(singer): \(tally)")
             #expect(tally.recall >= floor && tally.precision >= floor, "\(singer): \(tally)")
             #expect(tally.falseOctaves == 0, "\(singer): \(tally)")
@@ -61,17 +64,20 @@ struct PlantedMistakeTests {
 
     /// Entrances planted 150 or 300 ms early or late (and no other mistake) on the checking set are found at least
     /// 95% of the time, and at most 3% of the notes sung in time are called early, late, rushed or dragged, dry and
-    /// through the loudspeakers.
+    /// through the loudspeakers. The real voices alone are held just under what they get (measured: 30 of 30
+    /// entrances found, dry and through the loudspeakers; of 218 notes sung in time, none called otherwise dry and 1
+    /// through the loudspeakers): 96% found, at most 1% called otherwise.
     @Test(arguments: [PlantedTake.Bleed.none, .loudspeakers(decibels: -10, room: 1)])
     func wronglyTimedEntrancesAreFound(bleed: PlantedTake.Bleed) throws {
         let tallies = try Self.tallies(bleed, kinds: [.early, .late])
         for (singer, tally) in tallies.sorted(by: { $0.key < $1.key }) {
             print("timing, checking set, \(bleed == .none ? "dry" : "loudspeakers at -10 dB"), \(singer): \(tally)")
         }
-        for singer in ["voices not tuned on", "the second synthetic design", "choir's own synthetic singer"] {
+        for singer in ["voices not tuned on", "the second synthetic design", "choir's own synthetic singer", "real voices"] {
             let tally = try #require(tallies[singer])
+            let (found, calledOtherwise) = singer == "real voices" ? (0.96, 0.01) : (0.95, 0.03)
             #expect(tally.timingPlanted >= (singer == "voices not tuned on" ? 50 : 25), "\(singer): \(tally)")
-            #expect(tally.timingRecall >= 0.95 && tally.falseTimingRate <= 0.03, "\(singer): \(tally)")
+            #expect(tally.timingRecall >= found && tally.falseTimingRate <= calledOtherwise, "\(singer): \(tally)")
         }
     }
 

@@ -134,13 +134,10 @@ struct PageImageTests {
     /// Files that are not pages say so, with their name and what was expected.
     @Test func whatIsNotAPageIsRefused() throws {
         let text = try Self.file(Array("not a picture".utf8), "notes.txt")
-        #expect(throws: ScanError.self) { try ScanPage.load([text]) }
-        do {
-            _ = try ScanPage.load([text])
-        } catch {
-            #expect(
-                error.kind == .input && error.description == "\(text): not a JPEG, PNG or PDF: expected a photograph or a PDF of the pages")
-        }
+        let notAPage = #expect(throws: ScanError.self) { try ScanPage.load([text]) }
+        #expect(
+            notAPage?.kind == .input
+                && notAPage?.description == "\(text): not a JPEG, PNG or PDF: expected a photograph or a PDF of the pages")
         let fake = try Self.file(Array("%PDF-1.7 truncated".utf8), "broken.pdf")
         do {
             _ = try ScanPage.load([fake])
@@ -148,10 +145,7 @@ struct PageImageTests {
         } catch {
             #expect(error.kind == .input && error.description.hasPrefix("\(fake): pdftoppm cannot render it (status 1): "), "\(error)")
         }
-        do {
-            _ = try ScanPage.load(["/nonexistent/page.jpg"])
-        } catch {
-            #expect(error.kind == .missing)
-        }
+        let missing = #expect(throws: ScanError.self) { try ScanPage.load(["/nonexistent/page.jpg"]) }
+        #expect(missing?.kind == .missing)
     }
 }

@@ -76,19 +76,11 @@ struct LineTests {
 
     @Test func unknownAndAmbiguousNamesListTheChoices() {
         #expect(throws: LineSelector.Failure.self) { try LineSelector.select("viola", from: Self.satb) }
-        do {
-            _ = try LineSelector.select("6", from: Self.satb)
-        } catch {
-            #expect(
-                error.description
-                    == "unknown line '6': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass, 5 Baritone Solo")
-        }
+        let unknown = #expect(throws: LineSelector.Failure.self) { try LineSelector.select("6", from: Self.satb) }
+        #expect(unknown?.description == "unknown line '6': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass, 5 Baritone Solo")
         let divisi = ["Soprano 1", "Soprano 2"].map { Line(name: $0, partIndex: 0, voice: nil, notes: [], lyrics: []) }
-        do {
-            _ = try LineSelector.select("sop", from: divisi)
-        } catch {
-            #expect(error.description == "ambiguous line 'sop': it could be 1 Soprano 1, 2 Soprano 2")
-        }
+        let ambiguous = #expect(throws: LineSelector.Failure.self) { try LineSelector.select("sop", from: divisi) }
+        #expect(ambiguous?.description == "ambiguous line 'sop': it could be 1 Soprano 1, 2 Soprano 2")
     }
 
     @Test func generalMIDIProgramsByNumberOrName() {

@@ -124,22 +124,18 @@ struct ReaderErrorTests {
     @Test func mxlThatIsNotAZip() throws {
         let path = NSTemporaryDirectory() + "choir-not-zip.mxl"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: ScoreError.self) { try ScoreReader.read(contentsOf: path) }
-        do { _ = try ScoreReader.read(contentsOf: path) } catch {
-            #expect(error.description == "\(path): not a zip archive: expected a compressed MusicXML (.mxl) file")
-        }
+        let error = #expect(throws: ScoreError.self) { try ScoreReader.read(contentsOf: path) }
+        #expect(error?.description == "\(path): not a zip archive: expected a compressed MusicXML (.mxl) file")
     }
 
     @Test func mxlWithoutRootfile() {
         let container = Array("<container><rootfiles></rootfiles></container>".utf8)
         let archive = ZipWriter.archive([("META-INF/container.xml", container)])
-        do { _ = try ScoreReader.read(data: archive, file: "a.mxl") } catch {
-            #expect(error.description == "a.mxl!META-INF/container.xml: no <rootfile full-path=...>: expected the score's path")
-        }
+        let noRootfile = #expect(throws: ScoreError.self) { try ScoreReader.read(data: archive, file: "a.mxl") }
+        #expect(noRootfile?.description == "a.mxl!META-INF/container.xml: no <rootfile full-path=...>: expected the score's path")
         let noContainer = ZipWriter.archive([("score.xml", Array(Self.valid.utf8))])
-        do { _ = try ScoreReader.read(data: noContainer, file: "b.mxl") } catch {
-            #expect(error.description == "b.mxl: no META-INF/container.xml: expected a compressed MusicXML (.mxl) file")
-        }
+        let missing = #expect(throws: ScoreError.self) { try ScoreReader.read(data: noContainer, file: "b.mxl") }
+        #expect(missing?.description == "b.mxl: no META-INF/container.xml: expected a compressed MusicXML (.mxl) file")
     }
 
     @Test func mxlReadsTheRootfile() throws {

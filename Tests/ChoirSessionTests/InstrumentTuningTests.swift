@@ -1,3 +1,4 @@
+import ChoirPitch
 import ChoirTestSupport
 import Foundation
 import Testing
@@ -5,7 +6,9 @@ import Testing
 @testable import ChoirSession
 
 /// The voices choir plays are retuned key by key: held as a singer holds a note, each is measured where it settles
-/// (its fundamental read off the spectrum, as the issue measured FluidR3's Choir Aahs G3 26 cents flat).
+/// (its fundamental read off the spectrum, as the issue measured FluidR3's Choir Aahs G3 26 cents flat). The
+/// rendered notes are checked twice: by that measure, which shows the correction is applied, and by choir's YIN
+/// tracker, which reads the waveform's period in the time domain, apart from the measure the tuning was made with.
 struct InstrumentTuningTests {
     /// The keys `keys` in turn, each held 1.1 s, as a line named `name`.
     static func scale(_ name: String, _ keys: ClosedRange<Int>) throws -> String {
@@ -18,45 +21,84 @@ struct InstrumentTuningTests {
         return path
     }
 
-    /// Each note's pitch as a session renders it, in cents from its key.
-    static func heard(_ plan: PlaybackPlan, tuned: Bool) throws -> [(key: Int, cents: Double)] {
+    /// A key's held sound, in cents from the key: its fundamental's spectral peak, and the median of the YIN
+    /// tracker's voiced frames, each channel apart (a key whose two sides are in opposite phase cancels in a mono
+    /// sum), the two averaged.
+    struct Heard {
+        var key: Int, spectral: Double, tracked: Double
+    }
+
+    /// Each note of `plan` as a session renders it.
+    static func heard(_ plan: PlaybackPlan, tuned: Bool) throws -> [Heard] {
         var resolved = try plan.resolve()
         if !tuned { resolved.tunings = [:] }
         let rate = 48000
         let (left, right) = try resolved.renderer(sampleRate: rate, blockSize: 1024).renderAll()
-        return resolved.schedule.notes.map { note in
+        let configuration = PitchTracker.Configuration(sampleRate: Double(rate))
+        return try resolved.schedule.notes.map { note in
             let part = InstrumentTuning.measured
             let start = Int((note.start + part.lowerBound) * Double(rate)), end = Int((note.start + part.upperBound) * Double(rate))
             let held = [Array(left[start..<end]), Array(right[start..<end])]
-            return (note.midi, InstrumentTuning.offset(of: held, sampleRate: Double(rate), key: note.midi) ?? .nan)
+            let written = 440 * pow(2, Double(note.midi - 69) / 12)
+            let tracked = try held.map { channel in
+                let frames = try PitchTracker.track(signal: channel, configuration: configuration)
+                // Windows at the ends reach past the held part; the middle 80% of the frames are inside it.
+                let inside = frames.dropFirst(frames.count / 10).dropLast(frames.count / 10)
+                let cents = inside.filter(\.isVoiced).map { 1200 * log2($0.frequency / written) }.sorted()
+                return cents.isEmpty ? Double.nan : cents[cents.count / 2]
+            }
+            let spectral = InstrumentTuning.offset(of: held, sampleRate: Double(rate), key: note.midi) ?? .nan
+            return Heard(key: note.midi, spectral: spectral, tracked: (tracked[0] + tracked[1]) / 2)
         }
     }
 
-    /// Choir Aahs, the default voice, from C2 to C6: every key within 5 cents, G2 too (its two sides are in opposite
-    /// phase at the fundamental, which a mono sum cancels; each is measured as an ear hears it).
+    static func worst(_ heard: [Heard], _ measure: KeyPath<Heard, Double>) -> Heard {
+        heard.max { !(abs($0[keyPath: measure]) >= abs($1[keyPath: measure])) }!
+    }
+
+    static func median(_ heard: [Heard], _ measure: KeyPath<Heard, Double>) -> Double {
+        let sorted = heard.map { abs($0[keyPath: measure]) }.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// Choir Aahs, the default voice, from C2 to C6. Its fundamental is within 5 cents on every key, G2 too (its
+    /// two sides are in opposite phase at the fundamental, which a mono sum cancels; each is measured as an ear
+    /// hears it). To the tracker, the median key is within 5 cents of its pitch (19 untuned), and none is
+    /// more than 20 off (measured: 18 cents, A4; the harmonics of some of FluidR3's samples stand 15 to 25 cents
+    /// from their fundamental, and the tracker follows the harmonics). Untuned, G3 is more than 20 cents flat.
     @Test func theDefaultVoiceIsInTuneFromC2ToC6() throws {
         let plan = PlaybackPlan(score: try Self.scale("Soprano", 36...84))
         #expect(try plan.resolve().programs == [52])
         let before = try Self.heard(plan, tuned: false), after = try Self.heard(plan, tuned: true)
-        let worst = after.max { abs($0.cents) < abs($1.cents) }!
-        #expect(abs(worst.cents) <= 5, "\(after.filter { abs($0.cents) > 5 })")
-        // Untuned, G3 is 26 cents flat and B3 in tune, as the issue measured.
-        let g3 = before.first { $0.key == 55 }!.cents, b3 = before.first { $0.key == 59 }!.cents
-        #expect(g3 < -20 && abs(b3) < 5, "untuned, G3 is \(g3) cents and B3 \(b3)")
-        let untuned = before.max { abs($0.cents) < abs($1.cents) }!
+        #expect(!after.contains { !(abs($0.spectral) <= 5) }, "\(after.filter { !(abs($0.spectral) <= 5) })")
+        let worst = Self.worst(after, \.tracked), median = Self.median(after, \.tracked)
+        let untunedMedian = Self.median(before, \.tracked)
+        #expect(median <= 5 && untunedMedian > 15 && abs(worst.tracked) <= 20, "median \(median), untuned \(untunedMedian), worst \(worst)")
+        let g3 = try #require(before.first { $0.key == 55 })
+        #expect(g3.spectral < -20 && g3.tracked < -20, "untuned, G3 is \(g3)")
+        let untuned = Self.worst(before, \.tracked)
         print(
-            "Choir Aahs, C2-C6 held: untuned worst key \(untuned.key) at \(String(format: "%+.1f", untuned.cents)) cents, "
-                + "tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.cents)) cents")
+            "Choir Aahs, C2-C6 held, as the tracker hears them: untuned median \(String(format: "%.1f", untunedMedian)) cents, worst key "
+                + "\(untuned.key) at \(String(format: "%+.1f", untuned.tracked)); tuned median \(String(format: "%.1f", median)) cents, worst key "
+                + "\(worst.key) at \(String(format: "%+.1f", worst.tracked)); fundamentals tuned within "
+                + "\(String(format: "%.1f", abs(Self.worst(after, \.spectral).spectral))) cents")
     }
 
-    /// Voice Oohs, another voice a score may ask for, is within 5 cents on every key from C2 to C6.
+    /// Voice Oohs, another voice a score may ask for, from C2 to C6: its fundamental within 5 cents on every key,
+    /// and to the tracker every key within 10 (measured: 8 cents, C♯3, where untuned the worst key is 6 cents off).
     @Test func voiceOohsIsInTuneFromC2ToC6() throws {
         var plan = PlaybackPlan(score: try Self.scale("Soprano", 36...84))
         plan.instruments = [(line: "Soprano", program: "54")]
         #expect(try plan.resolve().programs == [53])
-        let after = try Self.heard(plan, tuned: true)
-        let worst = after.max { abs($0.cents) < abs($1.cents) }!
-        #expect(abs(worst.cents) <= 5, "worst key \(worst.key) at \(worst.cents) cents")
+        let before = try Self.heard(plan, tuned: false), after = try Self.heard(plan, tuned: true)
+        let worst = Self.worst(after, \.tracked), spectral = Self.worst(after, \.spectral)
+        #expect(abs(spectral.spectral) <= 5, "worst key \(spectral)")
+        #expect(abs(worst.tracked) <= 10, "worst key \(worst)")
+        let untuned = Self.worst(before, \.tracked)
+        print(
+            "Voice Oohs, C2-C6 held, as the tracker hears them: untuned worst key \(untuned.key) at "
+                + "\(String(format: "%+.1f", untuned.tracked)) cents, tuned worst key \(worst.key) at \(String(format: "%+.1f", worst.tracked))"
+        )
     }
 
     /// A piano keeps the SoundFont's own tuning, which is stretched on purpose.

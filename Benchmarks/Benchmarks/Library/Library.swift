@@ -63,13 +63,13 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
-    // `choir library search --line tenor --lowest D3 --highest F#4` over 406 scores. Under 50 ms.
+    // `choir library search --part tenor --lowest D3 --highest F#4` over 406 scores. Under 50 ms.
     Benchmark("library search, 406 scores", configuration: .init(thresholds: [.wallClock: .init(absolute: [.p100: 50_000_000])])) {
         benchmark in
         let library = try Library(path: kept)
         if try library.entries().isEmpty { _ = try library.add(files) }
         var query = LibraryQuery()
-        query.line = "tenor"
+        query.lines = ["tenor"]
         query.lowest = 50
         query.highest = 66
         benchmark.startMeasurement()
