@@ -1,3 +1,5 @@
+import ChoirBase
+
 /// The page the view serves: its HTML, style and script, all from choir (no fonts, scripts or styles from
 /// elsewhere, so it works offline).
 enum ViewPage {
