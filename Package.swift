@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(name: "session-driver", dependencies: ["ChoirPractice", "ChoirSession"]),
         .testTarget(name: "ChoirBaseTests", dependencies: ["ChoirBase"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
-        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles"]),
+        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),

@@ -8,7 +8,7 @@ public enum PitchFile {
     public static func track(_ path: String, configuration: (Int) -> PitchTrackerConfiguration) throws(SessionError)
         -> (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
     {
-        let audio: WAVFile.Audio
+        let audio: AudioFile.Audio
         do { audio = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         let used = configuration(audio.sampleRate)
         do {

@@ -72,7 +72,7 @@ public final class PracticeSession: @unchecked Sendable {
 
     private struct TakeSetup {
         var path: String
-        var audio: WAVFile.Audio
+        var audio: AudioFile.Audio
         var heard: (mix: [Float], singersLine: [Float]?)?
         var mix: MixOutput
     }
@@ -181,7 +181,7 @@ public final class PracticeSession: @unchecked Sendable {
     private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, latency: Double)
         throws(SessionError) -> TakeSetup
     {
-        let take: WAVFile.Audio
+        let take: AudioFile.Audio
         do { take = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         guard (8000...192_000).contains(take.sampleRate) else {
             throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")

@@ -10,8 +10,8 @@ public enum RealVoices {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/voices")
 
     /// A take's samples (mono) and rate.
-    public static func take(_ name: String) throws -> WAVFile.Audio {
-        try WAVFile.read(contentsOf: folder.appendingPathComponent("takes/\(name).wav").path)
+    public static func take(_ name: String) throws -> AudioFile.Audio {
+        try AudioFile.read(contentsOf: folder.appendingPathComponent("takes/\(name).wav").path)
     }
 
     /// The takes whose name starts with `prefix`, sorted.

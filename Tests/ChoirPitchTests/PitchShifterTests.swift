@@ -20,7 +20,7 @@ struct PitchShifterTests {
 
     @Test(arguments: [35.0, -40, 300, 1200, -1200])
     func aRealNoteMovesByWhatIsAsked(cents: Double) throws {
-        let take = try WAVFile.read(contentsOf: RealVoiceTests.voices.appendingPathComponent("takes/vocobox_E3-3.wav").path)
+        let take = try AudioFile.read(contentsOf: RealVoiceTests.voices.appendingPathComponent("takes/vocobox_E3-3.wav").path)
         let before = try Self.measure(take.samples, rate: take.sampleRate)
         let shifted = PitchShifter.shift(take.samples, sampleRate: take.sampleRate) { _ in cents }
         #expect(shifted.count == take.samples.count)
@@ -34,7 +34,7 @@ struct PitchShifterTests {
 extension PitchShifterTests {
     /// A pitch that changes as the note goes is followed where it changes: 0 cents up to 0.5 s, then +100.
     @Test func aChangingShiftIsFollowedOnTime() throws {
-        let take = try WAVFile.read(contentsOf: RealVoiceTests.voices.appendingPathComponent("takes/vocobox_E3-3.wav").path)
+        let take = try AudioFile.read(contentsOf: RealVoiceTests.voices.appendingPathComponent("takes/vocobox_E3-3.wav").path)
         let shifted = PitchShifter.shift(take.samples, sampleRate: take.sampleRate) { $0 < 0.5 ? 0 : 100 }
         let configuration = PitchTrackerConfiguration(sampleRate: Double(take.sampleRate))
         let before = try PitchTrackers.track(signal: take.samples, configuration: configuration)

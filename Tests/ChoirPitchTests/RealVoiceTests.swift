@@ -107,7 +107,7 @@ struct RealVoiceTests {
 
     /// choir's track of a take, decoded with `lookAhead` seconds.
     static func choir(_ take: String, lookAhead: Double) throws -> Track {
-        let audio = try WAVFile.read(contentsOf: voices.appendingPathComponent("takes/\(take).wav").path)
+        let audio = try AudioFile.read(contentsOf: voices.appendingPathComponent("takes/\(take).wav").path)
         let configuration = PitchTrackerConfiguration(sampleRate: Double(audio.sampleRate), lookAhead: lookAhead)
         return try PitchTrackers.track(signal: audio.samples, configuration: configuration).map { ($0.time, $0.frequency) }
     }

@@ -29,8 +29,7 @@ for (name, register, rate, adjust) in voices {
     }
     let length = notes.last!.start + notes.last!.duration + 0.2
     let samples = voice.render(notes, length: length)
-    let wav = WAVFile.encode(interleaved: samples, channels: 1, sampleRate: Int(rate), floatingPoint: true)
-    FileManager.default.createFile(atPath: "\(folder)/\(name).wav", contents: Data(wav))
+    try AudioFile.write(samples, sampleRate: Int(rate), to: "\(folder)/\(name).wav", floatingPoint: true)
     // The truth every millisecond: time and f0, 0 where nothing is sung.
     var truth = "time_s,f0_hz\n"
     for ms in 0..<Int(length * 1000) {
@@ -46,6 +45,4 @@ let minute = (0..<133).map {
         start: Double($0) * 0.45, duration: 0.4, frequency: 147 * PitchMath.ratio(cents: Double(steps[$0 % steps.count] * 100)))
 }
 let long = voice.render(minute, length: 60)
-FileManager.default.createFile(
-    atPath: "\(folder)/minute.wav",
-    contents: Data(WAVFile.encode(interleaved: long, channels: 1, sampleRate: 48000)))
+try AudioFile.write(long, sampleRate: 48000, to: "\(folder)/minute.wav")
