@@ -4,10 +4,10 @@ import Glibc
 
 extension AudioFile {
     /// A recording written as it comes, block by block, in the format its name's extension names: .flac (16-bit),
-    /// .ogg (Vorbis), .opus, .mp3, .aiff or .wav (16-bit, or 32-bit float). It is written beside `path`, as `path` +
-    /// ".partial", until ``finish()`` renames it over `path`: `path` is never half-written. A writer dropped
-    /// unfinished keeps the partial file (a take cut short, whole up to where it stopped) or removes it (a render
-    /// abandoned), as it was told. WAV and AIFF count their sizes in 32 bits: a file that would pass 4 GiB is refused
+    /// .ogg (Vorbis), .opus, .mp3, .aiff or .wav (16-bit, or 32-bit float). It is written beside `path` until
+    /// ``finish()`` renames it over `path`: `path` is never half-written. A writer dropped unfinished either keeps
+    /// what it wrote as `path` + ".partial" (a take cut short, whole up to where it stopped) or removes it (a render
+    /// abandoned, written as a ``ReplacingFile``), as it was told. WAV and AIFF count their sizes in 32 bits: a file that would pass 4 GiB is refused
     /// rather than given a header that wraps.
     public final class Writer {
         public let path: String
@@ -16,6 +16,8 @@ extension AudioFile {
         /// Frames written so far.
         public private(set) var frames = 0
         private var handle: OpaquePointer?
+        /// Where a writer that does not keep an unfinished file writes.
+        private var replacing: ReplacingFile?
         private let keepsUnfinished: Bool
         /// The most sample bytes the format's header can count, and the bytes a frame takes; nil for formats without
         /// such a limit.
@@ -26,7 +28,7 @@ extension AudioFile {
         /// The most sample bytes a canonical WAV header can count: its RIFF size is 36 more, in 32 bits.
         static let maximumDataSize = Int(UInt32.max) - 36
 
-        /// Starts writing `path` (as `path` + ".partial" until ``finish()``).
+        /// Starts writing `path` (beside it until ``finish()``).
         public convenience init(
             path: String, channels: Int = 1, sampleRate: Int, floatingPoint: Bool = false, keepsUnfinished: Bool = true
         ) throws(Failure) {
@@ -59,19 +61,21 @@ extension AudioFile {
             info.samplerate = Int32(sampleRate)
             info.channels = Int32(channels)
             info.format = Int32(format)
-            guard let opened = FileName.withPath(partial, { sf_open($0, Int32(SFM_WRITE), &info) }) else {
-                throw unwritable(String(cString: sf_strerror(nil)))
+            let opened: OpaquePointer?
+            if keepsUnfinished {
+                opened = FileName.withPath(partial) { sf_open($0, Int32(SFM_WRITE), &info) }
+            } else {
+                do { replacing = try ReplacingFile(path: path) } catch { throw Failure(file: path, message: error.message) }
+                opened = sf_open_fd(replacing!.descriptor!, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
             }
+            guard let opened else { throw unwritable(String(cString: sf_strerror(nil))) }
             // Integer samples past ±1 are clipped, not wrapped round to the other end.
             sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
             handle = opened
         }
 
-        deinit {
-            guard let handle else { return }
-            sf_close(handle)
-            if !keepsUnfinished { _ = FileName.withPath(partial, unlink) }
-        }
+        // An unfinished replacing file removes itself.
+        deinit { if let handle { sf_close(handle) } }
 
         /// Appends interleaved samples, `channels` to a frame.
         public func append(interleaved samples: UnsafeBufferPointer<Float>) throws(Failure) {
@@ -122,7 +126,9 @@ extension AudioFile {
             guard let handle else { return }
             self.handle = nil
             sf_close(handle)
-            guard FileName.withPath(partial, { from in FileName.withPath(path) { rename(from, $0) } }) == 0 else {
+            if let replacing {
+                do { try replacing.commit() } catch { throw Failure(file: path, message: error.message) }
+            } else if FileName.withPath(partial, { from in FileName.withPath(path) { rename(from, $0) } }) != 0 {
                 throw unwritable(String(cString: strerror(errno)))
             }
         }
@@ -130,7 +136,8 @@ extension AudioFile {
         private func unwritable(_ reason: String, keeping: Bool = false) -> Failure {
             if let handle { sf_close(handle) }
             handle = nil
-            if !keeping || !keepsUnfinished { _ = FileName.withPath(partial, unlink) }
+            replacing = nil
+            if keepsUnfinished && !keeping { _ = FileName.withPath(partial, unlink) }
             return Failure(file: path, message: "cannot be written (\(reason)): expected a writable path")
         }
     }
