@@ -97,8 +97,9 @@ threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liv
 
 # Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
 # while everything else runs at low priority beside it (more beside it, and the singer of the tests that compare
-# live with file verdicts loses its place by 110 ms); then fuzz the score reader for a minute and a half. The test bundles run
-# directly, since SwiftPM allows one test run per build folder at a time.
+# live with file verdicts loses its place by 110 ms); then fuzz the score reader and a take's header for a minute
+# (CI must end within 20 minutes; `just fuzz` runs longer). The test bundles run directly, since SwiftPM allows one
+# test run per build folder at a time.
 test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     #!/usr/bin/env bash
     set -euo pipefail
@@ -125,7 +126,7 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     rm -rf "$logs"
     [ "$status" -eq 0 ]
     just _check-install
-    just fuzz 90
+    just fuzz 60
 
 # The install task's man pages and completions, installed into a scratch folder and read back.
 _check-install:
@@ -146,7 +147,9 @@ _check-install:
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
 # then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
-# loudspeakers), then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
+# speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
+# check at two sizes, the scan's pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval
@@ -155,7 +158,12 @@ bench: build (_apt bench_packages)
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
     swift run -c release judge-figures
+    swift run -c release judge-figures checking --loudspeakers --gate
+    swift run -c release judge-figures checking --loudspeakers --speex
     Benchmarks/compare-playback.py
+    Benchmarks/measure-hostile-header.py
+    Benchmarks/measure-history-check.py
+    Benchmarks/measure-scan-pages.py
     Benchmarks/measure-live.py
 
 # Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header

@@ -30,17 +30,7 @@ public final class Library: Sendable {
     /// Opens the library in the history's database at `path` (``PracticeHistory/defaultPath(environment:)``).
     public init(path: String) throws(PracticeHistory.Failure) {
         self.path = path
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("library") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE library (
-                        path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
-                        title TEXT NOT NULL, entry TEXT NOT NULL, added REAL NOT NULL);
-                    CREATE INDEX library_hash ON library(hash);
-                    """)
-        }
-        database = try PracticeHistory.open(path, migrator: migrator)
+        database = try PracticeHistory.open(path)
     }
 
     /// The scores (`.musicxml`, `.xml`, `.mxl`) at `paths`, folders searched recursively, in a stable order.

@@ -73,17 +73,7 @@ public final class RehearsalPlans: Sendable {
     /// Opens the plans in the history's database at `path` (``PracticeHistory/defaultPath(environment:)``).
     public init(path: String) throws(PracticeHistory.Failure) {
         self.path = path
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("rehearsal plans") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE plan (name TEXT PRIMARY KEY COLLATE NOCASE, items TEXT NOT NULL, created REAL NOT NULL);
-                    CREATE TABLE plan_run (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, plan TEXT NOT NULL COLLATE NOCASE, started REAL NOT NULL,
-                        items TEXT NOT NULL, sessions TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
-                    """)
-        }
-        database = try PracticeHistory.open(path, migrator: migrator)
+        database = try PracticeHistory.open(path)
     }
 
     /// Every plan, by name.

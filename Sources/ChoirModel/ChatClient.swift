@@ -63,7 +63,8 @@ public struct ModelUsage: Sendable {
 /// retries with growing pauses while the server is busy (429) or failing (5xx).
 ///
 /// The key goes in the Authorization header and nowhere else: errors name where it came from, never what it is,
-/// and a server message that quotes it has it blanked.
+/// and a server message that quotes it has it blanked. A user and password in the address go to libcurl alone:
+/// messages show them as "***".
 public struct ChatClient: Sendable {
     public let endpoint: ModelEndpoint
     /// Where the configuration file is, for errors that point to it.
@@ -77,7 +78,8 @@ public struct ChatClient: Sendable {
         self.notice = notice
     }
 
-    /// The longest pause before a retry, in seconds, whatever the server's Retry-After asks.
+    /// The longest pause before a retry, in seconds. A server whose Retry-After asks for longer (a quota spent for the
+    /// hour or the day) is not waited for: the command ends at once and says how long it asked for.
     static let longestPause = 60.0
 
     /// Sends `request` and returns the model's reply.
@@ -93,7 +95,8 @@ public struct ChatClient: Sendable {
             let response: CurlTransport.Response
             do {
                 response = try CurlTransport.post(
-                    url: endpoint.url, headers: headers, body: body, timeout: endpoint.timeout, connectTimeout: endpoint.connectTimeout)
+                    url: endpoint.requestURL, headers: headers, body: body, timeout: endpoint.timeout,
+                    connectTimeout: endpoint.connectTimeout)
             } catch {
                 switch error {
                 case .timedOut:
@@ -128,27 +131,36 @@ public struct ChatClient: Sendable {
                     promptTokens: answer.usage?.prompt_tokens, completionTokens: answer.usage?.completion_tokens, cost: answer.usage?.cost,
                     requestBytes: body.count, seconds: Self.now() - started)
             }
+            let message = answer?.error?.message.map { scrub(Self.oneLine($0)) }
             if status == 429 || (500...599).contains(status), attempt < endpoint.retries {
-                attempt += 1
                 let reason = "answered \(status) \(ModelError.reason(status))"
-                pause(response.headers["retry-after"].flatMap(Double.init), attempt: attempt, reason: reason)
+                // Retry-After in seconds, as HTTP writes it: a whole number (a date, rare from these servers, is not read).
+                let asked = response.headers["retry-after"].flatMap { Int($0.filter { !$0.isWhitespace }) }.map { max(0, $0) }
+                if let asked, Double(asked) > Self.longestPause {
+                    throw ModelError(
+                        .unavailable,
+                        "\(endpoint.base) \(reason) and asks for a pause of \(asked) s before the next request "
+                            + "(Retry-After), longer than choir waits (\(Self.seconds(Self.longestPause)))"
+                            + (message.map { ": the server says \"\($0)\"" } ?? "") + ": try again then")
+                }
+                attempt += 1
+                pause(asked.map(Double.init), attempt: attempt, reason: reason)
                 continue
             }
-            let message = answer?.error?.message.map { scrub(Self.oneLine($0)) }
             throw ModelError.refusal(status: status, message: message, endpoint: endpoint, configFile: configFile)
         }
     }
 
     /// Waits before retry `attempt`: what the server asked for (Retry-After, in seconds), else 1, 2, 4… seconds.
     private func pause(_ asked: Double?, attempt: Int, reason: String) {
-        let seconds = min(Self.longestPause, max(0, asked ?? Double(1 << (attempt - 1))))
+        let seconds = asked ?? Double(1 << (attempt - 1))
         notice("\(endpoint.base) \(reason): trying again in \(Self.seconds(seconds)) (\(attempt) of \(endpoint.retries))")
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var left = timespec()
         while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
     }
 
-    private func scrub(_ text: String) -> String { endpoint.key?.scrubbed(text) ?? text }
+    private func scrub(_ text: String) -> String { endpoint.scrubbed(text) }
 
     static func oneLine(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -35,13 +35,14 @@ public enum ModelSettings {
         guard base.lowercased().hasPrefix("https://") || base.lowercased().hasPrefix("http://"), !ModelEndpoint.host(of: base).isEmpty
         else {
             throw ModelError(
-                .configuration, "\(option != nil ? "--endpoint" : file) \(base): expected the API's base address, http(s)://…/v1")
+                .configuration,
+                "\(option != nil ? "--endpoint" : file) \(ModelEndpoint.redacted(base)): expected the API's base address, http(s)://…/v1")
         }
         var endpoint = ModelEndpoint(base: base, model: model ?? config["model"] ?? ModelEndpoint.defaultModel, key: nil, timeout: timeout)
-        let fileServer = ModelEndpoint(base: config["endpoint"] ?? ModelEndpoint.openRouter, model: "", key: nil).base
+        let fileServer = ModelEndpoint(base: config["endpoint"] ?? ModelEndpoint.openRouter, model: "", key: nil).address
         if endpoint.isOpenRouter, let key = environment["OPENROUTER_API_KEY"], !key.isEmpty {
             endpoint.key = APIKey(key, source: "OPENROUTER_API_KEY")
-        } else if let key = config["api_key"], !key.isEmpty, fileServer == endpoint.base {
+        } else if let key = config["api_key"], !key.isEmpty, fileServer == endpoint.address {
             endpoint.key = APIKey(key, source: file)
         }
         if endpoint.key == nil && endpoint.isOpenRouter && !keyOptional {

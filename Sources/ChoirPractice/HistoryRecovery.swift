@@ -126,11 +126,11 @@ extension PracticeHistory {
         recovery.damagedStretches = sessions.damagedStretches + results.damagedStretches + trace.damagedStretches + marks.damagedStretches
         try attempt { db in
             // Sessions and marks from a history written before they were keyed by their score's content are keyed as
-            // the migration keys them (``locate(_:library:)``), by this library's files and the damaged one's.
-            let files = try Self.libraryFiles(db) + Self.libraryFiles(library)
+            // the migration keys them (``HistorySchema/locate(_:library:)``), by this library's files and the damaged one's.
+            let files = try HistorySchema.libraryFiles(db) + HistorySchema.libraryFiles(library)
             func keys(_ row: Row) -> [String: DatabaseValue] {
                 guard !row.hasColumn("score_hash"), let score = String.fromDatabaseValue(row["score"]) else { return [:] }
-                let found = Self.locate(score, library: files)
+                let found = HistorySchema.locate(score, library: files)
                 return ["score_hash": found.hash.databaseValue, "score_path": found.path.databaseValue]
             }
             var known: [String: Int64] = [:]

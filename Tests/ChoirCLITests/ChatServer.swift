@@ -51,12 +51,15 @@ final class ChatServer {
         }
     }
 
-    /// A model's reply of `text`.
-    static func text(_ text: String, tokens: (in: Int, out: Int) = (1000, 500), cost: Double? = nil) -> Reply {
+    /// A model's reply of `text`, ended for `finish` ("stop", or "length" when the model reached its output limit).
+    static func text(_ text: String, tokens: (in: Int, out: Int) = (1000, 500), cost: Double? = nil, finish: String = "stop") -> Reply {
         var usage: [String: Any] = ["prompt_tokens": tokens.in, "completion_tokens": tokens.out, "total_tokens": tokens.in + tokens.out]
         if let cost { usage["cost"] = cost }
-        return ["text": text, "usage": usage]
+        return ["text": text, "usage": usage, "finish": finish]
     }
+
+    /// The connection closed without an answer.
+    static var dropped: Reply { ["drop": true] }
 
     /// A model's reply of the text of `file`, with `replace`'s changes, between `before` and `after`.
     static func file(

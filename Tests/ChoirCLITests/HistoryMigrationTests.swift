@@ -144,4 +144,29 @@ struct HistoryMigrationTests {
             renamed.hasPrefix("Amazing Grace — a/hymn.musicxml (not found)\n  Tenor\n    #1 ") && renamed.contains("\n    #4 "),
             "\(renamed)")
     }
+
+    /// A history written by the release before the library, the plans and the history shared one migrator (3fd8bb2:
+    /// each registered its own steps on the same file; `Tests/Fixtures/history/README.md` says how it was made):
+    /// opened by this choir, every session, note, mark, library entry, plan and run reads as that release printed
+    /// it (`written-by-3fd8bb2.txt`, its own output, never rewritten by a golden update).
+    @Test func aHistoryWrittenBeforeOneMigratorKeepsEverything() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: data + "/choir", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: CLI.root.appendingPathComponent(CLI.example).path, toPath: folder + "/a/hymn.musicxml")
+        try FileManager.default.copyItem(
+            atPath: CLI.fixtures.appendingPathComponent("history/written-by-3fd8bb2.sqlite").path,
+            toPath: data + "/choir/history.sqlite")
+        var printed = ""
+        for command in ["history", "mark list", "library list", "plan show Sunday", "report 1", "report 3"] {
+            let result = try Self.choir(command.split(separator: " ").map(String.init), (folder, data))
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            printed += "== \(command)\n" + result.stdout + result.stderr
+        }
+        let expected = try String(
+            contentsOf: CLI.fixtures.appendingPathComponent("history/written-by-3fd8bb2.txt"), encoding: .utf8)
+        #expect(printed == expected, "\(printed)")
+    }
 }

@@ -105,13 +105,26 @@ struct ScanCommandTests {
         }
     }
 
-    /// Nothing choir printed or wrote holds the key.
-    static func expectNoKey(_ texts: [String], files: [String]) throws {
-        for text in texts { #expect(!text.contains(key)) }
+    /// Nothing choir printed or wrote holds the key (or another `secret`).
+    static func expectNoKey(_ texts: [String], files: [String], secret: String = key) throws {
+        for text in texts { #expect(!text.contains(secret), "\(text)") }
         for file in files where FileManager.default.fileExists(atPath: file) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-            #expect(bytes.range(of: Data(key.utf8)) == nil, "\(file) holds the key")
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret)")
         }
+    }
+
+    /// Page `number` of the PDF rendered alone by pdftoppm, grey, `longest` pixels high, as choir renders its pages.
+    static func pageAlone(_ number: Int, longest: Int = 2048, in folder: String) throws -> String {
+        let (status, output) = try runTool(
+            "/usr/bin/pdftoppm",
+            [
+                "-gray", "-png", "-f", "\(number)", "-l", "\(number)", "-singlefile", "-scale-to", "\(longest)", pdf,
+                folder + "/page\(number)",
+            ],
+            environment: [:])
+        try #require(status == 0, "\(output)")
+        return folder + "/page\(number).png"
     }
 
     /// A photograph and a two-page PDF go as three images, in order, with the model and both prompts; the good score
@@ -482,5 +495,209 @@ struct ScanCommandTests {
         )
         #expect(try server.requests().isEmpty)
         try Self.expectNoKey([dry.stdout, dry.stderr, toOpenRouter.stdout, toOpenRouter.stderr, refused.stderr], files: [])
+    }
+
+    /// A user and password in the address (`http://user:password@host/v1`, in model.toml or given with --endpoint) go
+    /// with the request, as HTTP's basic authentication, and nowhere else: every message shows them as "***", a
+    /// server's message that quotes them has them blanked, and the file and the library keep the host alone.
+    @Test func aPasswordInTheAddressIsNeverShown() throws {
+        let password = "pw-7d1e-not-to-print"
+        func address(_ port: Int, host: String = "127.0.0.1") -> String { "http://usr-41c9:\(password)@\(host):\(port)/v1" }
+        func shown(_ port: Int, host: String = "127.0.0.1") -> String { "http://***@\(host):\(port)/v1" }
+
+        let server = try ChatServer([
+            ChatServer.error(503, "Provider overloaded", headers: ["Retry-After": "0"]), Self.describing, Self.good(),
+        ])
+        let home = try Home(nil, config: "endpoint = \"\(address(server.port))\"\nmodel = \"\(Self.model)\"\n")
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stderr.contains("choir: \(shown(server.port)) answered 503 Service Unavailable: trying again in 0 s (1 of 3)\n"))
+        #expect(scan.stdout.contains("It was made by a vision model (\(Self.model) at 127.0.0.1) from amazing-grace.pdf (2 pages) on "))
+        let requests = try server.requests()
+        #expect(requests.count == 3)
+        let basic = "Basic " + Data("usr-41c9:\(password)".utf8).base64EncodedString()
+        #expect(requests.allSatisfy { $0.path == "/v1/chat/completions" && $0.headers["authorization"] == basic })
+        let library = try CLI.run(["library", "list"], environment: home.environment)
+        #expect(library.stdout.contains("  scanned by \(Self.model) at 127.0.0.1 on "), "\(library.stdout)")
+        let dry = try CLI.run(["scan", Self.pdf, "--dry-run"], environment: home.environment)
+        #expect(
+            dry.stdout.hasPrefix(
+                "Pass 1, describing the pages:\nPOST \(shown(server.port))/chat/completions\nAuthorization: (none: no key for this server)\n"
+            ))
+        var printed = [scan.stdout, scan.stderr, library.stdout, dry.stdout, dry.stderr]
+
+        // No such model (the server's message quoting the user and password), nothing listening, an address that is
+        // not one, a key over plain HTTP to another machine.
+        let missing = try ChatServer([ChatServer.error(404, "No endpoints found for \(Self.model) (user usr-41c9:\(password))")])
+        let plain = try Home(nil, config: "endpoint = \"\(address(8080, host: "example.com"))\"\napi_key = \"\(Self.key)\"\n")
+        let failures: [(arguments: [String], environment: [String: String], status: Int32, line: String)] = [
+            (
+                ["--endpoint", address(missing.port)], home.environment, 64,
+                "choir: \(shown(missing.port)) has no model '\(Self.model)' or no chat-completions API at \(shown(missing.port))/chat/completions "
+                    + "(404 Not Found): the server says \"No endpoints found for \(Self.model) (user ***)\": check --model, and --endpoint, the "
+                    + "API's base ending in /v1 or /api/v1\n"
+            ),
+            (["--endpoint", address(9)], home.environment, 69, "choir: cannot reach \(shown(9)): "),
+            (
+                ["--endpoint", "ftp://usr-41c9:\(password)@127.0.0.1/v1"], home.environment, 78,
+                "choir: --endpoint ftp://***@127.0.0.1/v1: expected the API's base address, http(s)://…/v1\n"
+            ),
+            (
+                [], plain.environment, 78,
+                "choir: \(shown(8080, host: "example.com")): a key is not sent over plain HTTP to another machine: expected an https:// address\n"
+            ),
+        ]
+        for failure in failures {
+            let run = try CLI.run(
+                ["scan", Self.pdf, "-o", home.folder + "/x.musicxml"] + failure.arguments, environment: failure.environment)
+            #expect(run.status == failure.status, "\(failure.arguments)")
+            let last = run.stderr.split(separator: "\n").last.map { $0 + "\n" } ?? ""
+            #expect(failure.line.hasSuffix("\n") ? last == failure.line : last.hasPrefix(failure.line), "\(run.stderr)")
+            printed += [run.stdout, run.stderr]
+        }
+        #expect(try missing.requests().count == 1)
+        let history = home.folder + "/data/choir/history.sqlite"
+        try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: password)
+        try Self.expectNoKey(printed, files: [output, history, history + "-wal"], secret: "usr-41c9")
+    }
+
+    /// A server failing (500, then 502) without saying when to come back is asked again after 1 s, then 2 s, and the
+    /// scan goes on.
+    @Test func aFailingServerIsAskedAgainAfterLongerPauses() throws {
+        let server = try ChatServer([
+            ChatServer.error(500, "Internal error"), ChatServer.error(502, "Upstream error"), Self.describing, Self.good(),
+        ])
+        let home = try Home(server)
+        let started = Date()
+        let scan = try CLI.run(["scan", Self.pdf, "-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        let took = Date().timeIntervalSince(started)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try server.requests().count == 4)
+        #expect(
+            scan.stderr.contains(
+                "choir: \(server.base) answered 500 Internal Server Error: trying again in 1 s (1 of 3)\n"
+                    + "choir: \(server.base) answered 502 Bad Gateway: trying again in 2 s (2 of 3)\n"), "\(scan.stderr)")
+        #expect(took >= 3, "the pauses were \(took) s in all")
+    }
+
+    /// A server that asks for a longer pause than choir waits (Retry-After over 60 s: a quota spent for the hour) is
+    /// not waited for or asked again: the scan ends at once, saying how long the server asked for, with status 75.
+    @Test func aLongRetryAfterEndsTheScan() throws {
+        let server = try ChatServer([
+            ChatServer.error(429, "Rate limit exceeded: free-models-per-day", headers: ["Retry-After": "3600"]), Self.describing,
+        ])
+        let home = try Home(server)
+        let output = home.folder + "/grace.musicxml"
+        let started = Date()
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        let took = Date().timeIntervalSince(started)
+        #expect(scan.status == 75)
+        #expect(
+            scan.stderr.split(separator: "\n").last.map { $0 + "\n" }
+                == "choir: \(server.base) answered 429 Too Many Requests and asks for a pause of 3600 s before the next request "
+                + "(Retry-After), longer than choir waits (60 s): the server says \"Rate limit exceeded: free-models-per-day\": try again then\n",
+            "\(scan.stderr)")
+        #expect(try server.requests().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(took < 10, "\(took) s")
+    }
+
+    /// A connection that breaks before the answer is made again after 1 s, and the scan goes on.
+    @Test func aDroppedConnectionIsMadeAgain() throws {
+        let server = try ChatServer([ChatServer.dropped, Self.describing, Self.good()])
+        let home = try Home(server)
+        let scan = try CLI.run(["scan", Self.pdf, "-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try server.requests().count == 3)
+        #expect(scan.stderr.contains("choir: \(server.base) dropped the connection: trying again in 1 s (1 of 3)\n"), "\(scan.stderr)")
+    }
+
+    /// MusicXML cut off at the model's output limit (finish_reason "length") is not sent back for repair: the scan
+    /// ends with one line that says what to do, status 65, and the reply's MusicXML is kept beside the output, which
+    /// is not written.
+    @Test func aCutOffReplyEndsTheScanAndIsKept() throws {
+        let example = try String(contentsOfFile: Self.example, encoding: .utf8)
+        let cut = String(example.prefix(example.count / 2))
+        let server = try ChatServer([
+            Self.describing, ChatServer.text("Here is the MusicXML.\n\n```xml\n" + cut, tokens: (12_000, 8_192), finish: "length"),
+        ])
+        let home = try Home(server)
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(["scan", Self.pdf, "-o", output], environment: home.environment)
+        #expect(scan.status == 65)
+        #expect(scan.stderr.contains(", 12,000 tokens in, 8,192 out, stopped at the model's output limit\n"), "\(scan.stderr)")
+        #expect(
+            scan.stderr.split(separator: "\n").last.map { $0 + "\n" }
+                == "choir: the model stopped at its output limit before its MusicXML ended: give a higher --max-tokens if the model "
+                + "allows it, or scan fewer pages at a time; its last reply is kept in \(output).rejected\n", "\(scan.stderr)")
+        #expect(try server.requests().count == 2)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try String(contentsOfFile: output + ".rejected", encoding: .utf8) == cut + "\n")
+    }
+
+    /// --endpoint and --model on the command line win over the configuration file's: the requests go to that base's
+    /// /chat/completions (a trailing slash or not) with that model and --max-tokens, and no key goes with them, neither
+    /// OPENROUTER_API_KEY nor the key the file gives for its own server.
+    @Test func theCommandLineNamesTheServerAndTheModel() throws {
+        let server = try ChatServer([Self.describing, Self.good()])
+        let configured = try ChatServer([])
+        var home = try Home(configured)
+        home.environment["OPENROUTER_API_KEY"] = Self.key
+        let output = home.folder + "/grace.musicxml"
+        let scan = try CLI.run(
+            ["scan", Self.pdf, "-o", output, "--endpoint", server.base + "/", "--model", "local/vision", "--max-tokens", "32000"],
+            environment: home.environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let requests = try server.requests()
+        #expect(requests.count == 2)
+        for request in requests {
+            #expect(request.path == "/v1/chat/completions")
+            #expect(request.body["model"] as? String == "local/vision" && request.body["max_tokens"] as? Int == 32000)
+            #expect(request.headers["authorization"] == nil)
+        }
+        #expect(try configured.requests().isEmpty)
+        #expect(scan.stdout.contains("It was made by a vision model (local/vision at 127.0.0.1) from amazing-grace.pdf (2 pages) on "))
+    }
+
+    /// A PDF's pages go in order: the first image sent is page 1 as pdftoppm renders it alone, the second page 2 (each
+    /// page rendered alone goes too, after the PDF and in the other order, to compare with).
+    @Test func aPDFsPagesGoInOrder() throws {
+        let server = try ChatServer([ChatServer.error(401, "Invalid key")])
+        let home = try Home(server)
+        let alone = [try Self.pageAlone(2, in: home.folder), try Self.pageAlone(1, in: home.folder)]
+        let scan = try CLI.run(["scan", Self.pdf] + alone + ["-o", home.folder + "/grace.musicxml"], environment: home.environment)
+        #expect(scan.status == 77, "\(scan.stderr)")
+        let requests = try server.requests()
+        try #require(requests.count == 1)
+        let images = try Self.images(try #require(Self.messages(requests[0].body).last).content)
+        try #require(images.count == 4)
+        // Compared as one Bool each: a failing comparison of two images would have the test library diff their bytes.
+        let (differ, first, second) = (images[0] != images[1], images[0] == images[3], images[1] == images[2])
+        #expect(differ, "the PDF's pages are different images")
+        #expect(first, "the PDF's first image is its page 1")
+        #expect(second, "the PDF's second image is its page 2")
+    }
+
+    /// With a server and keys configured, `info`, `notes`, `render`, `practice --input` and the rule-based `coach`
+    /// send nothing; `coach --model` then asks that server, which was there to be asked all along.
+    @Test func nothingIsSentUnlessAsked() throws {
+        let server = try ChatServer([ChatServer.text("Keep the held notes up.")])
+        var home = try Home(server)
+        home.environment["OPENROUTER_API_KEY"] = Self.key
+        let runs: [[String]] = [
+            ["info", CLI.example], ["notes", CLI.example, "--part", "tenor"], ["render", CLI.example, "-o", home.folder + "/mix.wav"],
+            ["practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", "none"],
+            ["coach", CLI.example, "--part", "tenor"],
+        ]
+        for arguments in runs {
+            let run = try CLI.run(arguments, environment: home.environment)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(try server.requests().isEmpty, "\(arguments[0]) sent a request")
+        }
+        let asked = try CLI.run(["coach", CLI.example, "--part", "tenor", "--model", Self.model], environment: home.environment)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stdout.contains("1 session, in the words of \(Self.model) (from the figures alone):\n  Keep the held notes up.\n"))
+        #expect(try server.requests().count == 1)
     }
 }

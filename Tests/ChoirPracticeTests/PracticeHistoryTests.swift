@@ -120,7 +120,8 @@ struct PracticeHistoryTests {
             applied == [
                 "sessions, results and traces", "every pass kept", "title, kind, transposition, verse and divisi", "practice marks",
                 "where an interrupted session stopped",
-                "sessions and marks keyed by their score's content", "how far a take was moved to fit the score",
+                "sessions and marks keyed by their score's content", "library", "rehearsal plans",
+                "how far a take was moved to fit the score",
             ])
     }
 

@@ -115,6 +115,29 @@ struct ModelSettingsTests {
                 """)
     }
 
+    /// 402 and 404 say where to act: OpenRouter's pages for credits and models when the server is OpenRouter (known
+    /// by its host, which the tests' server on loopback cannot have, so this is checked here), general words for any
+    /// other server.
+    @Test func refusalsNameOpenRoutersPagesForOpenRouter() {
+        let openRouter = ModelEndpoint(base: ModelEndpoint.openRouter, model: "m/v", key: APIKey(Self.secret, source: "OPENROUTER_API_KEY"))
+        let local = ModelEndpoint(base: "http://127.0.0.1:8080/v1", model: "m/v", key: nil)
+        func refusal(_ status: Int, _ endpoint: ModelEndpoint) -> String {
+            ModelError.refusal(status: status, message: nil, endpoint: endpoint, configFile: "model.toml").description
+        }
+        #expect(
+            refusal(402, openRouter)
+                == "https://openrouter.ai/api/v1 has no credit left for this request (402 Payment Required): add credits at "
+                + "https://openrouter.ai/settings/credits, or choose a cheaper --model")
+        #expect(
+            refusal(402, local)
+                == "http://127.0.0.1:8080/v1 has no credit left for this request (402 Payment Required): check the account's credit")
+        #expect(
+            refusal(404, openRouter)
+                == "https://openrouter.ai/api/v1 has no model 'm/v' or no chat-completions API at https://openrouter.ai/api/v1/chat/completions "
+                + "(404 Not Found): check --model (https://openrouter.ai/models), and --endpoint, the API's base ending in /v1 or /api/v1")
+        #expect(!refusal(404, local).contains("openrouter.ai"))
+    }
+
     /// Tokens and cost add up over requests; a cost the server does not report leaves the total unknown.
     @Test func usageAddsUp() {
         let openRouter = ModelEndpoint(base: ModelEndpoint.openRouter, model: "m", key: nil)

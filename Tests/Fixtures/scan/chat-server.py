@@ -7,6 +7,7 @@ SCRIPT is a JSON list of replies, one per request, in order. Each reply may give
   "status"  the HTTP status (200)
   "headers" more response headers ({"Retry-After": "1"})
   "sleep"   seconds to wait before answering (for a client's timeout)
+  "drop"    true: close the connection without answering (a connection that breaks)
   "body"    the JSON body as it is (an error, say)
   "file"    a file whose text is the model's reply, with "before" and "after" around it and each ["old", "new"] of
             "replace" applied once; or "text", the reply itself; either becomes a chat completion with "usage"
@@ -62,6 +63,9 @@ class Handler(BaseHTTPRequestHandler):
         if step is None:
             return self.answer(500, {"error": {"message": "the test's script has no more replies", "code": 500}})
         time.sleep(step.get("sleep", 0))
+        if step.get("drop"):
+            self.close_connection = True
+            return
         if "text" in step or "file" in step:
             answer = {
                 "id": f"gen-{number}",
