@@ -48,32 +48,41 @@ public enum AudioFile {
         return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
 
-    /// Reads and mixes down the recording at `path`.
+    /// Reads and mixes down the recording at `path` (mapped into memory, not copied).
     public static func read(contentsOf path: String) throws(Failure) -> Audio {
-        guard let file = FileName.withPath(path, { fopen($0, "rb") }) else {
+        let descriptor = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
             let reason = FileName.exists(path) ? "cannot be read" : "no such file"
             throw Failure(file: path, message: "\(reason): \(expected)", unreadable: true)
         }
-        let empty = fgetc(file) == EOF
-        fclose(file)
-        guard !empty else { throw Failure(file: path, message: "empty file: \(expected)") }
-        var info = SF_INFO()
-        let handle = FileName.withPath(path) { sf_open($0, Int32(SFM_READ), &info) }
-        return try decode(handle, info, file: path)
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw Failure(file: path, message: "cannot be read: \(expected)", unreadable: true)
+        }
+        let size = Int(status.st_size)
+        guard size > 0 else { throw Failure(file: path, message: "empty file: \(expected)") }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            throw Failure(file: path, message: "cannot be read (\(String(cString: strerror(errno)))): \(expected)", unreadable: true)
+        }
+        defer { munmap(base, size) }
+        return try read(UnsafeRawBufferPointer(start: base, count: size), file: path)
     }
 
     /// Decodes a recording's bytes, read as a file is; `file` names them in errors.
     public static func read(data: [UInt8], file: String) throws(Failure) -> Audio {
-        guard !data.isEmpty else { throw Failure(file: file, message: "empty file: \(expected)") }
-        return try data.withUnsafeBytes { bytes in
-            let memory = MemoryFile(bytes)
-            var io = MemoryFile.callbacks
-            var info = SF_INFO()
-            return withExtendedLifetime(memory) {
-                let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(memory).toOpaque())
-                return Result { () throws(Failure) in try decode(handle, info, file: file) }
-            }
-        }.get()
+        try data.withUnsafeBytes { bytes in Result { () throws(Failure) in try read(bytes, file: file) } }.get()
+    }
+
+    private static func read(_ bytes: UnsafeRawBufferPointer, file: String) throws(Failure) -> Audio {
+        guard !bytes.isEmpty else { throw Failure(file: file, message: "empty file: \(expected)") }
+        let memory = try MemoryFile(bytes, file: file)
+        var io = MemoryFile.callbacks
+        var info = SF_INFO()
+        return try withExtendedLifetime(memory) { () throws(Failure) in
+            let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(memory).toOpaque())
+            return try decode(handle, info, file: file)
+        }
     }
 
     /// Reads what libsndfile opened as `handle` (nil when it could not), mixing the channels down.
@@ -141,20 +150,59 @@ public enum AudioFile {
     }
 }
 
-/// Bytes in memory as libsndfile's virtual file.
+/// Bytes in memory as libsndfile's virtual file. A WAV file is shown with only the chunks its audio needs (`fmt `,
+/// `fact`, `data`): libsndfile 1.2's parser of metadata chunks (LIST, INFO) can spin for minutes on a size that lies
+/// (libsndfile issue #1118; choir's fuzzer found a 228-byte file that held `sf_open` for over a minute), and choir
+/// reads no metadata. Every other format is shown as it is.
 private final class MemoryFile {
-    let bytes: UnsafeRawBufferPointer
+    /// The WAV header made of the chunks kept, before `rest`; empty for other formats.
+    let head: [UInt8]
+    /// The bytes after `head`: from the data chunk's first sample on, or the whole file.
+    let rest: UnsafeRawBufferPointer
     var offset = 0
+    var count: Int { head.count + rest.count }
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// Throws for a WAV file whose chunks cannot be followed to its data, saying which chunk runs past the end.
+    init(_ bytes: UnsafeRawBufferPointer, file: String) throws(AudioFile.Failure) {
+        func id(_ at: Int) -> String { String(decoding: bytes[at..<(at + 4)], as: UTF8.self) }
+        func u32(_ at: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian) }
+        guard bytes.count >= 12, id(0) == "RIFF", id(8) == "WAVE" else {
+            (head, rest) = ([], bytes)
+            return
+        }
+        var kept: [UInt8] = [], hasFormat = false, at = 12
+        while at + 8 <= bytes.count {
+            let name = id(at), size = u32(at + 4), body = at + 8
+            if name == "data" && hasFormat {
+                var head = Array("RIFF".utf8)
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: 4 + kept.count + 8 + size).littleEndian) { head += $0 }
+                head += Array("WAVE".utf8) + kept + bytes[at..<body]
+                (self.head, rest) = (head, UnsafeRawBufferPointer(rebasing: bytes[body...]))
+                return
+            }
+            guard size <= bytes.count - body else {
+                let shown = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+                let message = "damaged: its \"\(shown)\" chunk declares \(size) bytes but only \(bytes.count - body) remain"
+                throw AudioFile.Failure(file: file, message: message + ": " + AudioFile.expected)
+            }
+            let end = body + size + (size & 1)
+            if name == "fmt " || name == "fact" {
+                kept += bytes[at..<min(end, bytes.count)]
+                if end > bytes.count { kept.append(0) }
+                hasFormat = hasFormat || name == "fmt "
+            }
+            at = end
+        }
+        throw AudioFile.Failure(file: file, message: "not a whole WAV file (no data chunk after a fmt chunk): \(AudioFile.expected)")
+    }
 
     static func of(_ user: UnsafeMutableRawPointer?) -> MemoryFile { Unmanaged<MemoryFile>.fromOpaque(user!).takeUnretainedValue() }
 
     static let callbacks = SF_VIRTUAL_IO(
-        get_filelen: { sf_count_t(MemoryFile.of($0).bytes.count) },
+        get_filelen: { sf_count_t(MemoryFile.of($0).count) },
         seek: { offset, whence, user in
             let file = MemoryFile.of(user)
-            let base = whence == SEEK_CUR ? file.offset : whence == SEEK_END ? file.bytes.count : 0
+            let base = whence == SEEK_CUR ? file.offset : whence == SEEK_END ? file.count : 0
             let target = base + Int(offset)
             guard target >= 0 else { return -1 }
             file.offset = target
@@ -162,10 +210,23 @@ private final class MemoryFile {
         },
         read: { destination, count, user in
             let file = MemoryFile.of(user)
-            let n = max(0, min(Int(count), file.bytes.count - file.offset))
-            if n > 0 { destination!.copyMemory(from: file.bytes.baseAddress! + file.offset, byteCount: n) }
-            file.offset += n
-            return sf_count_t(n)
+            var copied = 0
+            while copied < Int(count) && file.offset < file.count {
+                let n: Int
+                if file.offset < file.head.count {
+                    n = min(Int(count) - copied, file.head.count - file.offset)
+                    file.head.withUnsafeBytes {
+                        destination!.advanced(by: copied).copyMemory(from: $0.baseAddress! + file.offset, byteCount: n)
+                    }
+                } else {
+                    let at = file.offset - file.head.count
+                    n = min(Int(count) - copied, file.rest.count - at)
+                    destination!.advanced(by: copied).copyMemory(from: file.rest.baseAddress! + at, byteCount: n)
+                }
+                copied += n
+                file.offset += n
+            }
+            return sf_count_t(copied)
         },
         write: { _, _, _ in 0 },
         tell: { sf_count_t(MemoryFile.of($0).offset) })

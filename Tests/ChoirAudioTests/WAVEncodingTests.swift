@@ -77,7 +77,11 @@ struct WAVEncodingTests {
             (Array(whole.dropLast(1000)), "truncated: the data chunk declares 192000 bytes but only 191000 are present"),
             ([], "empty file: \(expected)"),
             (Array("hello, world".utf8), "not an audio file libsndfile can read (Format not recognised.): \(expected)"),
-            (Array(whole.prefix(40)), "not an audio file libsndfile can read (Error in WAV file. No 'data' chunk marker.): \(expected)"),
+            (Array(whole.prefix(40)), "not a whole WAV file (no data chunk after a fmt chunk): \(expected)"),
+            (
+                Array(whole.prefix(42)) + [0xFF, 0xFF, 0, 0],
+                "damaged: its \"LIST\" chunk declares 65535 bytes but only 0 remain: \(expected)"
+            ),
             (WAVBytes.wav(tag: 1, channels: 1, rate: 48_000, bits: 16, body: []), "no audio in the file: \(expected)"),
         ]
         for (bytes, message) in cases {
@@ -90,5 +94,19 @@ struct WAVEncodingTests {
             #expect(error.description == "\(path): \(message)")
             #expect(!error.unreadable)
         }
+    }
+
+    /// The fuzzer's find: 228 bytes whose INFO chunk held libsndfile 1.2's `sf_open` for over a minute (its issue
+    /// #1118). choir shows libsndfile only the chunks the audio needs, and answers at once.
+    @Test(.timeLimit(.minutes(1)))
+    func aHeaderThatHoldsLibsndfileIsAnsweredAtOnce() throws {
+        let path = "Tests/Fixtures/fuzz/takes/libsndfile-info-chunk-hang.wav"
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(path)
+        let start = Date()
+        let error = try #require(throws: AudioFile.Failure.self) { try AudioFile.read(contentsOf: url.path) }
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(error.message.hasSuffix("expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)") && !error.message.contains("\n"))
+        print("\(path): \(error.message)")
     }
 }
