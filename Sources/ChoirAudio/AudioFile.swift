@@ -151,13 +151,13 @@ public enum AudioFile {
 }
 
 /// Bytes in memory as libsndfile's virtual file. A WAV file is shown with only the chunks its audio needs (`fmt `,
-/// `fact`, `data`): libsndfile 1.2's parser of metadata chunks (LIST, INFO) can spin for minutes on a size that lies
+/// `fact`, `data`, and nothing after the data): libsndfile 1.2's parser of metadata chunks (LIST, INFO) can spin for minutes on a size that lies
 /// (libsndfile issue #1118; choir's fuzzer found a 228-byte file that held `sf_open` for over a minute), and choir
 /// reads no metadata. Every other format is shown as it is.
 private final class MemoryFile {
     /// The WAV header made of the chunks kept, before `rest`; empty for other formats.
     let head: [UInt8]
-    /// The bytes after `head`: from the data chunk's first sample on, or the whole file.
+    /// The bytes after `head`: the data chunk's samples (as many as there are), or the whole file.
     let rest: UnsafeRawBufferPointer
     var offset = 0
     var count: Int { head.count + rest.count }
@@ -177,7 +177,7 @@ private final class MemoryFile {
                 var head = Array("RIFF".utf8)
                 withUnsafeBytes(of: UInt32(truncatingIfNeeded: 4 + kept.count + 8 + size).littleEndian) { head += $0 }
                 head += Array("WAVE".utf8) + kept + bytes[at..<body]
-                (self.head, rest) = (head, UnsafeRawBufferPointer(rebasing: bytes[body...]))
+                (self.head, rest) = (head, UnsafeRawBufferPointer(rebasing: bytes[body..<min(body + size, bytes.count)]))
                 return
             }
             guard size <= bytes.count - body else {

@@ -96,17 +96,21 @@ struct WAVEncodingTests {
         }
     }
 
-    /// The fuzzer's find: 228 bytes whose INFO chunk held libsndfile 1.2's `sf_open` for over a minute (its issue
-    /// #1118). choir shows libsndfile only the chunks the audio needs, and answers at once.
-    @Test(.timeLimit(.minutes(1)))
-    func aHeaderThatHoldsLibsndfileIsAnsweredAtOnce() throws {
-        let path = "Tests/Fixtures/fuzz/takes/libsndfile-info-chunk-hang.wav"
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(path)
+    /// The fuzzer's finds: WAV files of a few hundred bytes whose metadata chunks (an INFO chunk inside the header, a
+    /// LIST chunk after the data) held libsndfile 1.2's `sf_open` for over a minute (its issue #1118). choir shows
+    /// libsndfile only the chunks the audio needs, and answers at once: with the audio, or in one line.
+    @Test(.timeLimit(.minutes(1)), arguments: ["libsndfile-info-chunk-hang.wav", "libsndfile-trailing-chunk-hang.wav"])
+    func aHeaderThatHoldsLibsndfileIsAnsweredAtOnce(name: String) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/takes/\(name)")
         let start = Date()
-        let error = try #require(throws: AudioFile.Failure.self) { try AudioFile.read(contentsOf: url.path) }
+        do {
+            let audio = try AudioFile.read(contentsOf: url.path)
+            print("\(name): \(audio.samples.count) samples at \(audio.sampleRate) Hz")
+        } catch {
+            #expect(error.message.hasSuffix("expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)") && !error.message.contains("\n"))
+            print("\(name): \(error.message)")
+        }
         #expect(Date().timeIntervalSince(start) < 1)
-        #expect(error.message.hasSuffix("expected an audio file (WAV, FLAC, Ogg Vorbis, Opus or MP3)") && !error.message.contains("\n"))
-        print("\(path): \(error.message)")
     }
 }
