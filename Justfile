@@ -184,7 +184,8 @@ bench: build (_apt bench_packages)
     Benchmarks/measure-live.py
 
 # Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header
-# (the WAV reader; CHOIR_FUZZ=take). Findings land in .build-fuzz/findings (score-* and take-*), each target's log in
+# (CHOIR_FUZZ=take: read from memory through libsndfile, as every take is read; Debian's libsndfile carries no
+# coverage counters, so inside it the fuzzer mutates blind and gains only from the seeds and wav.dict). Findings land in .build-fuzz/findings (score-* and take-*), each target's log in
 # .build-fuzz/*.log, and any finding fails the task. Leak detection is off,
 # libFuzzer's per input and LeakSanitizer's at exit: it reports the Swift runtime's one-time caches (metadata, first
 # use of a code path) as a leak of the input that first touched them, and once reported 42 array buffers of

@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "choir", targets: ["choir"]),
+        // What every module may use: the lock, JSON, formatting, pitch arithmetic.
+        .library(name: "ChoirBase", targets: ["ChoirBase"]),
         .library(name: "ChoirScore", targets: ["ChoirScore"]),
         .library(name: "ChoirAudio", targets: ["ChoirAudio"]),
         .library(name: "ChoirPlayback", targets: ["ChoirPlayback"]),
@@ -70,41 +72,46 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // File names as bytes, from the command line to the system's calls.
         .target(name: "ChoirFiles"),
-        .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirFiles"]),
+        // Small utilities every module may import, and nothing of music or devices beyond pitch arithmetic.
+        .target(name: "ChoirBase"),
+        .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirBase", "ChoirFiles"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile", "ChoirFiles"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "CFluidSynth"]),
-        .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
+        .target(name: "ChoirPitch", dependencies: ["ChoirBase", "CFFTW"]),
         .target(
             name: "ChoirPractice",
             dependencies: [
-                "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .target(
-            name: "ChoirSession", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+            name: "ChoirSession", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",
-            dependencies: ["ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+            dependencies: ["ChoirBase", "ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
         .target(name: "ChoirServer"),
         // The page and the engraving's script are files under Resources/View, copied beside the program as
         // choir_ChoirView.resources (SwiftPM takes resources outside the target's folder from tools 5.11 on).
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"],
+            dependencies: ["ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirServer"],
             resources: [.copy("../../Resources/View")]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
-        .target(name: "ChoirScan", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
+        .target(name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
+                "ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
                 "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "ChoirTestSupport",
-            dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP"]),
+            dependencies: [
+                "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP",
+            ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore", "ChoirAudio"]),
         .executableTarget(
             name: "make-demo-take",
@@ -115,8 +122,9 @@ let package = Package(
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         // A front end of the real-time tests that drives a live session through ChoirSession's API alone.
         .executableTarget(name: "session-driver", dependencies: ["ChoirPractice", "ChoirSession"]),
+        .testTarget(name: "ChoirBaseTests", dependencies: ["ChoirBase"]),
         .testTarget(name: "ChoirScoreTests", dependencies: ["ChoirScore", "CZlib"]),
-        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles"]),
+        .testTarget(name: "ChoirAudioTests", dependencies: ["ChoirAudio", "ChoirFiles", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPitchTests", dependencies: ["ChoirPitch", "ChoirAudio", "ChoirTestSupport"]),
         .testTarget(name: "ChoirPlaybackTests", dependencies: ["ChoirPlayback", "ChoirScore", "ChoirPitch"]),
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),

@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        benchmark("PitchDetection", using: ["ChoirPitch", "ChoirTestSupport"]),
+        benchmark("PitchDetection", using: ["ChoirBase", "ChoirPitch", "ChoirTestSupport"]),
         benchmark("Playback", using: ["ChoirPlayback", "ChoirScore"]),
         benchmark("Judging", using: ["ChoirPractice", "ChoirPlayback", "ChoirTestSupport"]),
         .executableTarget(
@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ChoirTestSupport", package: "choir"),
                 .product(name: "ChoirAudio", package: "choir"),
+                .product(name: "ChoirBase", package: "choir"),
             ],
             path: "Sources/make-singing-signals"),
         benchmark("ScoreReading", using: ["ChoirScore"]),

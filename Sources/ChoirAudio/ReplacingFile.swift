@@ -55,6 +55,9 @@ public final class ReplacingFile {
         if let entry { _ = FileName.withPath(entry, unlink) }
     }
 
+    /// The temporary file's descriptor, for a library that writes it itself (libsndfile); nil once committed.
+    public var descriptor: Int32? { file.map(fileno) }
+
     /// Appends `bytes`.
     public func write(_ bytes: [UInt8]) throws(Failure) {
         guard let file else { return }

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirFiles
 import ChoirPractice
 import ChoirScore

@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 import ChoirScore
 import FoundationEssentials
 import GRDB

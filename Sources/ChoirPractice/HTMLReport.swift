@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 
 /// A self-contained HTML page (`--html FILE.html`): the summary, the heat map, and an SVG piano roll of the

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 
 /// The machine-readable report (`--report FILE.json`).

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 
 /// What a language model the singer brings is told for coaching in plain words (`choir coach --model`): a line's

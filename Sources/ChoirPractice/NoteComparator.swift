@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPitch
 import Glibc
 
@@ -103,7 +104,7 @@ public struct NoteComparator: Sendable {
         previous: NoteResult? = nil, ringing: [Double] = []
     ) -> NoteResult {
         let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
-        func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
+        func cents(_ frame: PitchFrame) -> Double { PitchMath.cents(frame.frequency, from: Self.frequency(of: note)) }
         // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
         // can reach a semitone away, does not pass for a step to the next note, nor a frame misread by an octave.
         let times = frames.map(\.time)
@@ -142,7 +143,7 @@ public struct NoteComparator: Sendable {
             if !onTheBeat.isEmpty, onTheBeat.allSatisfy({ !isSung($0) || holdsBefore($0) }) {
                 let reached = frames.first { frame in
                     frame.time >= note.onset && isSung(frame) && !holdsBefore(frame)
-                        && abs(1200 * log2(frame.frequency / Self.frequency(of: note))) <= 100
+                        && abs(PitchMath.cents(frame.frequency, from: Self.frequency(of: note))) <= 100
                 }
                 if let reached, reached.time < note.end - 0.1 { comesIn = reached.time - min(options.graceSeconds, note.duration * 0.4) }
             }
@@ -242,7 +243,7 @@ public struct NoteComparator: Sendable {
         // the note before left out where it may still ring (a room, a sampled voice's release).
         var onsetError: Double?
         if let arrival {
-            let sung = Self.frequency(of: note) * pow(2, median / 1200)
+            let sung = Self.frequency(of: note) * PitchMath.ratio(cents: median)
             // A singer who stopped (for a breath, or between notes) came in after the silence, whatever sounded in the
             // room before it.
             var quietUntil = searchStart - 0.1
@@ -258,7 +259,7 @@ public struct NoteComparator: Sendable {
             // Nor does a note begin while the singer holds another pitch, the note before or one nearer it, for a
             // tenth of a second or more (not a note that rings on in a room or a sample's release, which fades): it
             // begins where they leave it.
-            func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(1200 * log2(frame.frequency / $0)) <= 60 } }
+            func isRinging(_ frame: PitchFrame) -> Bool { ringing.contains { abs(PitchMath.cents(frame.frequency, from: $0)) <= 60 } }
             // A note that rings fades; one the singer still holds keeps its level.
             func isFading(_ index: Int) -> Bool {
                 let frame = candidates[index]
@@ -339,7 +340,7 @@ public struct NoteComparator: Sendable {
     /// it: past a swell's first few tens of milliseconds, and clear of the noise of a breath, which fills the
     /// troughs between harmonics as much as the harmonics.
     static func entrance(arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double) -> Double? {
-        let ringing = ringing.filter { abs(1200 * log2(sung / $0)) > 60 }
+        let ringing = ringing.filter { abs(PitchMath.cents(sung, from: $0)) > 60 }
         var times: [Double] = [], levels: [Double] = []
         for spectrum in spectra where spectrum.time >= lower && spectrum.time <= arrival + 0.15 {
             guard let salience = spectrum.salience(of: sung, excluding: ringing) else { return nil }
@@ -370,7 +371,7 @@ public struct NoteComparator: Sendable {
     static let spectralDelay = 0.01
 
     /// The written note's frequency in Hz.
-    static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
+    static func frequency(of note: ExpectedNote) -> Double { PitchMath.hertz(midi: note.midi) }
 
     /// `frame` as heard for singing `note`, with the notes sung just before (`ringing`, in Hz) perhaps still
     /// sounding. A frame read an octave or more below the note whose window also repeats at the note's own period
@@ -388,12 +389,12 @@ public struct NoteComparator: Sendable {
         let written = frequency(of: note)
         var read = frame
         if !ringing.isEmpty {
-            func isRinging(_ frequency: Double) -> Bool { ringing.contains { abs(1200 * log2(frequency / $0)) <= 60 } }
-            let held = !frame.isVoiced || (isRinging(frame.frequency) && abs(1200 * log2(frame.frequency / written)) > 60)
+            func isRinging(_ frequency: Double) -> Bool { ringing.contains { abs(PitchMath.cents(frequency, from: $0)) <= 60 } }
+            let held = !frame.isVoiced || (isRinging(frame.frequency) && abs(PitchMath.cents(frame.frequency, from: written)) > 60)
             var own: PitchCandidate?
             for i in 0..<frame.candidates.count where held {
                 let candidate = frame.candidates[i]
-                guard abs(1200 * log2(candidate.frequency / written)) <= 150, candidate.aperiodicity <= 0.4,
+                guard abs(PitchMath.cents(candidate.frequency, from: written)) <= 150, candidate.aperiodicity <= 0.4,
                     !isRinging(candidate.frequency), candidate.aperiodicity < own?.aperiodicity ?? .infinity
                 else { continue }
                 own = candidate
@@ -405,7 +406,7 @@ public struct NoteComparator: Sendable {
             }
         }
         guard frame.isVoiced else { return frame }
-        let cents = 1200 * log2(frame.frequency / written)
+        let cents = PitchMath.cents(frame.frequency, from: written)
         if cents < -1100, let own = frame.candidates.nearest(written, within: 100),
             own.aperiodicity <= min(0.35, 1 - frame.confidence + 0.1)
         {
@@ -414,7 +415,7 @@ public struct NoteComparator: Sendable {
             var best: PitchCandidate?
             for i in 0..<frame.candidates.count {
                 let candidate = frame.candidates[i]
-                guard abs(1200 * log2(candidate.frequency / written)) <= 1350, candidate.aperiodicity <= 0.35 else { continue }
+                guard abs(PitchMath.cents(candidate.frequency, from: written)) <= 1350, candidate.aperiodicity <= 0.35 else { continue }
                 if candidate.aperiodicity < best?.aperiodicity ?? .infinity { best = candidate }
             }
             read.frequency = best?.frequency ?? 0
@@ -441,7 +442,7 @@ public struct NoteComparator: Sendable {
         }
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
         let written = Self.frequency(of: note)
-        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
+        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: PitchMath.cents($0.frequency, from: written)) }
         return Body(steady: steady, sung: sung.count, frames: count, fullLevel: full)
     }
 

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 import Glibc
 
@@ -6,7 +7,7 @@ extension NoteResult {
     public var sungMIDI: Double? { medianCents.map { Double(note.midi) + $0 / 100 } }
 
     /// The pitch sung, in Hz; nil when the note was missing.
-    public var sungFrequency: Double? { sungMIDI.map { 440 * pow(2, ($0 - 69) / 12) } }
+    public var sungFrequency: Double? { sungMIDI.map { PitchMath.hertz(midi: $0) } }
 
     /// The pitch sung as the nearest note's name in the note's key and the cents from it, "F♯3 −12¢"; nil when
     /// the note was missing.

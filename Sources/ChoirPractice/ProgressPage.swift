@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 import FoundationEssentials
 

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPlayback
 import ChoirScore
 import Glibc

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPitch
 import Glibc
 
@@ -24,7 +25,7 @@ public enum TakeAlignment {
         // The first phrases: twelve seconds of notes, and at least eight of them.
         let fitted = notes.enumerated().prefix { $0.offset < 8 || $0.element.onset < first.onset + 12 }.map(\.element)
         let times = frames.map(\.time)
-        let sung = frames.map { frame -> Double? in isSung(frame) ? 69 + 12 * log2(frame.frequency / 440) : nil }
+        let sung = frames.map { frame -> Double? in isSung(frame) ? PitchMath.midi(hertz: frame.frequency) : nil }
         func span(from lower: Double, to upper: Double) -> Range<Int> {
             func index(_ time: Double) -> Int {
                 var low = 0, high = times.count

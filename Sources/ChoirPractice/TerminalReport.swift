@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 
 /// The report shown when a session ends: accuracy, verdict counts, bias, a heat-map strip of the measures

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirScore
 
 /// What choir's own reader finds in a reply's MusicXML: an error that stops it reading (with file, line and

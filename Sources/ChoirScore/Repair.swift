@@ -1,3 +1,5 @@
+import ChoirBase
+
 /// An encoding slip that the reader repaired the way a musician reads the printed page, and where, so that a
 /// singer can check the page.
 public struct Repair: Hashable, Sendable {

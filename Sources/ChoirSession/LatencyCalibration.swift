@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 import ChoirPitch
 import ChoirScore
 import Glibc

@@ -37,7 +37,7 @@ public enum MixDestination: Sendable, Equatable {
 /// judging, played silently on the monotonic clock (a live session with no sound), or not made at all.
 final class MixOutput {
     let renderer: SynthRenderer?
-    private let writer: WAVWriter?
+    private let writer: AudioFile.Writer?
     /// What plays the mix, if it is played: a device, or silence on the monotonic clock.
     let playback: (any PlaybackStream)?
     private var left: [Float], right: [Float]
@@ -68,7 +68,9 @@ final class MixOutput {
             playback = nil
         case .file(let path):
             renderer = try synthesizer(blockSize: 4096)
-            do { writer = try WAVWriter(path: path, channels: 2, sampleRate: sampleRate) } catch { throw SessionError(.output, "\(error)") }
+            do { writer = try AudioFile.Writer(path: path, channels: 2, sampleRate: sampleRate, keepsUnfinished: false) } catch {
+                throw SessionError(.output, "\(error)")
+            }
             playback = nil
         case .device(let name):
             let synth = try synthesizer(blockSize: 256)
@@ -101,11 +103,11 @@ final class MixOutput {
         let target = min(renderer.totalFrames, target)
         while renderer.position < target {
             let wanted = min(4096, target - renderer.position)
-            var failure: WAVFile.Failure?
+            var failure: AudioFile.Failure?
             left.withUnsafeMutableBufferPointer { l in
                 right.withUnsafeMutableBufferPointer { r in
                     let count = renderer.render(left: l.baseAddress!, right: r.baseAddress!, frames: wanted)
-                    do throws(WAVFile.Failure) { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch {
+                    do throws(AudioFile.Failure) { try writer.append(left: l.baseAddress!, right: r.baseAddress!, frames: count) } catch {
                         failure = error
                     }
                 }

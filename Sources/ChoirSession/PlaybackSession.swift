@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 import ChoirPlayback
 import ChoirPractice
 import Synchronization

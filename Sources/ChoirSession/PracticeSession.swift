@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 import ChoirPitch
 import ChoirPlayback
 import ChoirPractice
@@ -71,14 +72,14 @@ public final class PracticeSession: @unchecked Sendable {
 
     private struct TakeSetup {
         var path: String
-        var audio: WAVFile.Audio
+        var audio: AudioFile.Audio
         var heard: (mix: [Float], singersLine: [Float]?)?
         var mix: MixOutput
     }
 
     private struct LiveSetup {
-        var tracker: PitchTracker
-        var configuration: PitchTracker.Configuration
+        var tracker: any PitchTracker
+        var configuration: PitchTrackerConfiguration
         var spectra: SpectrumAnalyser
         var ring: SPSCRing<Float>
         var capture: ALSACapture
@@ -180,7 +181,7 @@ public final class PracticeSession: @unchecked Sendable {
     private static func openTake(_ path: String, plan: PracticePlan, resolved: ResolvedPlayback, latency: Double)
         throws(SessionError) -> TakeSetup
     {
-        let take: WAVFile.Audio
+        let take: AudioFile.Audio
         do { take = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         guard (8000...192_000).contains(take.sampleRate) else {
             throw SessionError(.input, "\(path): sample rate \(take.sampleRate) Hz: expected 8000 to 192000 Hz")
@@ -226,8 +227,8 @@ public final class PracticeSession: @unchecked Sendable {
     {
         let sampleRate = plan.sampleRate
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
-        let tracker: PitchTracker
-        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        let tracker: any PitchTracker
+        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
         let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         let capture: ALSACapture
         do {

@@ -36,7 +36,7 @@ public struct SessionError: Error, CustomStringConvertible, Equatable, Sendable 
     }
 
     /// A take that could not be used: ``Kind/missing`` when it could not be opened, ``Kind/input`` otherwise.
-    init(reading error: WAVFile.Failure) {
+    init(reading error: AudioFile.Failure) {
         self.init(error.unreadable ? .missing : .input, "\(error)")
     }
 }

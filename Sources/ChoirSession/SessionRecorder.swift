@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPractice
 import Dispatch
 import FoundationEssentials

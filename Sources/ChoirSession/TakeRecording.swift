@@ -25,7 +25,7 @@ final class TakeRecording {
         do {
             if frame > reached { try writer.appendSilence(frame - reached) }
             let skip = max(0, reached - frame)
-            try writer.append(UnsafeBufferPointer(rebasing: hop[skip...]))
+            try writer.append(interleaved: UnsafeBufferPointer(rebasing: hop[skip...]))
             reached = frame + hop.count
         } catch {
             failure = "\(error)"

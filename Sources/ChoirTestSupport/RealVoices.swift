@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 import ChoirPitch
 import Foundation
 
@@ -9,8 +10,8 @@ public enum RealVoices {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/voices")
 
     /// A take's samples (mono) and rate.
-    public static func take(_ name: String) throws -> WAVFile.Audio {
-        try WAVFile.read(contentsOf: folder.appendingPathComponent("takes/\(name).wav").path)
+    public static func take(_ name: String) throws -> AudioFile.Audio {
+        try AudioFile.read(contentsOf: folder.appendingPathComponent("takes/\(name).wav").path)
     }
 
     /// The takes whose name starts with `prefix`, sorted.
@@ -22,8 +23,8 @@ public enum RealVoices {
     /// The confidently voiced frames of `samples`, in cents from A4 (440 Hz): what the singer sang, as choir's
     /// tracker hears it in a file.
     static func sungCents(_ samples: [Float], rate: Int) -> [(time: Double, cents: Double)] {
-        let frames = (try? PitchTracker.track(signal: samples, configuration: .init(sampleRate: Double(rate)))) ?? []
-        return frames.filter { $0.isVoiced && $0.confidence >= 0.5 }.map { ($0.time, 1200 * log2($0.frequency / 440)) }
+        let frames = (try? PitchTrackers.track(signal: samples, configuration: .init(sampleRate: Double(rate)))) ?? []
+        return frames.filter { $0.isVoiced && $0.confidence >= 0.5 }.map { ($0.time, PitchMath.cents($0.frequency, from: PitchMath.a4)) }
     }
 
     /// The slow course of a sung pitch: at each time, the median of the frames within a tenth of a second either

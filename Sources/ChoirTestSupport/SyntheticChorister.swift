@@ -1,3 +1,5 @@
+import ChoirBase
+import ChoirPitch
 import ChoirPractice
 import Glibc
 
@@ -111,7 +113,7 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
             // A trained singer opens the vowel on a note above its first formant (formant tuning, Sundberg): a high
             // /i/ or /u/ sung as written would leave the fundamental unsupported, far softer than the line around it.
             var vowel = Self.vowels[note.vowel]
-            vowel[0].0 = max(vowel[0].0, 1.1 * 440 * pow(2, note.cents / 1200))
+            vowel[0].0 = max(vowel[0].0, 1.1 * PitchMath.a4 * PitchMath.ratio(cents: note.cents))
             for i in first..<last {
                 let t = Double(i) / rate - note.start
                 let remaining = note.end - Double(i) / rate
@@ -125,7 +127,7 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
                 rateWander += (noise.unit() * 2 - 1) * 0.3 * (6 * leak).squareRoot() - rateWander * leak
                 let depth = vibratoExtent * min(1, max(0, (t - 0.2) / 0.3))
                 let vibrato = depth * sin(2 * .pi * (vibratoRate + rateWander) * t)
-                let f0 = 440 * pow(2, (note.cents + approach + vibrato + wander) / 1200)
+                let f0 = PitchMath.a4 * PitchMath.ratio(cents: note.cents + approach + vibrato + wander)
                 // A new glottal period: its length jitters by 0.5% and its height shimmers by 4%.
                 cycle += f0 / rate / stretch
                 if cycle >= 1 {

@@ -1,4 +1,4 @@
-import ChoirAudio
+import ChoirBase
 import ChoirPractice
 import ChoirScore
 import ChoirSession

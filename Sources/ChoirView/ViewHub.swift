@@ -1,4 +1,4 @@
-import ChoirAudio
+import ChoirBase
 import ChoirServer
 import Foundation
 

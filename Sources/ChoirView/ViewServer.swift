@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirServer
 import ChoirSession
 

@@ -1,6 +1,7 @@
-import ChoirPlayback
+import ChoirBase
 import ChoirPractice
 import ChoirScore
+import ChoirSession
 import Glibc
 
 /// The live practice screen: where the music is, the lyrics, the note to sing and the note sung, a piano roll

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirBase
 import ChoirScore
 import ChoirSession
 import Glibc

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirBase
 import ChoirSession
 
 /// The options of the commands that play the mix on a device (`play`, `view`), and opening it.

@@ -23,7 +23,7 @@ performer.mistakeShare = 0.12
 // No octave: sung an octave down, a tenor's note lies in the bass's range, and the tests judge the demo against both.
 let planted = performer.plan(notes, kinds: [.flat, .sharp, .wrong, .missing, .early, .late])
 let take = performer.sing(notes, mistakes: planted, length: schedule.length + 1).samples
-let writer = try WAVWriter(path: arguments[2], channels: 1, sampleRate: 16000)
+let writer = try AudioFile.Writer(path: arguments[2], sampleRate: 16000)
 try take.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
 try writer.finish()
 for (index, mistake) in planted.sorted(by: { $0.key < $1.key }) {

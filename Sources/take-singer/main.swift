@@ -75,7 +75,7 @@ struct Ears {
 
 let rate = 48000
 do {
-    let take = try WAVFile.read(contentsOf: arguments[1])
+    let take = try AudioFile.read(contentsOf: arguments[1])
     let ratio = Double(take.sampleRate) / Double(rate)
     let upsampled = (0..<Int(Double(take.samples.count) / ratio)).map { i -> Float in
         let x = Double(i) * ratio

@@ -1,29 +1,47 @@
 import Foundation
 import Testing
 
-/// The modules' layering, read from the sources: lower modules never import higher ones, and the command line (with
-/// the browser view it serves) is a front end that reaches audio devices, the synthesizer and the database only through ChoirSession's and
-/// ChoirLibrary's APIs.
+/// The module map, read from the sources: lower modules never import higher ones, ChoirBase lies under every module,
+/// and the front ends (the command line, the browser view it serves, the real-time tests' session driver) reach audio
+/// devices, the synthesizer, the pitch tracker and the database only through ChoirSession's and ChoirLibrary's APIs.
 struct LayeringTests {
-    /// Each module and the choir modules it may import.
+    /// Each module (a folder under `Sources`, C libraries aside) and the choir modules it may import besides
+    /// ChoirBase, which every module may import.
     static let allowed: [String: Set<String>] = [
+        // Small utilities (the lock, JSON, formatting, pitch arithmetic), below everything.
+        "ChoirBase": [],
         // File names as bytes, below everything that opens a file.
         "ChoirFiles": [],
         "ChoirScore": ["ChoirFiles"],
         "ChoirAudio": ["ChoirFiles"],
         "ChoirPitch": [],
+        "ChoirPlayback": ["ChoirScore", "ChoirAudio", "ChoirFiles"],
+        "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback"],
+        // The engine's API for front ends.
+        "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice"],
+        "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice"],
         // The local server knows nothing of music.
         "ChoirServer": [],
         // The model's client knows nothing of music; the scan writes its file through ChoirAudio's ReplacingFile.
         "ChoirModel": [],
         "ChoirScan": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel"],
-        // The browser view is a front end on ChoirSession's API, as the command line is.
-        "ChoirView": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirSession", "ChoirServer"],
-        "choir": [
-            "ChoirScore", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
-            "ChoirModel", "ChoirScan",
-        ],
+        // The front ends.
+        "ChoirView": ["ChoirScore", "ChoirPractice", "ChoirSession", "ChoirServer"],
+        "choir": ["ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirModel", "ChoirScan"],
+        "session-driver": ["ChoirPractice", "ChoirSession"],
+        // The tests' and benchmarks' tools.
+        "ChoirTestSupport": ["ChoirScore", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice"],
+        "choir-fuzz": ["ChoirScore", "ChoirAudio"],
+        "take-singer": ["ChoirAudio"],
+        "make-demo-take": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"],
+        "judge-figures": ["ChoirPractice", "ChoirTestSupport"],
     ]
+
+    /// Pairs the map must never allow, however it grows: a front end touches no stream, device, synthesizer or
+    /// tracker of its own.
+    static let forbidden: [(module: String, imported: String)] = ["ChoirView", "choir", "session-driver"].flatMap { front in
+        ["ChoirAudio", "ChoirPlayback", "ChoirPitch"].map { (front, $0) }
+    }
 
     static func sources(of module: String) throws -> [(name: String, text: String)] {
         let directory = CLI.root.appendingPathComponent("Sources/\(module)")
@@ -32,24 +50,54 @@ struct LayeringTests {
         }
     }
 
+    /// The choir modules that `text` imports.
+    static func imports(in text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("import Choir") || $0.hasPrefix("@testable import Choir") }
+            .map { String($0.split(separator: " ").last!) }
+    }
+
     @Test(arguments: allowed.keys.sorted())
     func importsOnlyLowerModules(module: String) throws {
         for (name, text) in try Self.sources(of: module) {
-            let imported = text.split(separator: "\n").filter { $0.hasPrefix("import Choir") || $0.hasPrefix("@testable import Choir") }
-                .map { String($0.split(separator: " ").last!) }
-            for other in imported {
-                #expect(Self.allowed[module]!.contains(other), "\(module)/\(name) imports \(other)")
+            for other in Self.imports(in: text) {
+                #expect(other == "ChoirBase" || Self.allowed[module]!.contains(other), "\(module)/\(name) imports \(other)")
             }
         }
     }
 
-    @Test func theCommandLineTouchesNoDeviceSynthesizerOrDatabase() throws {
+    /// A module added under `Sources` gets its place on the map before anything may import it.
+    @Test func everyModuleIsOnTheMap() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Sources").path)
+            .filter { !($0.first == "C" && $0.dropFirst().first?.isUppercase == true) && !$0.hasPrefix(".") }
+        #expect(Set(modules) == Set(Self.allowed.keys))
+        #expect(Self.allowed.values.allSatisfy { $0.isSubset(of: Set(Self.allowed.keys)) && !$0.contains("ChoirBase") })
+    }
+
+    @Test func theFrontEndsTouchNoStreamSynthesizerOrTracker() {
+        for (module, imported) in Self.forbidden {
+            #expect(!Self.allowed[module]!.contains(imported), "the map lets \(module) import \(imported)")
+        }
+    }
+
+    /// Lower modules never import higher ones: the map has no cycle, so it orders the modules in layers.
+    @Test func theMapHasLayers() {
+        var placed: Set<String> = []
+        while placed.count < Self.allowed.count {
+            let next = Self.allowed.filter { !placed.contains($0.key) && $0.value.isSubset(of: placed) }.map(\.key)
+            #expect(!next.isEmpty, "a cycle among \(Set(Self.allowed.keys).subtracting(placed).sorted())")
+            if next.isEmpty { return }
+            placed.formUnion(next)
+        }
+    }
+
+    @Test(arguments: ["choir", "ChoirView"])
+    func theFrontEndsTouchNoDeviceSynthesizerOrDatabase(module: String) throws {
         let forbidden = [
             "import ChoirAudio", "import GRDB", "ALSACapture", "ALSAPlayback", "SPSCRing", "SynthRenderer", "new_fluid", "fluid_",
-            "snd_pcm", "DatabaseQueue", "sqlite3", "WAVFile", "WAVWriter",
+            "snd_pcm", "sf_open", "DatabaseQueue", "sqlite3", "AudioFile", "PitchTrackers",
         ]
-        for (name, text) in try Self.sources(of: "choir") {
-            for word in forbidden { #expect(!text.contains(word), "choir/\(name) mentions \(word)") }
+        for (name, text) in try Self.sources(of: module) {
+            for word in forbidden { #expect(!text.contains(word), "\(module)/\(name) mentions \(word)") }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ChoirAudio
 import ChoirPitch
+import ChoirTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ struct PitchCommandTests {
     static func tone(_ frequency: Double, seconds: Double, rate: Int = 48000, name: String) throws -> URL {
         let samples = (0..<Int(Double(rate) * seconds)).map { Float(0.5 * sin(2 * .pi * frequency * Double($0) / Double(rate))) }
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-\(name).wav")
-        try Data(WAVFile.encode(interleaved: samples, channels: 1, sampleRate: rate)).write(to: url)
+        try AudioFile.write(samples, sampleRate: rate, to: url.path)
         return url
     }
 
@@ -29,6 +30,27 @@ struct PitchCommandTests {
             let inside = fields[0] >= 880 / 48000 && fields[0] <= (12000 - 880) / 48000
             #expect(fields[2] >= (inside ? 0.99 : 0.9), "\(line)")
         }
+    }
+
+    /// A take recorded on a telephone or an old recorder (8 kHz A-law, µ-law or 8-bit WAV) is tracked like any other.
+    @Test(arguments: [("A-law", 6), ("µ-law", 7), ("8-bit", 1)])
+    func eightBitTakesAreTracked(name: String, tag: UInt16) throws {
+        let tone = (0..<8000).map { Float(0.5 * sin(2 * .pi * 220 * Double($0) / 8000)) }
+        let body = tone.flatMap { sample -> [UInt8] in
+            switch tag {
+            case 6: [WAVBytes.aLaw(Int16((sample * 32767).rounded()))]
+            case 7: [WAVBytes.muLaw(Int16((sample * 32767).rounded()))]
+            default: [UInt8((sample * 128).rounded() + 128)]
+            }
+        }
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-\(tag)-take.wav")
+        try Data(WAVBytes.wav(tag: tag, channels: 1, rate: 8000, bits: 8, body: body)).write(to: url)
+        let result = try CLI.run(["pitch", url.path])
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        let frames = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+        let middle = frames.filter { $0.count == 3 && $0[0] > 0.2 && $0[0] < 0.8 }
+        #expect(middle.count > 50)
+        #expect(middle.allSatisfy { abs($0[1] - 220) < 1 }, "\(name)")
     }
 
     @Test func jsonWithOptions() throws {

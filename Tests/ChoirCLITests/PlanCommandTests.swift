@@ -31,7 +31,7 @@ struct PlanCommandTests {
         var singer = SyntheticSinger(sampleRate: 16000, seed: seed)
         singer.mistakeShare = 0.15
         let samples = singer.sing(notes, mistakes: singer.plan(notes), length: schedule.preroll + schedule.length + 1).samples
-        let writer = try WAVWriter(path: path, channels: 1, sampleRate: 16000)
+        let writer = try AudioFile.Writer(path: path, sampleRate: 16000)
         try samples.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
         try writer.finish()
     }
@@ -87,7 +87,7 @@ struct PlanCommandTests {
         let again = try Self.plan(["run", "Advent", "--output", data + "/mix.wav"] + takes.flatMap { ["--input", $0] }, data)
         #expect(again.status == 0)
         #expect(again.stdout.contains("Plan 'Advent', run 2 on ") && again.stdout.contains(" (+0.0 points)\n"))
-        let mixes = try (1...3).map { try WAVFile.read(contentsOf: data + "/mix-\($0).wav").duration }
+        let mixes = try (1...3).map { try AudioFile.read(contentsOf: data + "/mix-\($0).wav").duration }
         #expect(mixes[0] > 30 && mixes[1] > 20 && mixes[2] > 18 && mixes[2] < mixes[1], "\(mixes)")
 
         // Without a microphone or recordings the plan cannot start, says why, and leaves no run.

@@ -11,7 +11,7 @@ struct PlaybackCommandTests {
         let result = try CLI.run(["render", CLI.example, "-o", out, "--to", "2", "--sample-rate", "44100"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        let audio = try WAVFile.read(contentsOf: out)
+        let audio = try AudioFile.read(contentsOf: out)
         #expect(audio.sampleRate == 44100 && audio.channels == 2)
         // Pickup and two bars of 3/4 at 80: 5.25 s, and a second to ring out.
         #expect(abs(audio.duration - 6.25) < 0.001)
@@ -27,7 +27,7 @@ struct PlaybackCommandTests {
             let out = Self.temporary("\(name).wav")
             let result = try CLI.run(["render", CLI.example, "-o", out, "--to", "2"], environment: ["XDG_CACHE_HOME": cache])
             #expect(result.status == 0, "\(result.stderr)")
-            return try WAVFile.read(contentsOf: out).samples
+            return try AudioFile.read(contentsOf: out).samples
         }
         let measured = try render("measured")
         let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tuning))) as? [String: Double] ?? [:]

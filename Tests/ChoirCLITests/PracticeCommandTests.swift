@@ -87,7 +87,7 @@ struct PracticeCommandTests {
         #expect(abs((chord["pure_cents"] as! Double) - ((notes[1]["median_cents"] as! Double) + 13.69)) <= 0.11)
 
         // The mix covers the piece; the HTML page holds the piano roll, the trace and the heat map.
-        let audio = try WAVFile.read(contentsOf: mix)
+        let audio = try AudioFile.read(contentsOf: mix)
         #expect(audio.duration > 30 && audio.samples.contains { abs($0) > 0.05 })
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("<svg id=\"pianoroll\"") && page.contains("class=\"trace\"") && page.contains("id=\"heatmap\""))
@@ -120,7 +120,7 @@ struct PracticeCommandTests {
     /// `--loop 2` on a take of two times through: each is a pass of its own in the report, the history and the JSON.
     @Test func thePassesOfALoopAreShown() throws {
         let data = try Self.dataHome()
-        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let take = try AudioFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let twice = data + "/twice.wav"
         try AudioFile.write(Array(take.samples.prefix(36 * take.sampleRate)) + take.samples, sampleRate: take.sampleRate, to: twice)
         let result = try CLI.run(
@@ -178,8 +178,7 @@ struct PracticeCommandTests {
         let score = "Tests/Fixtures/corpus/bach_bwv1.6.mxl"
         // A silent take long enough for the whole piece: every note is missing, which is beside the point here.
         let silent = data + "/silent.wav"
-        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000 * 150), channels: 1, sampleRate: 8000))
-            .write(to: URL(fileURLWithPath: silent))
+        try AudioFile.write([Float](repeating: 0, count: 8000 * 150), sampleRate: 8000, to: silent)
         let result = try CLI.run(
             ["practice", score, "--part", "alto", "--input", silent, "--output", "none", "--report", data + "/r.json", "--no-history"]
                 + order)
@@ -198,8 +197,7 @@ struct PracticeCommandTests {
     @Test func badInputGivesOneLine() throws {
         let data = try Self.dataHome()
         let short = data + "/short.wav"
-        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 16000))
-            .write(to: URL(fileURLWithPath: short))
+        try AudioFile.write([Float](repeating: 0, count: 8000), sampleRate: 16000, to: short)
         let cases: [([String], Int32, String)] = [
             (
                 ["--part", "baritone", "--input", Self.take], 64,
@@ -255,7 +253,7 @@ struct PracticeCommandTests {
     /// is; the rest of the range is said to be not sung, in one line, and counts as no mistake.
     @Test func aShortTakeInAnotherFormatIsJudgedUpToItsEnd() throws {
         let data = try Self.dataHome()
-        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let take = try AudioFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let flac = data + "/take.flac"
         try AudioFile.write(Array(take.samples.prefix(10 * take.sampleRate)), sampleRate: take.sampleRate, to: flac)
         func session(_ input: String, _ report: String) throws -> (stdout: String, notes: [[String: Any]], document: [String: Any]) {
@@ -449,13 +447,10 @@ struct PracticeCommandTests {
     /// A take of three passes of measures 0 to 6 (the demo take's first 14.25 s, three times), for a session long
     /// enough to be stopped in the middle.
     static func threePasses(in folder: String) throws -> String {
-        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let take = try AudioFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let path = folder + "/three-passes.wav"
         let pass = Array(take.samples.prefix(Int(14.25 * Double(take.sampleRate))))
-        try Data(
-            WAVFile.encode(interleaved: Array([[Float]](repeating: pass, count: 3).joined()), channels: 1, sampleRate: take.sampleRate)
-        )
-        .write(to: URL(fileURLWithPath: path))
+        try AudioFile.write(Array([[Float]](repeating: pass, count: 3).joined()), sampleRate: take.sampleRate, to: path)
         return path
     }
 
@@ -546,7 +541,7 @@ struct PracticeCommandTests {
             environment: ["XDG_DATA_HOME": data])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.partials(in: data).isEmpty)
-        #expect(try WAVFile.read(contentsOf: data + "/mix.wav").duration > 30)
+        #expect(try AudioFile.read(contentsOf: data + "/mix.wav").duration > 30)
     }
 
     /// Killed while writing its mix into a folder no later run writes into, choir leaves its temporary file there;

@@ -888,7 +888,7 @@ extension RealTimeTests {
         let schedule = try Schedule(score: score, lines: score.lines, options: options)
         let notes = ExpectedNote.notes(of: options.singer!, in: schedule, score: score)
         let take = SyntheticSinger(sampleRate: 16000, seed: 11).sing(notes, mistakes: mistakes, length: schedule.length + 1)
-        let writer = try WAVWriter(path: path, channels: 1, sampleRate: 16000)
+        let writer = try AudioFile.Writer(path: path, sampleRate: 16000)
         try take.samples.withUnsafeBufferPointer { try writer.append(interleaved: $0) }
         try writer.finish()
     }
@@ -927,7 +927,7 @@ extension RealTimeTests {
         let mixPath = data + "/mix.wav"
         let render = try CLI.run(["render", CLI.example, "--count-in", "--part", "tenor", "-o", mixPath])
         try #require(render.status == 0, "\(render.stderr)")
-        let mix = try WAVFile.read(contentsOf: mixPath)
+        let mix = try AudioFile.read(contentsOf: mixPath)
         try #require(mix.sampleRate == 48000)
         let firstSound = try #require(mix.samples.firstIndex { abs($0) > 0.02 })
         let score = try ScoreReader.read(contentsOf: CLI.root.appendingPathComponent(CLI.example).path)

@@ -58,8 +58,7 @@ struct SeveralLinesCommandTests {
     @Test func divisiPicksTheNoteAndTheReportSaysWhich() throws {
         let folder = try PracticeCommandTests.dataHome()
         let score = CLI.fixtures.appendingPathComponent("divisi.musicxml").path, silent = folder + "/silent.wav"
-        try Data(WAVFile.encode(interleaved: [Float](repeating: 0, count: 8000 * 6), channels: 1, sampleRate: 8000))
-            .write(to: URL(fileURLWithPath: silent))
+        try AudioFile.write([Float](repeating: 0, count: 8000 * 6), sampleRate: 8000, to: silent)
         for (choice, midis) in [("upper", [72, 76, 74, 72]), ("lower", [72, 67, 65, 72])] {
             let json = folder + "/\(choice).json"
             let result = try CLI.run(

@@ -57,7 +57,7 @@ struct TimingCommandTests {
     /// judges it as recorded.
     @Test(arguments: [0.3, 1.0, 2.5, -0.2])
     func aTakeThatStartsOffTheBeatIsAligned(shift: Double) throws {
-        let original = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
+        let original = try AudioFile.read(contentsOf: CLI.root.appendingPathComponent(Self.take).path)
         let count = Int(abs(shift) * Double(original.sampleRate))
         let samples = shift > 0 ? [Float](repeating: 0, count: count) + original.samples : Array(original.samples.dropFirst(count))
         let moved = try PracticeCommandTests.dataHome() + "/moved.wav"

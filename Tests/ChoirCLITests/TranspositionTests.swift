@@ -67,8 +67,8 @@ struct TranspositionTests {
             "--transpose", "-2", "--to", "4",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let audio = try WAVFile.read(contentsOf: out)
-        let frames = try PitchTracker.track(signal: audio.samples, configuration: .init(sampleRate: Double(audio.sampleRate)))
+        let audio = try AudioFile.read(contentsOf: out)
+        let frames = try PitchTrackers.track(signal: audio.samples, configuration: .init(sampleRate: Double(audio.sampleRate)))
         var checked = 0
         for note in try Self.notes(["--transpose", "-2"]) {
             // Seconds from the JSON's time column are not kept here; at ♩ = 80 a quarter note is 0.75 s.
@@ -86,7 +86,7 @@ struct TranspositionTests {
     /// The demo take moved up two semitones (Rubber Band) and judged with `--transpose 2` gets the verdicts the
     /// take itself gets untransposed, and the report says the key moved and names the notes in it.
     @Test func aTransposedTakeIsJudgedAgainstTheTransposedNotes() throws {
-        let take = try WAVFile.read(contentsOf: CLI.root.appendingPathComponent(PracticeCommandTests.take).path)
+        let take = try AudioFile.read(contentsOf: CLI.root.appendingPathComponent(PracticeCommandTests.take).path)
         let raised = PitchShifter.shift(take.samples, sampleRate: take.sampleRate) { _ in 200 }
         let path = PlaybackCommandTests.temporary("raised-take.flac")
         try AudioFile.write(raised, sampleRate: take.sampleRate, to: path)

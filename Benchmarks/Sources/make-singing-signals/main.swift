@@ -1,6 +1,7 @@
 // Writes the singing-like test signals of ChoirPitchTests as WAV files with their true pitch, for
 // Benchmarks/compare-pitch.py: `make-singing-signals DIR`.
 import ChoirAudio
+import ChoirBase
 import ChoirTestSupport
 import Foundation
 
@@ -23,12 +24,12 @@ for (name, register, rate, adjust) in voices {
     voice.seed = UInt64(register)
     adjust(&voice)
     let notes = steps.enumerated().map { index, step in
-        SyntheticVoice.Note(start: 0.1 + Double(index) * 0.45, duration: 0.38, frequency: register * pow(2, Double(step) / 12))
+        SyntheticVoice.Note(
+            start: 0.1 + Double(index) * 0.45, duration: 0.38, frequency: register * PitchMath.ratio(cents: Double(step * 100)))
     }
     let length = notes.last!.start + notes.last!.duration + 0.2
     let samples = voice.render(notes, length: length)
-    let wav = WAVFile.encode(interleaved: samples, channels: 1, sampleRate: Int(rate), floatingPoint: true)
-    FileManager.default.createFile(atPath: "\(folder)/\(name).wav", contents: Data(wav))
+    try AudioFile.write(samples, sampleRate: Int(rate), to: "\(folder)/\(name).wav", floatingPoint: true)
     // The truth every millisecond: time and f0, 0 where nothing is sung.
     var truth = "time_s,f0_hz\n"
     for ms in 0..<Int(length * 1000) {
@@ -40,9 +41,8 @@ for (name, register, rate, adjust) in voices {
 // A minute of singing for timing: the tenor phrase over and over.
 var voice = SyntheticVoice(sampleRate: 48000)
 let minute = (0..<133).map {
-    SyntheticVoice.Note(start: Double($0) * 0.45, duration: 0.4, frequency: 147 * pow(2, Double(steps[$0 % steps.count]) / 12))
+    SyntheticVoice.Note(
+        start: Double($0) * 0.45, duration: 0.4, frequency: 147 * PitchMath.ratio(cents: Double(steps[$0 % steps.count] * 100)))
 }
 let long = voice.render(minute, length: 60)
-FileManager.default.createFile(
-    atPath: "\(folder)/minute.wav",
-    contents: Data(WAVFile.encode(interleaved: long, channels: 1, sampleRate: 48000)))
+try AudioFile.write(long, sampleRate: 48000, to: "\(folder)/minute.wav")

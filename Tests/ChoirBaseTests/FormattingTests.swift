@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChoirScore
+@testable import ChoirBase
 
 /// The text helpers every report and command prints through.
 struct FormattingTests {

@@ -1,4 +1,4 @@
-import ChoirAudio
+import ChoirBase
 import Dispatch
 import Testing
 
