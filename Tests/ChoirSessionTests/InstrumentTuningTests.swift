@@ -34,14 +34,14 @@ struct InstrumentTuningTests {
         if !tuned { resolved.tunings = [:] }
         let rate = 48000
         let (left, right) = try resolved.renderer(sampleRate: rate, blockSize: 1024).renderAll()
-        let configuration = PitchTracker.Configuration(sampleRate: Double(rate))
+        let configuration = PitchTrackerConfiguration(sampleRate: Double(rate))
         return try resolved.schedule.notes.map { note in
             let part = InstrumentTuning.measured
             let start = Int((note.start + part.lowerBound) * Double(rate)), end = Int((note.start + part.upperBound) * Double(rate))
             let held = [Array(left[start..<end]), Array(right[start..<end])]
             let written = 440 * pow(2, Double(note.midi - 69) / 12)
             let tracked = try held.map { channel in
-                let frames = try PitchTracker.track(signal: channel, configuration: configuration)
+                let frames = try PitchTrackers.track(signal: channel, configuration: configuration)
                 // Windows at the ends reach past the held part; the middle 80% of the frames are inside it.
                 let inside = frames.dropFirst(frames.count / 10).dropLast(frames.count / 10)
                 let cents = inside.filter(\.isVoiced).map { 1200 * log2($0.frequency / written) }.sorted()
