@@ -48,7 +48,8 @@ public enum AudioFile {
         return name.contains(".") ? name.split(separator: ".").last!.lowercased() : ""
     }
 
-    /// Reads and mixes down the recording at `path` (mapped into memory, not copied).
+    /// Reads and mixes down the recording at `path`. The file is read into memory first rather than mapped: a mapped
+    /// file that another program shortens while it is read would end choir with SIGBUS.
     public static func read(contentsOf path: String) throws(Failure) -> Audio {
         let descriptor = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
@@ -60,13 +61,20 @@ public enum AudioFile {
         guard fstat(descriptor, &status) == 0 else {
             throw Failure(file: path, message: "cannot be read: \(expected)", unreadable: true)
         }
-        let size = Int(status.st_size)
-        guard size > 0 else { throw Failure(file: path, message: "empty file: \(expected)") }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
-            throw Failure(file: path, message: "cannot be read (\(String(cString: strerror(errno)))): \(expected)", unreadable: true)
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else {
+                throw Failure(file: path, message: "cannot be read (\(String(cString: strerror(errno)))): \(expected)", unreadable: true)
+            }
+            if got == 0 { break }
+            filled += got
         }
-        defer { munmap(base, size) }
-        return try read(UnsafeRawBufferPointer(start: base, count: size), file: path)
+        // A file shortened since it was measured is read as far as it now goes.
+        bytes.removeLast(bytes.count - filled)
+        return try read(data: bytes, file: path)
     }
 
     /// Decodes a recording's bytes, read as a file is; `file` names them in errors.
