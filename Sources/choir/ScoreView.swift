@@ -26,9 +26,8 @@ final class ScoreView {
         feed.start()
     }
 
-    /// Gives the tabs the report, then keeps the page up until Enter, the end of input, or a signal.
-    func linger(after outcome: PracticeSession.Outcome, stop: () -> Bool) {
-        feed.finish(outcome.report)
+    /// Keeps the page, which the session's last event gave the report, up until Enter, the end of input, or a signal.
+    func linger(stop: () -> Bool) {
         FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
         var input = LineInput()
         while !stop() {
