@@ -71,13 +71,15 @@ public final class SessionFeed: @unchecked Sendable {
             let previous = sent.snapshot
             sent.snapshot.apply(event)
             let snapshot = sent.snapshot
-            let urgent =
-                switch event {
-                case .began, .judged, .transport, .pass, .ended: true
-                case .position: previous.current?.index != snapshot.current?.index
-                case .pitch, .audio: false
-                }
-            if urgent || (now - sent.at >= 16 && !Self.same(previous, snapshot)) {
+            let urgent: Bool, due: Bool
+            switch event {
+            case .began, .judged, .transport, .pass, .ended: (urgent, due) = (true, true)
+            // In a live practice session a position comes just before the pitch decided with it: the pitch sends both.
+            case .position: (urgent, due) = (previous.current?.index != snapshot.current?.index, !session.judges || !session.isLive)
+            case .pitch: (urgent, due) = (false, true)
+            case .audio: (urgent, due) = (false, false)
+            }
+            if urgent || (due && now - sent.at >= 16 && !Self.same(previous, snapshot)) {
                 sent.at = now
                 sent.sequence += 1
                 let message = state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)

@@ -97,7 +97,9 @@ final class SessionScreen {
         }
         let now = Int(PracticeSession.clock() / 1_000_000)
         switch event {
-        case .position, .pitch, .audio: guard now - lastDrawn >= 33 else { return }
+        // A position comes just before the pitch decided with it: the pitch draws both.
+        case .position, .audio: return
+        case .pitch: guard now - lastDrawn >= 33 else { return }
         case .began, .judged, .transport, .pass, .ended: break
         }
         lastDrawn = now
