@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirFiles
 import FoundationEssentials
 import Glibc
@@ -50,7 +51,7 @@ enum PDFPages {
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { FileName.withPath($0) { strdup($0) } } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let spawned = SpawnAttributes.withSignalsReset { posix_spawnp(&pid, arguments[0], &actions, $0, argv, environ) }
         close(pipe[1])
         defer { close(pipe[0]) }
         guard spawned == 0 else {

@@ -2,11 +2,13 @@ import ChoirAudio
 import ChoirBase
 import ChoirPlayback
 import ChoirPractice
+import Glibc
 import Synchronization
 
 /// A score's mix playing on an audio device, on its own real-time thread, steered with ``SessionCommand``s: pause,
 /// steps and seeks by measure, a phrase looped, the tempo, the singer's line muted, their next note sounded.
-/// Every member may be used from any thread.
+/// A thread of its own follows what the device plays and publishes it as events. Every member may be used from any
+/// thread.
 public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     public let resolved: ResolvedPlayback
     public let device: String
@@ -15,15 +17,23 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     public let notes: [ExpectedNote]
     public var isLive: Bool { true }
     public var judges: Bool { false }
+    public var locked: Bool { false }
     private let renderer: SynthRenderer
     private let output: any PlaybackStream
     private let control: Locked<Control>
     private let quit = Atomic<Bool>(false)
+    private let broadcaster: EventBroadcaster<SessionEvent, SessionSnapshot>
+    private let pump = Locked<StreamThread?>(nil)
+    private let period: Int
 
     private struct Control {
         var transport: Transport
         /// Where the schedule is from each rendered frame on: the latest segment heard, and those rendered after it.
         var segments = [TransportSegment()]
+        /// What has been published, to publish only what changed.
+        var shownPosition: SessionEvent.Position?
+        var shownTransport: SessionEvent.TransportState?
+        var shownPass = 1
     }
 
     /// Loads the mix and opens `device` ("none" or "null": silence, on the monotonic clock), rendering `period`
@@ -37,6 +47,7 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         self.resolved = resolved
         self.device = device
         self.sampleRate = sampleRate
+        self.period = period
         let followed = resolved.singers.isEmpty ? resolved.schedule.notes.compactMap(\.line).min().map { [$0] } ?? [] : resolved.singers
         notes = ExpectedNote.notes(of: followed, in: resolved.schedule, score: resolved.score)
         do {
@@ -46,10 +57,15 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         }
         renderer.holdsAtEnd = holdsAtEnd
         if startsPaused { renderer.send(.pause(true)) }
-        control = Locked(
-            Control(
-                transport: Transport(
-                    resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)))
+        let transport = Transport(
+            resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)
+        control = Locked(Control(transport: transport, shownTransport: transport.state))
+        var start = SessionSnapshot()
+        start.time = -resolved.schedule.preroll
+        start.passes = resolved.schedule.passes
+        start.apply(.transport(transport.state))
+        start.next = notes.first
+        broadcaster = EventBroadcaster(start)
         if MixDestination.isNone(device) {
             output = SilentPlayback(sampleRate: sampleRate, periodFrames: period, source: renderer)
         } else {
@@ -61,9 +77,21 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         }
     }
 
+    /// Starts playing, and following what is played.
     public func start() throws(SessionError) {
-        do { try output.start() } catch { throw SessionError(.audio, "\(error)") }
+        do {
+            try output.start()
+            let started = try StreamThread("playback events") { [self] in follow() }
+            pump.withLock { $0 = started }
+        } catch {
+            output.stop()
+            throw SessionError(.audio, "\(error)")
+        }
     }
+
+    /// What happens from now on: where the music heard is, the transport as the singer sets it, the pass; the
+    /// last event comes once the mix has been played, the singer quit, or the device failed.
+    public func events() -> AsyncStream<SessionEvent> { broadcaster.subscribe() }
 
     /// Whether the whole mix has been played, or ``SessionCommand/quit`` was sent.
     public var hasEnded: Bool { output.isFinished || quit.load(ordering: .acquiring) }
@@ -73,35 +101,48 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// Why the device stopped, if it failed.
     public var error: SessionError? { output.error.map { SessionError(.audio, "\($0)") } }
 
+    /// Passes the command to the renderer; what it changes in the transport is published at once, and where the
+    /// music is once it is heard there.
     public func send(_ command: SessionCommand) {
         control.withLock { control in
-            follow(&control)
             if control.transport.apply(command) { quit.store(true, ordering: .releasing) }
+            publish(&control)
         }
     }
 
-    /// Where the music being heard is. (The synthesizer renders ahead of what is heard by the device's buffer, and
-    /// a sound server starts a stream silent.)
-    public var snapshot: SessionSnapshot {
-        control.withLock { control in
-            let heard = follow(&control)
-            let transport = control.transport, time = transport.scoreTime
-            var snapshot = SessionSnapshot()
-            snapshot.time = time
-            if heard { (snapshot.measure, snapshot.beat) = resolved.position(at: time) }
-            snapshot.pass = resolved.pass(at: time)
-            snapshot.passes = resolved.schedule.passes
-            snapshot.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
-            snapshot.tempoPercent = transport.percent
-            snapshot.paused = transport.paused
-            let score = resolved.score, measures = resolved.schedule.measures
-            let number = { (played: Int) in score.measures[measures[played].index].number }
-            snapshot.loop = transport.looping.map { (number($0.lowerBound), number($0.upperBound)) }
-            snapshot.mineMuted = transport.mineMuted
-            snapshot.current = notes.last { $0.onset <= time && $0.end > time }
-            snapshot.next = notes.first { $0.onset > time }
-            snapshot.ended = hasEnded
-            return snapshot
+    /// The session's own thread: publishes where the music is each time the device has played another period, until
+    /// the end.
+    private func follow() {
+        let periodMicroseconds = UInt32(period * 1_000_000 / sampleRate)
+        while !hasEnded && output.error == nil {
+            control.withLock { publish(&$0) }
+            // The device's thread takes the frames; nothing wakes this one when it has, so it waits out one period.
+            usleep(periodMicroseconds)
+        }
+        control.withLock { publish(&$0) }
+        broadcaster.finish(with: .ended(nil))
+    }
+
+    /// Publishes what changed: the transport, where the music being heard is, the pass. (The synthesizer renders
+    /// ahead of what is heard by the device's buffer, and a sound server starts a stream silent: a seek is heard,
+    /// and published, a buffer later.)
+    private func publish(_ control: inout Control) {
+        let heard = follow(&control)
+        let transport = control.transport.state
+        if transport != control.shownTransport {
+            broadcaster.publish(.transport(transport))
+            control.shownTransport = transport
+        }
+        let time = control.transport.scoreTime
+        let position = SessionEvent.Position(at: time, in: resolved, notes: notes, heard: heard)
+        if position != control.shownPosition {
+            broadcaster.publish(.position(position))
+            control.shownPosition = position
+        }
+        let pass = resolved.pass(at: time)
+        if pass != control.shownPass {
+            broadcaster.publish(.pass(pass))
+            control.shownPass = pass
         }
     }
 
@@ -117,12 +158,20 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
             control.transport.scoreTime = -resolved.schedule.preroll
             return false
         }
-        let frame = Int(heard)
+        var frame = Int(heard)
         if let current = control.segments.lastIndex(where: { $0.frame <= frame }) { control.segments.removeFirst(current) }
+        // The heard frame is read off a clock that jitters under load: one read a little early after a seek must
+        // not put the music back before the seek (the measure before it), whose segment has been left behind.
+        frame = max(frame, control.segments[0].frame)
         let cursor = control.segments[0].cursor(at: frame)
         control.transport.scoreTime = (cursor - Double(control.transport.zeroSample)) / Double(sampleRate)
         return true
     }
 
-    public func stop() { output.stop() }
+    /// Stops playing; the events end.
+    public func stop() {
+        quit.store(true, ordering: .releasing)
+        pump.withLock { $0 }?.joinWhenDone()
+        output.stop()
+    }
 }

@@ -11,9 +11,9 @@ import Synchronization
 /// beat of the practised range, and the session kept in the history as it goes.
 ///
 /// A front end builds it from a ``PracticePlan`` (devices and files are opened there, so that their errors come
-/// first), calls ``start()``, reads ``snapshot`` as often as it draws, sends ``SessionCommand``s, may ``cancel()``, and
-/// gets the report from ``wait()``. The session runs on a thread of its own; every member may be used from any
-/// thread.
+/// first), subscribes to its ``events()``, calls ``start()``, sends ``SessionCommand``s, may ``cancel()``, and gets the
+/// report as the last event or from ``wait()``. The session runs on a thread of its own, which turns what the
+/// real-time threads leave in their rings into events; every member may be used from any thread.
 public final class PracticeSession: @unchecked Sendable {
     /// How a session ended.
     public enum Ending: Sendable, Equatable {
@@ -59,7 +59,7 @@ public final class PracticeSession: @unchecked Sendable {
     private let recorder: SessionRecorder?
     /// The microphone's recording, once the session has ended.
     private let recorded = Locked<RecordedTake?>(nil)
-    private let state = Locked(SessionSnapshot())
+    private let broadcaster: EventBroadcaster<SessionEvent, SessionSnapshot>
     private let inbox = Locked<[SessionCommand]>([])
     private let cancelled = Atomic<Bool>(false)
     private let result = Locked<Outcome?>(nil)
@@ -141,12 +141,13 @@ public final class PracticeSession: @unchecked Sendable {
         self.notes = notes
         self.range = range
         self.header = header
-        state.withLock {
-            $0.tempo = resolved.schedule.initialTempo
-            $0.locked = plan.locked
-            $0.next = notes.first
-            $0.time = -resolved.schedule.preroll
-        }
+        var start = SessionSnapshot()
+        start.tempo = resolved.schedule.initialTempo
+        start.locked = plan.locked
+        start.passes = resolved.schedule.passes
+        start.next = notes.first
+        start.time = -resolved.schedule.preroll
+        broadcaster = EventBroadcaster(start)
     }
 
     /// The report of a session of `plan` before anything is judged.
@@ -261,8 +262,9 @@ public final class PracticeSession: @unchecked Sendable {
         }
     }
 
-    /// Where the session is now.
-    public var snapshot: SessionSnapshot { state.withLock { $0 } }
+    /// What happens in the session from now on, as it happens: each call gives a stream of its own (see
+    /// ``EventBroadcaster`` for how much a slow subscriber may fall behind).
+    public func events() -> AsyncStream<SessionEvent> { broadcaster.subscribe() }
 
     /// The monotonic clock of ``SessionSnapshot/heard``, now, in nanoseconds.
     public static func clock() -> Int { AudioClock.now() }
@@ -274,9 +276,6 @@ public final class PracticeSession: @unchecked Sendable {
 
     /// Ends the session as sung so far; ``wait()`` then returns its report.
     public func cancel() { cancelled.store(true, ordering: .releasing) }
-
-    /// Whether the session has ended.
-    public var hasEnded: Bool { result.withLock { $0 != nil } }
 
     /// Waits for the session to end and returns its report; every verdict is in the history by then.
     public func wait() -> Outcome {
@@ -300,6 +299,8 @@ public final class PracticeSession: @unchecked Sendable {
         var alignment: Double?
         /// The notes a take ended before.
         var unsung: SessionReport.Unsung?
+        /// How many of the results have been published as events.
+        var published = 0
     }
 
     private func finishRun(_ run: Run) {
@@ -317,10 +318,11 @@ public final class PracticeSession: @unchecked Sendable {
             )
         }
         recorder?.finish(audio: run.audio, interrupted: report.interruption, aligned: run.alignment)
-        state.withLock { $0.ended = true }
-        result.withLock {
-            $0 = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
-        }
+        let outcome = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: recorded.withLock { $0 })
+        result.withLock { $0 = outcome }
+        for judged in run.results[min(run.published, run.results.count)...] { broadcaster.publish(.judged(judged)) }
+        if let audio = run.audio { broadcaster.publish(.audio(audio)) }
+        broadcaster.finish(with: .ended(outcome))
     }
 
     private func run() -> Run {
@@ -379,6 +381,7 @@ public final class PracticeSession: @unchecked Sendable {
         }
         var judge = analysis.judge(Array(notes), options: plan.options)
         var saver = Saver()
+        var published = Published()
         var ending = Ending.completed
         var lastSave = -Double.infinity
         do throws(SessionError) {
@@ -388,7 +391,7 @@ public final class PracticeSession: @unchecked Sendable {
                 // Every quarter second of the take: hand over, show, and hear a cancel or a quit.
                 guard time - lastSave >= 0.25 else { return true }
                 saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
-                publish(time: time, results: numbered(judge.results), trace: judge.trace)
+                publish(&published, at: time, pass: resolved.pass(at: time), results: judge.results, trace: judge.trace)
                 lastSave = time
                 if isCancelled { ending = .cancelled }
                 if inbox.withLock({ commands in
@@ -412,6 +415,7 @@ public final class PracticeSession: @unchecked Sendable {
         saver.save(recorder, results: numbered(judge.results), trace: judge.trace)
         run.results = numbered(judge.results)
         run.trace = judge.trace
+        run.published = published.results
         run.ending = ending
         run.place = (resolved.position(at: lastSave).measure, resolved.pass(at: lastSave))
         return run
@@ -432,6 +436,7 @@ public final class PracticeSession: @unchecked Sendable {
         var lastSung: (time: Double, midi: Double)?
         var heard: Int?
         var lastPublished = -Double.infinity
+        var published = Published()
         do throws(SessionError) {
             try mix.start()
             do { try capture.start(following: mix.playback) } catch { throw SessionError(.audio, "\(error)") }
@@ -474,7 +479,7 @@ public final class PracticeSession: @unchecked Sendable {
                     if let segment = judge.segment(at: position - latency) {
                         transport.scoreTime = segment.scoreTime(at: position - latency)
                     }
-                    publish(transport, judge: judge, sung: lastSung, at: position - latency, heard: heard, live: live)
+                    publish(&published, transport, judge: judge, sung: lastSung, at: position - latency, heard: heard, live: live)
                     // Wait about as long as the rest of the hop takes to arrive.
                     let missing = max(1, frames.hop - ring.available)
                     usleep(UInt32(max(500, min(10_000, missing * 1_000_000 / sampleRate))))
@@ -538,65 +543,77 @@ public final class PracticeSession: @unchecked Sendable {
             loudspeakersDecibels: echo.flatMap { AudioHealth.loudspeakers(gain: $0.gain) })
         return Run(
             results: numbered(judge.results), trace: judge.trace, audio: audio, ending: ending,
-            place: (resolved.position(at: transport.scoreTime).measure, judge.pass + resolved.pass(at: transport.scoreTime) - 1))
+            place: (resolved.position(at: transport.scoreTime).measure, judge.pass + resolved.pass(at: transport.scoreTime) - 1),
+            published: published.results)
     }
 
     /// `results` with the pass each was sung in: the judge's (a step back, a loop of a phrase) and, with `--loop`,
     /// which time through the range its note is in.
-    private func numbered(_ results: [NoteResult]) -> [NoteResult] {
-        guard resolved.schedule.passes > 1 else { return results }
-        return results.map { result in
-            var numbered = result
-            numbered.pass += resolved.pass(at: result.note.onset) - 1
-            return numbered
-        }
+    private func numbered(_ results: [NoteResult]) -> [NoteResult] { results.map(numbered) }
+
+    private func numbered(_ result: NoteResult) -> NoteResult {
+        guard resolved.schedule.passes > 1 else { return result }
+        var numbered = result
+        numbered.pass += resolved.pass(at: result.note.onset) - 1
+        return numbered
     }
 
-    /// A recorded take's progress, for the snapshot.
-    private func publish(time: Double, results: [NoteResult], trace: [TracePoint]) {
-        let (measure, beat) = resolved.position(at: time)
-        state.withLock {
-            $0.time = time
-            $0.pass = resolved.pass(at: time)
-            $0.passes = resolved.schedule.passes
-            $0.measure = measure
-            $0.beat = beat
-            $0.results = results
-            $0.current = notes.last { $0.onset <= time && $0.end > time }
-            $0.next = notes.first { $0.onset > time }
-            $0.trace = Array(trace.suffix(400).drop { $0.time < time - 10 })
-        }
+    /// What the session's thread has published, so that it publishes only what changed.
+    private struct Published {
+        var position: SessionEvent.Position?
+        var transport: SessionEvent.TransportState?
+        var pass = 1
+        var results = 0
+        var trace = 0
+        var pitch: (sung: Double?, heard: Int?) = (nil, nil)
+        var audio: AudioHealth?
     }
 
-    /// A live session's state, for the snapshot: where playback is, what the transport has changed, what the
-    /// judge has heard and decided.
+    /// Publishes what changed since `published`: the transport first, then where the music is, the pass, the pitch
+    /// and trace, the verdicts (`results`, before they are numbered by pass), and how the devices fare.
     private func publish(
-        _ transport: Transport, judge: SteeredJudge, sung: (time: Double, midi: Double)?, at time: Double, heard: Int?,
-        live: LiveSetup
+        _ published: inout Published, at time: Double, transport: SessionEvent.TransportState? = nil, pass: Int,
+        results: [NoteResult], trace: [TracePoint], sung: Double? = nil, heard: Int? = nil, audio: AudioHealth? = nil
+    ) {
+        if let transport, transport != published.transport {
+            broadcaster.publish(.transport(transport))
+            published.transport = transport
+        }
+        let position = SessionEvent.Position(at: time, in: resolved, notes: notes)
+        if position != published.position {
+            broadcaster.publish(.position(position))
+            published.position = position
+        }
+        if pass != published.pass {
+            broadcaster.publish(.pass(pass))
+            published.pass = pass
+        }
+        if trace.count != published.trace || sung != published.pitch.sung || heard != published.pitch.heard {
+            let added = Array(trace.dropFirst(published.trace))
+            broadcaster.publish(.pitch(SessionEvent.Pitch(sung: sung, heard: heard, trace: added)))
+            published.trace = trace.count
+            published.pitch = (sung, heard)
+        }
+        for result in results.dropFirst(published.results) { broadcaster.publish(.judged(numbered(result))) }
+        published.results = max(published.results, results.count)
+        if let audio, audio != published.audio {
+            broadcaster.publish(.audio(audio))
+            published.audio = audio
+        }
+    }
+
+    /// A live session's state: where playback is, what the transport has changed, what the judge has heard and
+    /// decided.
+    private func publish(
+        _ published: inout Published, _ transport: Transport, judge: SteeredJudge, sung: (time: Double, midi: Double)?,
+        at time: Double, heard: Int?, live: LiveSetup
     ) {
         let scoreTime = transport.scoreTime
-        let (measure, beat) = resolved.position(at: scoreTime)
-        let marks = header.measureStarts
-        state.withLock {
-            $0.time = scoreTime
-            $0.measure = measure
-            $0.beat = beat
-            $0.tempo = resolved.schedule.initialTempo * Double(transport.percent) / 100
-            $0.tempoPercent = transport.percent
-            $0.paused = transport.paused
-            $0.loop = transport.looping.map { (marks[$0.lowerBound].number, marks[$0.upperBound].number) }
-            $0.mineMuted = transport.mineMuted
-            $0.pass = judge.pass + resolved.pass(at: scoreTime) - 1
-            $0.passes = resolved.schedule.passes
-            $0.current = notes.last { $0.onset <= scoreTime && $0.end > scoreTime }
-            $0.next = notes.first { $0.onset > scoreTime }
-            $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
-            $0.heard = heard
-            if $0.results.count != judge.results.count { $0.results = numbered(judge.results) }
-            $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
-            $0.audio = AudioHealth(
+        publish(
+            &published, at: scoreTime, transport: transport.state, pass: judge.pass + resolved.pass(at: scoreTime) - 1,
+            results: judge.results, trace: judge.trace, sung: sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }, heard: heard,
+            audio: AudioHealth(
                 underruns: live.mix.underruns, overruns: live.capture.overruns, droppedSamples: live.ring.dropped, error: nil,
-                loudspeakersDecibels: nil)
-        }
+                loudspeakersDecibels: nil))
     }
 }

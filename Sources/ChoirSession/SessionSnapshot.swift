@@ -1,6 +1,6 @@
 import ChoirPractice
 
-/// Where a session is and what it has judged, at one moment.
+/// Where a session is and what it has judged, at one moment: what its events (``SessionEvent``) add up to.
 public struct SessionSnapshot: Sendable {
     /// Seconds from the range's first beat (negative in the count-in), and the measure and beat there ("-" until
     /// the music is heard).
@@ -12,7 +12,7 @@ public struct SessionSnapshot: Sendable {
     public var tempoPercent = 100
     public var paused = false
     /// The looped phrase's first and last measures, by printed number.
-    public var loop: (first: String, last: String)?
+    public var loop: SessionEvent.MeasureSpan?
     public var mineMuted = false
     public var locked = false
     /// The pass through the music, from 1: each time round a `--loop`, and a loop of a phrase or a step back, start
@@ -38,4 +38,45 @@ public struct SessionSnapshot: Sendable {
 
     /// The moment before anything has been played.
     public init() {}
+
+    /// Takes in what `event` says has happened.
+    public mutating func apply(_ event: SessionEvent) {
+        switch event {
+        case .began(let snapshot): self = snapshot
+        case .position(let position):
+            (time, measure, beat, current, next) = (position.time, position.measure, position.beat, position.current, position.next)
+            trimTrace()
+        case .pitch(let pitch):
+            sung = pitch.sung
+            heard = pitch.heard ?? heard
+            trace += pitch.trace
+            trimTrace()
+        case .judged(let result): results.append(result)
+        case .transport(let state):
+            (paused, tempo, tempoPercent, loop, mineMuted) = (state.paused, state.tempo, state.tempoPercent, state.loop, state.mineMuted)
+        case .pass(let pass): self.pass = pass
+        case .audio(let audio): self.audio = audio
+        case .ended: ended = true
+        }
+    }
+
+    /// The position part of the snapshot, as an event would give it.
+    var position: SessionEvent.Position { .init(time: time, measure: measure, beat: beat, current: current, next: next) }
+    /// The transport part of the snapshot, as an event would give it.
+    var transport: SessionEvent.TransportState {
+        .init(paused: paused, tempo: tempo, tempoPercent: tempoPercent, loop: loop, mineMuted: mineMuted)
+    }
+
+    /// Keeps the last ten seconds of the trace (at most 400 points).
+    private mutating func trimTrace() {
+        guard let first = trace.firstIndex(where: { $0.time >= time - 10 }) else { return trace.removeAll() }
+        if first > 0 || trace.count > 400 { trace = Array(trace[max(first, trace.count - 400)...]) }
+    }
+}
+
+extension EventBroadcaster where Event == SessionEvent, State == SessionSnapshot {
+    /// A session's broadcaster, starting from `snapshot`.
+    convenience init(_ snapshot: SessionSnapshot) {
+        self.init(snapshot, apply: { $0.apply($1) }, catchUp: { .began($0) })
+    }
 }

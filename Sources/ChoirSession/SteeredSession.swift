@@ -1,7 +1,7 @@
 import ChoirPractice
 
-/// A session that front ends watch and steer from threads of their own: a practice session, or the mix alone
-/// (``PlaybackSession``).
+/// A session that front ends follow through its events and steer from threads of their own: a practice session, or
+/// the mix alone (``PlaybackSession``).
 public protocol SteeredSession: AnyObject, Sendable {
     /// The score and the mix it plays.
     var resolved: ResolvedPlayback { get }
@@ -11,8 +11,11 @@ public protocol SteeredSession: AnyObject, Sendable {
     var isLive: Bool { get }
     /// Whether it judges the singer, or only plays.
     var judges: Bool { get }
-    /// Where it is now.
-    var snapshot: SessionSnapshot { get }
+    /// Whether the performance lock holds: only pause and quit are obeyed.
+    var locked: Bool { get }
+    /// What happens from now on, as it happens, ending with ``SessionEvent/ended(_:)``: each call gives a stream of
+    /// its own.
+    func events() -> AsyncStream<SessionEvent>
     /// Passes on a singer's command.
     func send(_ command: SessionCommand)
 }
@@ -20,4 +23,5 @@ public protocol SteeredSession: AnyObject, Sendable {
 extension PracticeSession: SteeredSession {
     public var isLive: Bool { !plan.input.isTake }
     public var judges: Bool { true }
+    public var locked: Bool { plan.locked }
 }

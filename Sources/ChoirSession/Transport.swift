@@ -39,6 +39,15 @@ struct Transport {
         heldAtEnd = true
     }
 
+    /// What the singer has set, as an event gives it.
+    var state: SessionEvent.TransportState {
+        let score = resolved.score, measures = resolved.schedule.measures
+        let number = { (played: Int) in score.measures[measures[played].index].number }
+        return SessionEvent.TransportState(
+            paused: paused, tempo: resolved.schedule.initialTempo * Double(percent) / 100, tempoPercent: percent,
+            loop: looping.map { SessionEvent.MeasureSpan(first: number($0.lowerBound), last: number($0.upperBound)) }, mineMuted: mineMuted)
+    }
+
     var zeroSample: Int { renderer?.zeroSample ?? Int((resolved.schedule.preroll * Double(sampleRate)).rounded()) }
 
     /// Acts on a command; returns whether the singer asked to stop.

@@ -4,64 +4,60 @@ import ChoirScore
 import ChoirSession
 import Foundation
 
-/// A session on the page, a practice session or the mix alone: the music it draws (``setup``), then, on a thread of
-/// its own, every change in the session's snapshot sent to the tabs up to 60 times a second, each tab's commands
-/// passed to the session, and a practice session's report once it has ended. It measures how long after the
-/// microphone heard a sample the tabs painted it.
+/// A session on the page, a practice session or the mix alone: the music it draws (``setup``), then every change
+/// the session's events bring sent to the tabs, at most 60 times a second for the position alone, each tab's
+/// commands passed to the session, and a practice session's report, which its last event carries. It measures how
+/// long after the microphone heard a sample the tabs painted it.
 public final class SessionFeed: @unchecked Sendable {
     public let session: any SteeredSession
     public let score: ViewScore
     /// The page's music and the session's fixed facts, as served at `score.json`.
     public let setup: String
     public private(set) var hub: ViewHub!
+    private let events: AsyncStream<SessionEvent>
     private let sent = Locked(Sent())
-    private let report = Locked<String?>(nil)
-    private let stopped = Locked(false)
-    private let thread = Locked<Thread?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let following = Locked<Task<Void, Never>?>(nil)
     /// When each recent message's newest sample was heard, by its number.
     private let heardBySequence = Locked<[Int: Int]>([:])
     private let lags = Locked(DelayTally())
 
+    /// What the tabs have been sent, and what the session's events add up to.
     private struct Sent {
         var sequence = 0
         var results = 0
         var traceEnd = -Double.infinity
-        var snapshot: SessionSnapshot?
+        var snapshot = SessionSnapshot()
+        /// When the last state was sent, in ms on the monotonic clock.
+        var at = 0
+        /// Whether a pitch came after the last position.
+        var pitched = false
+        /// The session's report, once it has ended.
+        var report: String?
     }
 
+    /// Follows `session` from now on: made before the session starts, it misses none of its events.
     public init(_ session: any SteeredSession, engraving: Engraving) {
         self.session = session
         score = ViewScore(engraving, resolved: session.resolved, notes: session.notes, transpose: session.resolved.plan.transpose)
         setup = Self.setup(session, score)
-        hub = ViewHub { [weak self] in self?.receive($0) }
+        events = session.events()
+        hub = ViewHub(receive: { [weak self] in self?.receive($0) }, joined: { [weak self] in self?.greet() })
     }
 
-    /// Starts following the session.
+    /// Starts sending the session's events to the tabs.
     public func start() {
-        let started = Thread { [self] in
-            while !stopped.withLock({ $0 }) {
-                tick()
-                usleep(4_000)
-            }
-            done.signal()
+        let events = self.events
+        let task = Task.detached { [self] in
+            for await event in events { take(event) }
         }
-        started.name = "view feed"
-        thread.withLock { $0 = started }
-        started.start()
-    }
-
-    /// The session has ended: the tabs get its report (heat map over the measures, "Work on") and keep it.
-    public func finish(_ report: SessionReport) {
-        self.report.withLock { $0 = Self.report(report, score: score, resolved: session.resolved) }
+        following.withLock { $0 = task }
     }
 
     /// Stops following; the tabs' sockets close.
     public func stop() {
-        guard thread.withLock({ $0 }) != nil else { return }
-        stopped.withLock { $0 = true }
-        done.wait()
-        thread.withLock { $0 = nil }
+        guard let task = following.withLock({ $0 }) else { return }
+        task.cancel()
+        following.withLock { $0 = nil }
         hub.close()
     }
 
@@ -69,48 +65,57 @@ public final class SessionFeed: @unchecked Sendable {
     /// when no tab painted a live session's frame.
     public var lag: (median: Int, percentile95: Int, maximum: Int)? { lags.withLock { $0.summary } }
 
-    private var lastSent = 0
-    private var reportSent = false
-
-    /// Sends what changed, at most every 16 ms (a display's frame), at once when a verdict or the note changes; a
-    /// tab that joins gets the whole state, and the report once there is one.
-    private func tick() {
-        let snapshot = session.snapshot
+    /// Sends what `event` changed: at once a verdict, a change of note, pass or transport, and the end; the
+    /// position and the pitch at most every 16 ms (a display's frame). The last event brings the report.
+    private func take(_ event: SessionEvent) {
         let now = PracticeSession.clock() / 1_000_000
-        let previous = sent.withLock { $0.snapshot }
-        let finalReport = report.withLock { $0 }
-        let changed =
-            previous.map {
-                $0.results.count != snapshot.results.count || $0.current?.index != snapshot.current?.index || $0.paused != snapshot.paused
-                    || $0.ended != snapshot.ended
-            } ?? true
-        let due = now - lastSent >= 16 && !(previous.map { Self.same($0, snapshot) } ?? false)
-        if changed || due || hub.hasNewTab {
-            lastSent = now
-            let message = sent.withLock { sent in
+        sent.withLock { sent in
+            let previous = sent.snapshot
+            sent.snapshot.apply(event)
+            let snapshot = sent.snapshot
+            let urgent: Bool, due: Bool
+            switch event {
+            case .began, .judged, .transport, .pass, .ended: (urgent, due) = (true, true)
+            // In a live practice session a position comes just before the pitch decided with it: the pitch sends both,
+            // unless the last position had no pitch after it (nothing decided: silence, or paused).
+            case .position:
+                (urgent, due) = (previous.current?.index != snapshot.current?.index, !session.judges || !session.isLive || !sent.pitched)
+                sent.pitched = false
+            case .pitch:
+                (urgent, due) = (false, true)
+                sent.pitched = true
+            case .audio: (urgent, due) = (false, false)
+            }
+            if urgent || (due && now - sent.at >= 16 && !Self.same(previous, snapshot)) {
+                sent.at = now
                 sent.sequence += 1
-                defer {
-                    sent.results = snapshot.results.count
-                    sent.traceEnd = snapshot.trace.last?.time ?? sent.traceEnd
-                    sent.snapshot = snapshot
+                let message = state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)
+                sent.results = snapshot.results.count
+                sent.traceEnd = snapshot.trace.last?.time ?? sent.traceEnd
+                if let heard = snapshot.heard {
+                    heardBySequence.withLock { heardBySequence in
+                        heardBySequence[sent.sequence] = heard
+                        heardBySequence[sent.sequence - 600] = nil
+                    }
                 }
-                return state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)
+                let whole = greeting(sent)
+                hub.publish(message) { whole }
             }
-            if let heard = snapshot.heard {
-                heardBySequence.withLock { heardBySequence in
-                    heardBySequence[message.sequence] = heard
-                    heardBySequence[message.sequence - 600] = nil
-                }
-            }
-            hub.publish(message.text) {
-                [state(snapshot, sequence: message.sequence, results: 0, traceAfter: -.infinity).text]
-                    + (reportSent ? finalReport.map { [$0] } ?? [] : [])
+            if case .ended(let outcome?) = event {
+                let report = Self.report(outcome.report, score: score, resolved: session.resolved)
+                sent.report = report
+                hub.publish(report) { greeting(sent) }
             }
         }
-        if let finalReport, !reportSent {
-            reportSent = true
-            hub.publish(finalReport) { [finalReport] }
-        }
+    }
+
+    /// A tab that joins gets the whole state, and the report once there is one.
+    private func greet() {
+        sent.withLock { sent in hub.greet { greeting(sent) } }
+    }
+
+    private func greeting(_ sent: Sent) -> [String] {
+        [state(sent.snapshot, sequence: sent.sequence, results: 0, traceAfter: -.infinity)] + (sent.report.map { [$0] } ?? [])
     }
 
     /// Whether nothing the page shows differs.
@@ -119,7 +124,7 @@ public final class SessionFeed: @unchecked Sendable {
             && a.loop?.last == b.loop?.last && a.sung == b.sung && a.ended == b.ended && a.trace.last == b.trace.last
     }
 
-    private func state(_ snapshot: SessionSnapshot, sequence: Int, results from: Int, traceAfter: Double) -> (text: String, sequence: Int) {
+    private func state(_ snapshot: SessionSnapshot, sequence: Int, results from: Int, traceAfter: Double) -> String {
         let results = snapshot.results.count >= from ? snapshot.results[from...] : snapshot.results[...]
         let message = JSON.object([
             ("type", "state"), ("sequence", .int(sequence)), ("time", .number(snapshot.time)), ("measure", .string(snapshot.measure)),
@@ -130,7 +135,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
             ("results", .array(results.map(Self.result))), ("ended", .bool(snapshot.ended)),
         ])
-        return (message.serialized(), sequence)
+        return message.serialized()
     }
 
     /// A verdict as the page colours it: the note, its pass, the verdict, and what was sung, for the note's tooltip.
@@ -179,7 +184,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("title", .string(resolved.title)), ("part", JSON(resolved.part)),
             ("judged", .bool(session.judges)),
             ("verse", .int(resolved.plan.verse)), ("live", .bool(session.isLive)),
-            ("locked", .bool(session.snapshot.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
+            ("locked", .bool(session.locked)), ("tempo", .number(schedule.initialTempo)), ("length", .number(schedule.length)),
             (
                 "colours",
                 .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })

@@ -21,10 +21,13 @@ public final class ViewHub: Sendable {
     private let tabs = Locked<[Int: Tab]>([:])
     private let nextTab = Locked(0)
     private let receive: @Sendable (Incoming) -> Void
+    private let joined: @Sendable () -> Void
 
-    /// `receive` is called on the server's threads with each message a tab sends.
-    public init(receive: @escaping @Sendable (Incoming) -> Void) {
+    /// `receive` is called on the server's threads with each message a tab sends, and `joined` each time a tab
+    /// opens (to ``greet(_:)`` it).
+    public init(receive: @escaping @Sendable (Incoming) -> Void, joined: @escaping @Sendable () -> Void = {}) {
         self.receive = receive
+        self.joined = joined
     }
 
     /// How many tabs are watching.
@@ -47,8 +50,17 @@ public final class ViewHub: Sendable {
         }
     }
 
-    /// Whether a tab is waiting for the whole state.
-    public var hasNewTab: Bool { tabs.withLock { $0.values.contains { !$0.greeted } } }
+    /// Sends the tabs that have not had the whole state the messages `whole()` gives.
+    public func greet(_ whole: () -> [String]) {
+        tabs.withLock { tabs in
+            var greeting: [String]?
+            for id in tabs.keys where !tabs[id]!.greeted {
+                if greeting == nil { greeting = whole() }
+                for text in greeting! { tabs[id]!.socket.send(text) }
+                tabs[id]!.greeted = true
+            }
+        }
+    }
 
     /// Takes a tab's WebSocket as it opens.
     public func open(_ socket: WebSocket) -> WebSocket.Handlers {
@@ -57,6 +69,7 @@ public final class ViewHub: Sendable {
             return next
         }
         tabs.withLock { $0[id] = Tab(socket: socket) }
+        joined()
         let receive = self.receive
         return WebSocket.Handlers(
             text: { text in

@@ -6,12 +6,13 @@ import ChoirPractice
 import ChoirScan
 import ChoirScore
 import ChoirSession
+import Dispatch
 import FoundationEssentials
 import Glibc
 
 /// choir: rehearse a line of a choral score against the other lines.
 @main
-struct Choir: ParsableCommand {
+struct Choir: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -50,6 +51,8 @@ struct Choir: ParsableCommand {
     /// Runs the command line, first naming a command that is not one (the parser would call it an unexpected
     /// argument) with the nearest command.
     static func main() {
+        // On the main thread, before any other starts (an asynchronous main starts on another).
+        SignalWatcher.install()
         // Whichever command finds the history damaged says so, once, as it happens.
         DamagedHistory.whenSetAside { damaged in
             var standardError = StandardError()
@@ -65,7 +68,13 @@ struct Choir: ParsableCommand {
             complain(unknown)
             Glibc.exit(ExitStatus.usage.rawValue)
         }
-        main(arguments)
+        // The commands that follow a session's events await them; this thread waits for the command, which exits.
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await main(arguments)
+            finished.signal()
+        }
+        finished.wait()
     }
 
     /// "unknown command 'histroy' (did you mean 'history'?): expected …": a word where a subcommand goes that names

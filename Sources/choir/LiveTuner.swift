@@ -28,7 +28,7 @@ struct LiveTuner {
         if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
         while signals.received == nil && tuner.isRunning {
             if let duration, tuner.seconds + Double(configuration.hop) / configuration.sampleRate > duration { break }
-            if terminal?.readKey() == UInt8(ascii: "q") { break }
+            if terminal != nil && RawTerminal.readKey() == UInt8(ascii: "q") { break }
             guard let result = tuner.next() else { continue }
             if let terminal {
                 terminal.show(TunerLine.render(result))
@@ -86,13 +86,13 @@ final class RawTerminal {
     }
 
     /// A key pressed since the last call, if any.
-    func readKey() -> UInt8? {
+    static func readKey() -> UInt8? {
         var byte: UInt8 = 0
         return Glibc.read(0, &byte, 1) == 1 ? byte : nil
     }
 
     /// A key pressed since the last call, with the arrow keys' escape sequences read whole.
-    func readPress() -> KeyPress? {
+    static func readPress() -> KeyPress? {
         guard let byte = readKey() else { return nil }
         guard byte == 0x1B else { return .character(byte) }
         guard readKey() == UInt8(ascii: "[") else { return .escape }
@@ -105,7 +105,7 @@ final class RawTerminal {
         }
     }
 
-    enum KeyPress: Equatable {
+    enum KeyPress: Equatable, Sendable {
         case character(UInt8)
         case left, right, up, down, escape
     }

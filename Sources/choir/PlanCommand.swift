@@ -205,7 +205,7 @@ extension Choir {
             }
         }
 
-        struct Run: ParsableCommand {
+        struct Run: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Run a plan's items in order, each a practice session with a count-in, then summarise the whole plan.")
 
@@ -242,7 +242,7 @@ extension Choir {
                 if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
             }
 
-            func run() throws {
+            func run() async throws {
                 let store = try openPlans()
                 let plan = try plan(named: name, in: store)
                 guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
@@ -276,7 +276,7 @@ extension Choir {
                         if run == nil {
                             do { run = try store.begin(plan) } catch { throw fail(error) }
                         }
-                        let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
+                        let outcome = try await screen.run(session, context: label, signals: signals)
                         ended = signals.received
                         screen.close()
                         failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure, verbose: verbose)

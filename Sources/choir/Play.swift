@@ -2,11 +2,10 @@ import ArgumentParser
 import ChoirBase
 import ChoirScore
 import ChoirSession
-import Glibc
 
 extension Choir {
     /// `choir play`: the mix through ALSA, on a real-time thread.
-    struct Play: ParsableCommand {
+    struct Play: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play the mix of a score through ALSA (space pauses, q quits).")
 
@@ -14,33 +13,37 @@ extension Choir {
 
         @OptionGroup var output: PlaybackDevice
 
-        func run() throws {
+        func run() async throws {
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
             let player = try output.open(resolved, playback)
             let terminal = RawTerminal()
             defer { terminal?.restore() }
+            let events = player.events()
             do { try player.start() } catch { throw fail(error) }
-            var lastShown = ""
-            while !player.hasEnded && player.error == nil && signals.received == nil {
-                if let key = terminal?.readKey() {
-                    if key == UInt8(ascii: "q") { break }
-                    if key == UInt8(ascii: " ") { player.send(.togglePause) }
+            let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
+            var now = SessionSnapshot(), lastShown = "", line = ""
+            playing: for await input in inputs {
+                switch input {
+                case .event(let event):
+                    now.apply(event)
+                    let started = now.measure != "-"
+                    if let terminal {
+                        let pass = now.passes > 1 ? "  pass \(now.pass) of \(now.passes)" : ""
+                        let shown = started ? "\(now.measure):\(now.beat)\(pass)  " + (now.paused ? "paused" : "playing") : "starting"
+                        let drawn = shown + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))"
+                        if drawn != line { terminal.show(drawn) }
+                        line = drawn
+                    } else if started && "\(now.pass) \(now.measure)" != lastShown {
+                        FileOutput.write("measure \(now.measure)" + (now.passes > 1 ? ", pass \(now.pass) of \(now.passes)" : "") + "\n")
+                    }
+                    if started { lastShown = "\(now.pass) \(now.measure)" }
+                case .key(.character(UInt8(ascii: "q"))), .signal: break playing
+                case .key(.character(UInt8(ascii: " "))): player.send(.togglePause)
+                case .key, .line, .closed: break
                 }
-                let now = player.snapshot
-                let started = now.measure != "-"
-                if let terminal {
-                    let pass = now.passes > 1 ? "  pass \(now.pass) of \(now.passes)" : ""
-                    let shown = started ? "\(now.measure):\(now.beat)\(pass)  " + (now.paused ? "paused" : "playing") : "starting"
-                    terminal.show(shown + "  ♩ = \(Int(resolved.schedule.initialTempo.rounded()))")
-                } else if started && "\(now.pass) \(now.measure)" != lastShown {
-                    FileOutput.write("measure \(now.measure)" + (now.passes > 1 ? ", pass \(now.pass) of \(now.passes)" : "") + "\n")
-                }
-                if started { lastShown = "\(now.pass) \(now.measure)" }
-                // Until a key is pressed, or the position shown is due again.
-                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                if terminal != nil { _ = poll(&descriptor, 1, 20) } else { usleep(20_000) }
             }
+            stop()
             player.stop()
             terminal?.restore()
             var standardError = StandardError()

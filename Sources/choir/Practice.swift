@@ -8,7 +8,7 @@ import Glibc
 extension Choir {
     /// `choir practice`: sing your line while the others play; every note is judged, and the session is
     /// reported and kept in the history.
-    struct Practice: ParsableCommand {
+    struct Practice: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sing your line while the other lines play; get each note judged and a report.", aliases: ["practise"])
 
@@ -119,13 +119,13 @@ extension Choir {
             if let problem = record.flatMap(PracticePlan.problem(recording:)) { throw ValidationError("--record \(problem)") }
         }
 
-        func run() throws {
+        func run() async throws {
             let signals = SignalWatcher()
             let screen = SessionScreen()
             var ended: Int32?
             do {
                 defer { screen.close() }
-                ended = try drill ? runDrill(screen, signals) : runSession(screen, signals)
+                ended = try await drill ? runDrill(screen, signals) : runSession(screen, signals)
             }
             if let lag = screen.lag {
                 var standardError = StandardError()
@@ -139,19 +139,19 @@ extension Choir {
 
         /// One session: plays, judges, keeps the history and prints the report. Returns the signal that ended it, if
         /// one did.
-        private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
+        private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
             let session = try Self.open(PracticeSession.init, plan())
             let scoreView = view ? try ScoreView(session, open: openView) : nil
             defer { scoreView?.close() }
             let known = session.historyFailure
-            let outcome = try screen.run(session, stop: { signals.received != nil })
+            let outcome = try await screen.run(session, signals: signals)
             var signal = signals.received
             screen.close()
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
-                scoreView?.linger(after: outcome) { signals.received != nil }
+                scoreView?.linger { signals.received != nil }
                 signal = signals.received
             }
             if let failed { throw failed }
@@ -159,7 +159,7 @@ extension Choir {
         }
 
         /// `--drill`: every pass a live session, all of them one session in the history.
-        private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) throws -> Int32? {
+        private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
             guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
             let drill = try Self.open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
             var standardError = StandardError()
@@ -168,8 +168,8 @@ extension Choir {
             if drill.needsFirstPass {
                 FileOutput.write(
                     "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
-                let outcome = try screen.run(
-                    try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), stop: { signals.received != nil })
+                let outcome = try await screen.run(
+                    try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), signals: signals)
                 if let failed = Self.finish(
                     outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
                 {
@@ -186,7 +186,7 @@ extension Choir {
             while let (passage, tempo) = drill.upcoming {
                 let session = try Self.open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
                 let label = "drill \(passage.span), pass \(drill.passesOfPassage + 1) at \(Int(tempo))%"
-                let outcome = try screen.run(session, context: label, stop: { signals.received != nil })
+                let outcome = try await screen.run(session, context: label, signals: signals)
                 if let failure = outcome.ending.failure {
                     print("choir: \(failure); the session ends here", to: &standardError)
                     throw ExitStatus.of(failure)

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirSession
 import ChoirView
 import FoundationEssentials
@@ -26,9 +27,8 @@ final class ScoreView {
         feed.start()
     }
 
-    /// Gives the tabs the report, then keeps the page up until Enter, the end of input, or a signal.
-    func linger(after outcome: PracticeSession.Outcome, stop: () -> Bool) {
-        feed.finish(outcome.report)
+    /// Keeps the page, which the session's last event gave the report, up until Enter, the end of input, or a signal.
+    func linger(stop: () -> Bool) {
         FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
         var input = LineInput()
         while !stop() {
@@ -65,7 +65,7 @@ final class ScoreView {
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        if posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ) != 0 {
+        if SpawnAttributes.withSignalsReset({ posix_spawn(&pid, "/usr/bin/env", &actions, $0, argv, environ) }) != 0 {
             var standardError = StandardError()
             print("choir: cannot start \(browser) to open the score view; open \(address) yourself", to: &standardError)
         }

@@ -2,7 +2,6 @@ import ChoirBase
 import ChoirPractice
 import ChoirSession
 import FoundationEssentials
-import Glibc
 
 /// What a singer sees and presses while a live session runs: on a terminal the live view and the keys; otherwise
 /// one line per measure judged. A recorded take is judged without a screen.
@@ -29,9 +28,9 @@ final class SessionScreen {
         }
     }
 
-    /// Runs `session` to its end: keys become commands, snapshots are drawn (with `context`, what the session is part
-    /// of: a drill's passage, pass and tempo, or a plan's item), and `stop` (a signal's arrival) cancels it. Returns its outcome.
-    func run(_ session: PracticeSession, context: String? = nil, stop: () -> Bool) throws -> PracticeSession.Outcome {
+    /// Runs `session` to its end: keys become commands, its events are drawn (with `context`, what the session is
+    /// part of: a drill's passage, pass and tempo, or a plan's item), and a signal cancels it. Returns its outcome.
+    func run(_ session: PracticeSession, context: String? = nil, signals: SignalWatcher) async throws -> PracticeSession.Outcome {
         let resolved = session.resolved
         view = LiveView(
             title: "\(resolved.title) — \(session.header.part)", notes: session.notes,
@@ -41,28 +40,28 @@ final class SessionScreen {
             },
             context: context, marks: Self.pencils(session))
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
-        guard case .device = session.plan.input else {
-            do { try session.start() } catch { throw fail(error) }
-            while !session.hasEnded {
-                if stop() { session.cancel() }
-                usleep(15_000)
-            }
-            return session.wait()
+        let events = session.events()
+        let live = !session.plan.input.isTake
+        // Each live session has the screen while it runs; between a drill's passes the terminal shows their lines.
+        if live {
+            terminal = RawTerminal()
+            terminal?.enterFullScreen()
         }
-        // Each session has the screen while it runs; between a drill's passes the terminal shows their lines.
-        terminal = RawTerminal()
-        terminal?.enterFullScreen()
         defer { close() }
         do { try session.start() } catch { throw fail(error) }
-        while !session.hasEnded {
-            if stop() { session.cancel() }
-            while let key = terminal?.readPress() {
-                if let command = Self.command(for: key) { session.send(command) }
+        let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
+        defer { stop() }
+        var snapshot = SessionSnapshot()
+        for await input in inputs {
+            switch input {
+            case .event(let event):
+                snapshot.apply(event)
+                // A recorded take is judged without a screen.
+                if live { show(snapshot, after: event) }
+            case .key(let key): if let command = Self.command(for: key) { session.send(command) }
+            case .signal: session.cancel()
+            case .line, .closed: break
             }
-            show(session.snapshot)
-            // Until a key is pressed, or the next frame is due.
-            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if terminal != nil { _ = poll(&descriptor, 1, 15) } else { usleep(15_000) }
         }
         return session.wait()
     }
@@ -82,8 +81,9 @@ final class SessionScreen {
         }
     }
 
-    /// Draws the snapshot, at most 30 times a second on a terminal, or prints a line when a measure is done.
-    private func show(_ snapshot: SessionSnapshot) {
+    /// Draws the snapshot on a terminal: at once what the singer did or changed, the position and pitch at most 30
+    /// times a second; without one, prints a line when a measure is done.
+    private func show(_ snapshot: SessionSnapshot, after event: SessionEvent) {
         let results = snapshot.results
         guard let terminal else {
             if let last = results.last, last.note.measure != shownMeasure {
@@ -97,7 +97,12 @@ final class SessionScreen {
             return
         }
         let now = Int(PracticeSession.clock() / 1_000_000)
-        guard now - lastDrawn >= 33 else { return }
+        switch event {
+        // A position comes just before the pitch decided with it: the pitch draws both.
+        case .position, .audio: return
+        case .pitch: guard now - lastDrawn >= 33 else { return }
+        case .began, .judged, .transport, .pass, .ended: break
+        }
         lastDrawn = now
         let (width, height) = terminal.size
         terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: FileOutput.colour))

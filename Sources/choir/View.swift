@@ -1,11 +1,10 @@
 import ArgumentParser
 import ChoirBase
 import ChoirSession
-import Glibc
 
 extension Choir {
     /// `choir view`: the engraved score in the browser, played from the page.
-    struct View: ParsableCommand {
+    struct View: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the engraved score in the browser and play it from the page (its address is the first line printed).",
             discussion: """
@@ -22,45 +21,44 @@ extension Choir {
         @Flag(name: .customLong("open"), help: "Open the page in the desktop's browser.")
         var openView = false
 
-        func run() throws {
+        func run() async throws {
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
             let session = try output.open(resolved, playback, startsPaused: true, holdsAtEnd: true)
             let view = try ScoreView(session, open: openView)
             defer { view.close() }
+            let events = session.events()
             do { try session.start() } catch { throw fail(error) }
             let terminal = RawTerminal()
             defer { terminal?.restore() }
             if terminal == nil { FileOutput.write("Play it from the page; a line here ends it.\n") }
-            var input = LineInput(), shown = (measure: "-", paused: true)
-            watching: while !session.hasEnded && session.error == nil && signals.received == nil {
-                let now = session.snapshot
-                if let terminal {
-                    while let key = terminal.readPress() {
-                        if let command = SessionScreen.command(for: key) { session.send(command) }
+            let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .lines : .keys, signals: signals)
+            var now = SessionSnapshot(), shown = (measure: "-", paused: true), line = ""
+            watching: for await input in inputs {
+                switch input {
+                case .event(let event):
+                    now.apply(event)
+                    if let terminal {
+                        var flags = SessionScreen.flags(now)
+                        if !now.paused { flags.insert("playing", at: 0) }
+                        let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
+                        let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"
+                        let drawn = "\(place)  ♩ = \(Int(now.tempo.rounded()))\(percent)  " + flags.joined(separator: ", ")
+                        if drawn != line { terminal.show(drawn) }
+                        line = drawn
+                    } else if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
+                        if now.paused != shown.paused { FileOutput.write(now.paused ? "paused\n" : "playing\n") }
+                        if now.measure != shown.measure { FileOutput.write("measure \(now.measure)\n") }
+                        shown = (now.measure, now.paused)
                     }
-                    var flags = SessionScreen.flags(now)
-                    if !now.paused { flags.insert("playing", at: 0) }
-                    let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
-                    let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"
-                    terminal.show("\(place)  ♩ = \(Int(now.tempo.rounded()))\(percent)  " + flags.joined(separator: ", "))
-                    // Until a key is pressed, or the line is due again.
-                    var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&descriptor, 1, 20)
-                    continue
-                }
-                if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
-                    if now.paused != shown.paused { FileOutput.write(now.paused ? "paused\n" : "playing\n") }
-                    if now.measure != shown.measure { FileOutput.write("measure \(now.measure)\n") }
-                    shown = (now.measure, now.paused)
-                }
+                case .key(let key): if let command = SessionScreen.command(for: key) { session.send(command) }
                 // A line ends playback; the end of input leaves the page in charge (a launcher gives no terminal).
-                guard input.isOpen else {
-                    usleep(20_000)
-                    continue
+                case .line(let text): if text.contains("\n") { break watching }
+                case .closed: break
+                case .signal: break watching
                 }
-                if case .typed(let text) = input.next(waiting: 20), text.contains("\n") { break watching }
             }
+            stop()
             session.stop()
             terminal?.restore()
             var standardError = StandardError()
