@@ -76,6 +76,8 @@ func drive(_ plan: PracticePlan, reportPath: String) async -> String {
         if case .ended(let ended) = event { outcome = ended }
     }
     guard let outcome else { fail(log + "no outcome among the events") }
+    // The last event comes from the session's own thread, as it ends: waiting lets that thread finish.
+    guard session.wait().report.results == outcome.report.results else { fail(log + "the events' outcome is not the session's") }
     log +=
         "ended \(outcome.ending == .completed ? "completed" : "\(outcome.ending)"), \(outcome.report.passes.count) passes, "
         + "\(outcome.report.results.count) verdicts\n"
