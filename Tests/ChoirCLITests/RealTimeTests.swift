@@ -898,8 +898,9 @@ extension RealTimeTests {
     /// it, sings the take into the other, whose monitor is choir's microphone, starting on the first beat after
     /// the count-in the way a person would. Returns both reports.
     /// A live session sung by the singer, compared with the file session on its take. The singer places its take
-    /// from its own reading of when it heard the count-in; under load on two cores that reading has been 110 ms
-    /// off, and every note then shows it as late (or early). Such a run tests the singer, not choir, so it sings
+    /// from its own reading of when it heard the count-in; under load on two cores that reading has been 50 to 110
+    /// ms off, and notes then show it as late (or early), while the live session's recording, judged again, gives
+    /// the live verdicts exactly. Such a run tests the singer, not choir, so it sings
     /// once more; a second misplacement is reported as it is.
     /// A live session beside the file session on `take`, sung again if the singer placed it too far off; with
     /// `record`, the live session keeps what its microphone heard there. Returns the live report, the comparison and
@@ -909,7 +910,8 @@ extension RealTimeTests {
     {
         var (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
         var comparison = compare(live, file)
-        if comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 80 {
+        // 40 ms: the shortest timing tolerance is 60 ms, and a singer that far off moves notes near it across.
+        if comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 40 {
             print("the singer was \(comparison.medianLag) ms off; singing again")
             (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
             comparison = compare(live, file)
