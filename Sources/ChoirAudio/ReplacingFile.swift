@@ -156,10 +156,7 @@ public final class ReplacingFile {
     /// was killed while writing leaves its file, which no one else would ever finish or remove. A file whose
     /// process still runs (or whose number another process has taken since) is left alone.
     static func removeStale(in directory: String) {
-        guard let folder = FileName.withPath(directory.isEmpty ? "." : directory, opendir) else { return }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.decode($0.prefix { $0 != 0 }) }
+        for name in FileName.names(in: directory.isEmpty ? "." : directory) ?? [] {
             guard let pid = stalePID(name), kill(pid, 0) != 0, errno == ESRCH else { continue }
             _ = FileName.withPath(directory + name, unlink)
         }

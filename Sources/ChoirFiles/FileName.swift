@@ -80,8 +80,12 @@ public enum FileName {
         guard let directory = withPath(folder, { opendir($0) }) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read where it lies: the system's entry is only as long as its name, so copying the whole
+        // `dirent` (256 bytes of name) can run past the end of the system's buffer into an unmapped page.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { decode($0.prefix { $0 != 0 }) }
+            let start = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            let name = decode(UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -44,4 +44,22 @@ struct FileNameTests {
         #expect(listed.allSatisfy { FileName.exists(folder + "/" + $0) })
         #expect(FileName.names(in: folder + "/none") == nil)
     }
+
+    /// A folder of thousands of names, short and long, fills the system's directory buffer many times over; each
+    /// name is listed once and whole. The last entry of each buffer sits at its very end: a listing that copied
+    /// more than the name there read past it (CI crashed on an unmapped page; AddressSanitizer catches it always).
+    @Test func aFullFolderIsListedWithoutReadingPastItsEntries() throws {
+        var template = Array("/tmp/choir-names-XXXXXX".utf8CString)
+        let folder = try #require(mkdtemp(&template).map { String(cString: $0) })
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        let names = (0..<3000).map { index in String(index) + String(repeating: "x", count: index % 7 == 0 ? 200 : index % 5) }
+        for name in names {
+            let descriptor = FileName.withPath(folder + "/" + name) { open($0, O_WRONLY | O_CREAT, 0o644) }
+            try #require(descriptor >= 0)
+            close(descriptor)
+        }
+        let listed = try #require(FileName.names(in: folder))
+        #expect(listed.count == names.count)
+        #expect(Set(listed) == Set(names))
+    }
 }
