@@ -4,27 +4,33 @@ import FoundationEssentials
 /// A drill: the weakest passages of the singer's latest session (or of a first pass), each looped with a count-in
 /// from a slower tempo, a step faster after every pass sung well enough, until a pass at the full tempo is; at most
 /// eight passes a passage. Every pass is a live ``PracticeSession``, and all of them are one session in the history,
-/// pass after pass, placed on the whole range's clock.
-public final class PracticeDrill: @unchecked Sendable {
-    public let plan: PracticePlan
+/// pass after pass, placed on the whole range's clock. ``DrillSession`` runs it.
+final class PracticeDrill: @unchecked Sendable {
+    let plan: PracticePlan
     /// The singer's line's name.
-    public let part: String
+    let part: String
     /// The passages to drill, weakest first; empty until known (see ``needsFirstPass``).
-    public private(set) var passages: [Drill.Passage] = []
+    private(set) var passages: [Drill.Passage] = []
     /// Whether no session of the line was in the history to learn the passages from.
-    public let needsFirstPass: Bool
+    let needsFirstPass: Bool
     private let resolved: ResolvedPlayback
     private let header: SessionReport
     private let recorder: SessionRecorder?
     private let startPercent: Double
     private var current = 0
     private var drill: Drill
+    /// The recordings still to judge, one per pass, when the singer is not the capture device.
+    private var takes: [String]
+    private let recordings: Int
 
-    /// Prepares a drill of `plan`'s line, whose passes start at `startPercent`% of the plan's tempo.
-    public init(_ plan: PracticePlan, startPercent: Double) throws(SessionError) {
+    /// Prepares a drill of `plan`'s line, whose passes start at `startPercent`% of the plan's tempo, sung into the
+    /// plan's capture device or, given `takes`, recorded one per pass.
+    init(_ plan: PracticePlan, startPercent: Double, takes: [String]) throws(SessionError) {
         guard case .device = plan.input else {
             throw SessionError(.usage, "a drill needs a live microphone: expected an input device, not a take")
         }
+        self.takes = takes
+        recordings = takes.count
         self.plan = plan
         self.startPercent = startPercent
         drill = Drill(start: startPercent)
@@ -43,27 +49,29 @@ public final class PracticeDrill: @unchecked Sendable {
     }
 
     /// Why the history is not being written, if it is not.
-    public var historyFailure: String? { recorder?.failure }
+    var historyFailure: String? { recorder?.failure }
 
     /// A session over the whole range, to find the weakest measures; give its report to ``learn(from:)``.
-    public func firstPass() throws(SessionError) -> PracticeSession {
+    func firstPass() throws(SessionError) -> PracticeSession {
+        var pass = plan
+        pass.input = try input()
         recorder?.beginRun(offset: 0, scale: 1)
-        return try PracticeSession(plan, resolved: resolved, header: header, recorder: recorder)
+        return try PracticeSession(pass, resolved: resolved, header: header, recorder: recorder)
     }
 
     /// Takes the passages to drill from a first pass.
-    public func learn(from report: SessionReport) {
+    func learn(from report: SessionReport) {
         passages = Drill.passages(of: report)
         current = 0
     }
 
     /// The passage being drilled and the tempo of its next pass, in percent of the plan's.
-    public var upcoming: (passage: Drill.Passage, tempo: Double)? {
+    var upcoming: (passage: Drill.Passage, tempo: Double)? {
         current < passages.count ? (passages[current], drill.tempo) : nil
     }
 
     /// The next pass, a session of its own over the passage; nil once every passage is done.
-    public func nextPass() throws(SessionError) -> PracticeSession? {
+    func nextPass() throws(SessionError) -> PracticeSession? {
         guard let (passage, tempo) = upcoming else { return nil }
         var pass = plan
         pass.playback.from = passage.first
@@ -72,6 +80,7 @@ public final class PracticeDrill: @unchecked Sendable {
         pass.playback.countIn = true
         pass.playback.tempoPercent = (plan.playback.tempoPercent ?? 100) * tempo / 100
         pass.history = nil
+        pass.input = try input()
         let passResolved = try pass.playback.resolve()
         let passHeader = try PracticeSession.header(pass, passResolved)
         // At tempo% of the session's speed, a second of the pass is tempo/100 of a second of the whole range.
@@ -81,7 +90,7 @@ public final class PracticeDrill: @unchecked Sendable {
     }
 
     /// Records a pass's report and says what comes next: after `done` or `movedOn`, the next passage.
-    public func record(_ report: SessionReport) -> Drill.Next {
+    func record(_ report: SessionReport) -> Drill.Next {
         let next = drill.record(accuracy: report.accuracy)
         if next == .done || next == .movedOn {
             current += 1
@@ -90,6 +99,15 @@ public final class PracticeDrill: @unchecked Sendable {
         return next
     }
 
+    /// The singer of the next pass: the capture device, or the next recording.
+    private func input() throws(SessionError) -> PracticePlan.Input {
+        guard recordings > 0 else { return plan.input }
+        guard !takes.isEmpty else {
+            throw SessionError(.usage, "the drill goes on after its \(recordings) recordings: expected one per pass")
+        }
+        return .take(takes.removeFirst())
+    }
+
     /// Passes sung of the current passage.
-    public var passesOfPassage: Int { drill.passes }
+    var passesOfPassage: Int { drill.passes }
 }

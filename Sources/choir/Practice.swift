@@ -14,19 +14,7 @@ extension Choir {
 
         @OptionGroup var playback: PlaybackArguments
 
-        @Option(
-            name: [.customLong("input"), .customLong("input-device")],
-            help:
-                "The microphone: an ALSA capture device, or a recording to judge instead (WAV, FLAC, Ogg, Opus, MP3; time 0 = the first beat, or the count-in's first click)."
-        )
-        var input = "default"
-
-        @Option(
-            name: [.customLong("output"), .customLong("device")],
-            help:
-                "Where the mix goes: an ALSA device, a .wav file, or none (at a microphone, silence on the music's true time); default: none for a recording, else the default device."
-        )
-        var output: String?
+        @OptionGroup var singer: SingerArguments
 
         @Flag(help: "Performance lock: ignore every key but space (pause) and q (quit).")
         var lock = false
@@ -39,14 +27,6 @@ extension Choir {
 
         @Option(help: "With --drill, the tempo each passage starts at, in percent of the session's tempo.")
         var drillStart = 70.0
-
-        // Unconditional, so that a negative value as calibrate prints it needs no '='.
-        @Option(
-            parsing: .unconditional,
-            help:
-                "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored for the two devices, or 0)."
-        )
-        var latency: Double?
 
         @Option(help: "Cents either side of the written pitch that count as in tune.")
         var tolerance = 25.0
@@ -75,12 +55,6 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
-        @Flag(help: "Say everything in the report: every interval against the chord, not just those sung furthest off.")
-        var verbose = false
-
-        @Flag(help: "The microphone hears no loudspeakers (you wear headphones): the mix is not looked for in it.")
-        var headphones = false
-
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
@@ -104,6 +78,7 @@ extension Choir {
 
         func validate() throws {
             let _: Divisi = try named(divisi, for: "--divisi")
+            guard singer.input.count <= 1 else { throw ValidationError("--input: expected one capture device or recording") }
             guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
             if let timingMs, !(timingMs > 0 && timingMs <= 2000) { throw ValidationError("--timing-ms \(timingMs): expected 1 to 2000") }
@@ -112,10 +87,8 @@ extension Choir {
                 throw ValidationError("--drill writes no --report or --html: every pass is kept in the history (`choir report N`)")
             }
             if drill && record != nil { throw ValidationError("--drill keeps no --record: each pass is a session of its own") }
-            if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }
             if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
             if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
-            if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
             if let problem = record.flatMap(PracticePlan.problem(recording:)) { throw ValidationError("--record \(problem)") }
         }
 
@@ -147,7 +120,7 @@ extension Choir {
             let outcome = try await screen.run(session, signals: signals)
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: singer.verbose, allNotes: allNotes)
             try write(JSONReport.render(outcome.report), to: report)
             try write(HTMLReport.render(outcome.report), to: html)
             if signal == nil {
@@ -158,68 +131,15 @@ extension Choir {
             return signal
         }
 
-        /// `--drill`: every pass a live session, all of them one session in the history.
-        private func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
-            guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
-            let drill = try Self.open({ plan throws(SessionError) in try PracticeDrill(plan, startPercent: drillStart) }, plan())
-            var standardError = StandardError()
-            let known = drill.historyFailure
-            if let known { print("choir: \(known); practising without history", to: &standardError) }
-            if drill.needsFirstPass {
-                FileOutput.write(
-                    "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
-                let outcome = try await screen.run(
-                    try Self.open({ _ throws(SessionError) in try drill.firstPass() }, drill.plan), signals: signals)
-                if let failed = Self.finish(
-                    outcome, printing: signals.received != SIGHUP, known: known, verbose: verbose, allNotes: allNotes)
-                {
-                    throw failed
-                }
-                if outcome.ending != .completed { return signals.received }
-                drill.learn(from: outcome.report)
-            }
-            guard !drill.passages.isEmpty else {
-                FileOutput.write("Drill: every measure was right; nothing to drill.\n")
-                return nil
-            }
-            FileOutput.write("Drill: " + drill.passages.map(\.span).joined(separator: ", ") + "\n")
-            while let (passage, tempo) = drill.upcoming {
-                let session = try Self.open({ _ throws(SessionError) in try drill.nextPass()! }, drill.plan)
-                let label = "drill \(passage.span), pass \(drill.passesOfPassage + 1) at \(Int(tempo))%"
-                let outcome = try await screen.run(session, context: label, signals: signals)
-                if let failure = outcome.ending.failure {
-                    print("choir: \(failure); the session ends here", to: &standardError)
-                    throw ExitStatus.of(failure)
-                }
-                if outcome.ending != .completed { return signals.received }
-                let passes = drill.passesOfPassage + 1
-                let outcomeText =
-                    switch drill.record(outcome.report) {
-                    case .again: "again"
-                    case .faster: "next at \(Int(drill.upcoming?.tempo ?? 100))%"
-                    case .done: "done"
-                    case .movedOn: "moving on after \(passes) passes"
-                    }
-                let report = outcome.report
-                FileOutput.write(
-                    "\(passage.span) at \(Int(tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(outcomeText)\n"
-                )
-            }
-            return nil
-        }
-
         /// The options as a plan for the engine.
-        private func plan() throws -> PracticePlan {
+        func plan() throws -> PracticePlan {
             var plan = PracticePlan(playback: try playback.plan())
-            plan.input = PracticePlan.Input(input)
-            if let output { plan.output = MixDestination(output) }
+            singer.apply(to: &plan, input: input)
             plan.options.toleranceCents = tolerance
             plan.options.timingSeconds = timingMs.map { $0 / 1000 }
             plan.aligns = !noAlign
             plan.options.octaveIsCorrect = octaveOk
             plan.divisi = try named(divisi, for: "--divisi")
-            plan.latency = latency.map { $0 / 1000 }
-            plan.loudspeakers = !headphones
             plan.sampleRate = sampleRate
             plan.locked = lock
             plan.history = noHistory ? nil : PracticePlan.defaultHistory
@@ -268,7 +188,10 @@ extension Choir {
             return outcome.ending.failure.map(ExitStatus.of)
         }
 
-        private var isTake: Bool { PracticePlan.Input(input).isTake }
+        /// The singer's microphone or recording.
+        private var input: String { singer.input.first ?? "default" }
+
+        var isTake: Bool { PracticePlan.Input(input).isTake }
 
         /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
         /// the session's latency, no alignment (the recording is on the session's clock already: a singer steadily

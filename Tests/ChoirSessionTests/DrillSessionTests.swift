@@ -1,0 +1,111 @@
+import ChoirPractice
+import ChoirSession
+import FoundationEssentials
+import Testing
+
+/// A drill as a front end follows it: its events, pass by pass, with the drill's report last.
+struct DrillSessionTests {
+    /// The tenor line of the example as the drill plays it, without history (so a first pass comes first).
+    static func plan() -> PracticePlan {
+        var plan = PracticePlan(playback: PlaybackPlan(score: SessionEventTests.example, part: "tenor"))
+        plan.input = .device("default")
+        plan.loudspeakers = false
+        plan.history = nil
+        return plan
+    }
+
+    /// A pass sung right: the tenor's line alone on a clarinet, over `first`…`last` at `tempo`%, with the count-in
+    /// the drill plays, written to a WAV file.
+    static func rightPass(_ first: String, _ last: String, tempo: Double, in folder: String) throws -> String {
+        var playback = PlaybackPlan(score: SessionEventTests.example, part: "tenor")
+        (playback.from, playback.to, playback.tempoPercent, playback.countIn) = (first, last, tempo, true)
+        playback.soloed = ["tenor"]
+        playback.myInstrument = "clarinet"
+        let path = "\(folder)/\(first)-\(last)-\(Int(tempo)).wav"
+        try MixRender.wav(try playback.resolve(), to: path, sampleRate: 48000)
+        return path
+    }
+
+    static func folder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("choir-drill-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `drill` as a front end does: starts each pass's session when it is announced, and collects the drill's
+    /// events.
+    static func follow(_ drill: DrillSession) async throws -> [DrillSession.Event] {
+        let events = drill.events()
+        drill.start()
+        var collected: [DrillSession.Event] = []
+        for await event in events {
+            if case .passBegan(let pass) = event { try pass.session.start() }
+            collected.append(event)
+        }
+        return collected
+    }
+
+    static func describe(_ event: DrillSession.Event) -> String {
+        switch event {
+        case .began: "began"
+        case .passBegan(let pass): "begin \(pass.passage?.span ?? "all") #\(pass.number) at \(Int(pass.tempo))%"
+        case .passEnded(let end):
+            "end \(end.pass.passage?.span ?? "all") \(end.outcome.report.correct)/\(end.outcome.report.results.count) "
+                + "\(end.next.map { "\($0)" } ?? "-") \(end.nextTempo.map { "\(Int($0))" } ?? "-")"
+        case .passages(let passages): "passages " + passages.map(\.span).joined(separator: ", ")
+        case .ended(let outcome): "ended \(outcome.ending) after \(outcome.passes.count)"
+        }
+    }
+
+    /// With no history, the demo take is the first pass: its weakest measures (6–7 and 12, where the take's
+    /// planted mistakes are) become the passages. Each is then sung right, from 90%: one pass at 90% (faster),
+    /// one at 100% (done). Every pass has its start and its end, in order, each with its report; the drill's
+    /// report, every pass's, comes last.
+    @Test func aDrillPublishesEveryPassInOrderWithItsReportLast() async throws {
+        let folder = try Self.folder()
+        let takes = [
+            SessionEventTests.demoTake,
+            try Self.rightPass("6", "7", tempo: 90, in: folder), try Self.rightPass("6", "7", tempo: 100, in: folder),
+            try Self.rightPass("12", "12", tempo: 90, in: folder), try Self.rightPass("12", "12", tempo: 100, in: folder),
+        ]
+        let drill = try DrillSession(Self.plan(), startPercent: 90, takes: takes)
+        #expect(drill.needsFirstPass && drill.part == "Tenor")
+        let events = try await Self.follow(drill)
+        let demoNotes = try SessionEventTests.demoSession().notes.count
+        #expect(
+            events.map(Self.describe) == [
+                "began",
+                "begin all #1 at 100%",
+                "end all \(events.firstCorrect ?? -1)/\(demoNotes) - -",
+                "passages mm. 6–7, m. 12",
+                "begin mm. 6–7 #1 at 90%", "end mm. 6–7 3/3 faster 100",
+                "begin mm. 6–7 #2 at 100%", "end mm. 6–7 3/3 done 90",
+                "begin m. 12 #1 at 90%", "end m. 12 2/2 faster 100",
+                "begin m. 12 #2 at 100%", "end m. 12 2/2 done -",
+                "ended completed after 5",
+            ])
+        guard case .ended(let outcome) = events.last else { return }
+        // The first pass found mistakes; the drilled ones had none.
+        #expect(outcome.passes.first.map { $0.outcome.report.correct < $0.outcome.report.results.count } == true)
+        #expect(outcome.passes.dropFirst().map { $0.outcome.report.accuracy } == [100, 100, 100, 100])
+        // A late subscriber gets the state, with every pass, and the outcome.
+        var late: [DrillSession.Event] = []
+        for await event in drill.events() { late.append(event) }
+        #expect(late.count == 2)
+        if case .began(let state) = late.first { #expect(state.passes.count == 5 && state.current == nil && state.outcome != nil) }
+    }
+
+    /// A drill that runs out of recordings ends there, as failed, after the passes it had.
+    @Test func aDrillWithoutARecordingForItsNextPassFails() async throws {
+        let drill = try DrillSession(Self.plan(), startPercent: 90, takes: [SessionEventTests.demoTake])
+        let events = try await Self.follow(drill)
+        #expect(events.map(Self.describe).suffix(2) == ["passages mm. 6–7, m. 12", "ended failed(the drill goes on after its 1 recordings: expected one per pass) after 1"])
+    }
+}
+
+extension [DrillSession.Event] {
+    /// The notes the first pass got right.
+    fileprivate var firstCorrect: Int? {
+        compactMap { if case .passEnded(let end) = $0 { end.outcome.report.correct } else { nil } }.first
+    }
+}
