@@ -85,7 +85,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .target(
-            name: "ChoirSession", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice"]),
+            name: "ChoirSession",
+            dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirLibrary"]),
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",

@@ -82,7 +82,7 @@ extension Choir {
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.
                 let resolved: ResolvedPlayback
-                do { resolved = try Run.playback(item).resolve() } catch { throw fail(error) }
+                do { resolved = try item.playback(score: LibraryTitles.path(item.piece)).resolve() } catch { throw fail(error) }
                 item.line = resolved.lines[resolved.singers[0]].name
                 plan.items.append(item)
                 try save(plan, replacing: true)
@@ -196,7 +196,7 @@ extension Choir {
                 let plan: RehearsalPlan
                 do { plan = try RehearsalPlan(toml: text, file: file) } catch { throw fail("\(error)", ExitStatus.dataError) }
                 for (index, item) in plan.items.enumerated() {
-                    do { _ = try Run.playback(item).resolve() } catch {
+                    do { _ = try item.playback(score: LibraryTitles.path(item.piece)).resolve() } catch {
                         throw fail("\(file): item \(index + 1): \(error)", ExitStatus.dataError)
                     }
                 }
@@ -204,116 +204,11 @@ extension Choir {
                 FileOutput.write("Plan '\(plan.name)': \(plan.items.count) item\(plan.items.count == 1 ? "" : "s") from \(file)\n")
             }
         }
-
-        struct Run: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(
-                abstract: "Run a plan's items in order, each a practice session with a count-in, then summarise the whole plan.")
-
-            @Argument(help: "The plan's name.")
-            var name: String
-
-            @Option(
-                name: [.customLong("input"), .customLong("input-device")],
-                help: "The microphone: an ALSA capture device, or one recording per item, in order (each from its count-in's first click).")
-            var input: [String] = []
-
-            @Option(
-                name: [.customLong("output"), .customLong("device")],
-                help:
-                    "Where the mix goes: an ALSA device, a .wav file (item N's mix in FILE-N.wav), or none (default: none for recordings, else the default device)."
-            )
-            var output: String?
-
-            @Flag(help: "The microphone hears no loudspeakers (you wear headphones).")
-            var headphones = false
-
-            @Option(
-                parsing: .unconditional,
-                help: "Round-trip latency to subtract from the microphone, in ms (default: what `choir calibrate` stored).")
-            var latency: Double?
-
-            @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
-            var soundfont: String?
-
-            @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
-            var verbose = false
-
-            func validate() throws {
-                if let problem = output.flatMap(MixDestination.problem) { throw ValidationError("--output \(problem)") }
-            }
-
-            func run() async throws {
-                let store = try openPlans()
-                let plan = try plan(named: name, in: store)
-                guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
-                let takes = input.filter { PracticePlan.Input($0).isTake }
-                guard input.count <= 1 || takes.count == input.count else {
-                    throw usage("--input: expected one capture device, or one recording per item")
-                }
-                guard takes.isEmpty || takes.count == plan.items.count else {
-                    throw usage(
-                        "--input: \(takes.count) recording\(takes.count == 1 ? "" : "s") for \(plan.items.count) items: expected one per item, in order"
-                    )
-                }
-                let signals = SignalWatcher()
-                let screen = SessionScreen()
-                // Kept from the first session that opens: a plan that could not start leaves no run.
-                var run: RehearsalPlans.Run?
-                var ended: Int32?
-                var failed: ExitCode?
-                do {
-                    defer { screen.close() }
-                    for (index, item) in plan.items.enumerated() {
-                        var practice = PracticePlan(playback: try Self.playback(item))
-                        practice.playback.soundFont = soundfont
-                        practice.input = PracticePlan.Input(takes.isEmpty ? input.first ?? "default" : takes[index])
-                        if let output { practice.output = MixDestination(Self.output(output, item: index + 1)) }
-                        practice.loudspeakers = !headphones
-                        practice.latency = latency.map { $0 / 1000 }
-                        let label = "\(plan.name): item \(index + 1) of \(plan.items.count)"
-                        FileOutput.write("\(label): \(item.summary)\n")
-                        let session = try Practice.open(PracticeSession.init, practice)
-                        if run == nil {
-                            do { run = try store.begin(plan) } catch { throw fail(error) }
-                        }
-                        let outcome = try await screen.run(session, context: label, signals: signals)
-                        ended = signals.received
-                        screen.close()
-                        failed = Practice.finish(outcome, printing: ended != SIGHUP, known: session.historyFailure, verbose: verbose)
-                        run!.sessions[index] = session.historySession
-                        run!.finished = index == plan.items.count - 1 && outcome.ending == .completed
-                        do { try store.record(run!) } catch { throw fail(error) }
-                        if failed != nil || outcome.ending != .completed { break }
-                    }
-                }
-                if run != nil && ended != SIGHUP { FileOutput.write("\n" + (try summaries(of: plan.name, in: store, last: true))) }
-                if let failed { throw failed }
-                if let ended { throw ExitCode(128 + ended) }
-            }
-
-            /// What the engine plays for `item`: its piece and line, its range, tempo, key and passes, with a count-in.
-            static func playback(_ item: RehearsalPlan.Item) throws -> PlaybackPlan {
-                var plan = PlaybackPlan(score: try LibraryTitles.path(item.piece), parts: [item.line])
-                plan.from = item.from
-                plan.to = item.to
-                plan.tempoPercent = item.tempo
-                plan.transpose = item.transpose
-                plan.passes = item.passes
-                plan.countIn = true
-                return plan
-            }
-
-            /// The mix's destination for item `number`: a WAV file gets the item's number before its extension.
-            static func output(_ output: String, item number: Int) -> String {
-                guard output.lowercased().hasSuffix(".wav") else { return output }
-                return String(output.dropLast(4)) + "-\(number)" + String(output.suffix(4))
-            }
-        }
     }
 }
 
 /// The plans in the history's database, or a one-line error.
-private func openPlans() throws -> RehearsalPlans {
+func openPlans() throws -> RehearsalPlans {
     do { return try RehearsalPlans(path: PracticePlan.defaultHistory) } catch { throw fail(error) }
 }
 
@@ -324,7 +219,7 @@ private func save(_ plan: RehearsalPlan, replacing: Bool) throws {
 }
 
 /// The summaries of the runs of the plan named `name`: all of them, or the `last`, each against the run before.
-private func summaries(of name: String, in store: RehearsalPlans, last: Bool = false) throws -> String {
+func summaries(of name: String, in store: RehearsalPlans, last: Bool = false) throws -> String {
     let runs: [RehearsalPlans.Run]
     let sessions: [Int64: PracticeHistory.Session]
     do {
@@ -338,7 +233,7 @@ private func summaries(of name: String, in store: RehearsalPlans, last: Bool = f
 }
 
 /// The plan named `name` in `store`, or a one-line error.
-private func plan(named name: String, in store: RehearsalPlans) throws -> RehearsalPlan {
+func plan(named name: String, in store: RehearsalPlans) throws -> RehearsalPlan {
     do { return try store.plan(named: name) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch {
         throw fail(error)
     }

@@ -147,25 +147,34 @@ extension Choir {
             return plan
         }
 
-        /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used; a device
-        /// that cannot be opened exits with ``ExitStatus/deviceUnavailable``.
+        /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used.
         static func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
+            warnOfLatency(plan)
+            let made: T
+            do { made = try make(plan) } catch { throw failure(opening: error) }
+            if let session = made as? PracticeSession { warnOfHistory(session) }
+            return made
+        }
+
+        /// Names a stored latency table that cannot be used, when `plan` would have used it.
+        static func warnOfLatency(_ plan: PracticePlan) {
             var standardError = StandardError()
             if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
                 print("choir: \(problem)", to: &standardError)
             }
-            let made: T
-            do {
-                made = try make(plan)
-            } catch  where error.kind == .deviceUnavailable {
-                throw fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
-            } catch {
-                throw fail(error)
-            }
-            if let session = made as? PracticeSession, let failure = session.historyFailure {
-                print("choir: \(failure); practising without history", to: &standardError)
-            }
-            return made
+        }
+
+        /// Says that `session` is not kept in the history, if it is not.
+        static func warnOfHistory(_ session: PracticeSession) {
+            var standardError = StandardError()
+            if let failure = session.historyFailure { print("choir: \(failure); practising without history", to: &standardError) }
+        }
+
+        /// Why a session could not be opened, as choir exits with it: a device that cannot be opened exits with
+        /// ``ExitStatus/deviceUnavailable``.
+        static func failure(opening error: SessionError) -> ExitCode {
+            guard error.kind == .deviceUnavailable else { return fail(error) }
+            return fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
         }
 
         /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of

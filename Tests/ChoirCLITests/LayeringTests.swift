@@ -17,8 +17,8 @@ struct LayeringTests {
         "ChoirPitch": [],
         "ChoirPlayback": ["ChoirScore", "ChoirAudio", "ChoirFiles"],
         "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback"],
-        // The engine's API for front ends.
-        "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice"],
+        // The engine's API for front ends; it runs the library's rehearsal plans.
+        "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirLibrary"],
         "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice"],
         // The local server knows nothing of music.
         "ChoirServer": [],
