@@ -86,7 +86,9 @@ let package = Package(
             ]),
         .target(
             name: "ChoirSession",
-            dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirLibrary"]),
+            dependencies: [
+                "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirLibrary",
+            ]),
         // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
         .target(
             name: "ChoirLibrary",
@@ -132,7 +134,7 @@ let package = Package(
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
         .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore"]),
-        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirPitch", "ChoirTestSupport"]),
+        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirLibrary", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: [

@@ -31,7 +31,8 @@ extension Choir.Practice {
             case .passages(let passages):
                 FileOutput.write(
                     passages.isEmpty
-                        ? "Drill: every measure was right; nothing to drill.\n" : "Drill: " + passages.map(\.span).joined(separator: ", ") + "\n")
+                        ? "Drill: every measure was right; nothing to drill.\n"
+                        : "Drill: " + passages.map(\.span).joined(separator: ", ") + "\n")
             case .passEnded(let end):
                 guard let passage = end.pass.passage, let next = end.next else { continue }
                 let report = end.outcome.report

@@ -15,7 +15,7 @@ struct DrillSessionTests {
     }
 
     /// A pass sung right: the tenor's line alone on a clarinet, over `first`…`last` at `tempo`%, with the count-in
-    /// the drill plays, written to a WAV file.
+    /// a drill's pass (or a plan's item) plays, written to a WAV file.
     static func rightPass(_ first: String, _ last: String, tempo: Double, in folder: String) throws -> String {
         var playback = PlaybackPlan(score: SessionEventTests.example, part: "tenor")
         (playback.from, playback.to, playback.tempoPercent, playback.countIn) = (first, last, tempo, true)
@@ -99,7 +99,10 @@ struct DrillSessionTests {
     @Test func aDrillWithoutARecordingForItsNextPassFails() async throws {
         let drill = try DrillSession(Self.plan(), startPercent: 90, takes: [SessionEventTests.demoTake])
         let events = try await Self.follow(drill)
-        #expect(events.map(Self.describe).suffix(2) == ["passages mm. 6–7, m. 12", "ended failed(the drill goes on after its 1 recordings: expected one per pass) after 1"])
+        #expect(
+            events.map(Self.describe).suffix(2) == [
+                "passages mm. 6–7, m. 12", "ended failed(the drill goes on after its 1 recordings: expected one per pass) after 1",
+            ])
     }
 }
 
