@@ -1,26 +1,21 @@
 import ChoirSession
 import Glibc
 
-/// What a front end waits for while a session runs, in one stream: the session's events, the keys pressed on the
-/// terminal (or the lines typed without one), and a signal. Nothing feeding it sleeps: the events come as the
+/// What a front end waits for while a session runs, in one stream: the session's events (a practice session's, a
+/// tuner's), the keys pressed on the terminal (or the lines typed without one), and a signal. Nothing feeding it sleeps: the events come as the
 /// session publishes them, the keys from a thread blocked in `poll()` on standard input, a signal from the
 /// ``SignalWatcher``'s thread.
-enum FrontEndInput: Sendable {
-    case event(SessionEvent)
+enum FrontEndInput<Event: Sendable>: Sendable {
+    case event(Event)
     case key(RawTerminal.KeyPress)
     case line(String)
     /// Standard input has ended: nothing more will be typed.
     case closed
     case signal(Int32)
 
-    /// What standard input brings: nothing to watch, single keys (a raw terminal), or lines.
-    enum Typing {
-        case none, keys, lines
-    }
-
     /// The session's `events` (the stream ends after their last), standard input read as `typing`, and the first
     /// signal; `stop` ends the stream and every thread and task feeding it, and must be called once done with it.
-    static func stream(_ events: AsyncStream<SessionEvent>, typing: Typing, signals: SignalWatcher)
+    static func stream(_ events: AsyncStream<Event>, typing: InputTyping, signals: SignalWatcher)
         -> (inputs: AsyncStream<FrontEndInput>, stop: @Sendable () -> Void)
     {
         let (inputs, continuation) = AsyncStream<FrontEndInput>.makeStream()
@@ -31,7 +26,17 @@ enum FrontEndInput: Sendable {
         let signalled = Task {
             for await signal in signals.arrivals() where signal != 0 { continuation.yield(.signal(signal)) }
         }
-        let reader = typing == .none ? nil : InputReader(typing) { continuation.yield($0) }
+        let reader =
+            typing == .none
+            ? nil
+            : InputReader(typing) { typed in
+                switch typed {
+                case .key(let key): continuation.yield(.key(key))
+                case .line(let line): continuation.yield(.line(line))
+                case .closed: continuation.yield(.closed)
+                case .signal, .event: break
+                }
+            }
         return (
             inputs,
             {
@@ -44,16 +49,22 @@ enum FrontEndInput: Sendable {
     }
 }
 
+/// What standard input brings: nothing to watch, single keys (a raw terminal), or lines.
+enum InputTyping {
+    case none, keys, lines
+}
+
 /// Standard input read on a thread of its own, which waits in `poll()` for input or for ``stop()``.
 private final class InputReader: @unchecked Sendable {
-    private let typing: FrontEndInput.Typing
-    private let deliver: @Sendable (FrontEndInput) -> Void
+    private let typing: InputTyping
+    /// Hands on what was typed: a key, a line, or the end of the input.
+    private let deliver: @Sendable (FrontEndInput<Never>) -> Void
     /// Written to by ``stop()``; the thread watches its other end.
     private var wake: [Int32] = [-1, -1]
     private var thread = pthread_t()
     private var started = false
 
-    init(_ typing: FrontEndInput.Typing, deliver: @escaping @Sendable (FrontEndInput) -> Void) {
+    init(_ typing: InputTyping, deliver: @escaping @Sendable (FrontEndInput<Never>) -> Void) {
         self.typing = typing
         self.deliver = deliver
         guard pipe(&wake) == 0 else { return }

@@ -2,10 +2,11 @@ import ArgumentParser
 import ChoirBase
 import ChoirSession
 import ChoirScore
+import Dispatch
 import Glibc
 
-/// `choir pitch --live`: the tuner. On a terminal it shows note, octave and cents; otherwise it prints the same
-/// CSV as for files.
+/// `choir pitch --live`: the tuner (the engine's ``Tuner``) drawn. On a terminal it shows note, octave and cents;
+/// otherwise it prints the same CSV as for files.
 struct LiveTuner {
     var configuration: PitchTrackerConfiguration
     var device: String
@@ -16,35 +17,64 @@ struct LiveTuner {
         let signals = SignalWatcher()
         let tuner: Tuner
         do {
-            tuner = try Tuner(device: device, configuration: configuration)
+            tuner = try Tuner(device: device, configuration: configuration, duration: duration)
         } catch  where error.kind == .usage {
             throw usage("--live: \(error)")
         } catch {
             throw fail(error)
         }
-        let terminal = RawTerminal()
-        defer { terminal?.restore() }
-        var writer = PitchWriter(format: .csv)
-        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
-        while signals.received == nil && tuner.isRunning {
-            if let duration, tuner.seconds + Double(configuration.hop) / configuration.sampleRate > duration { break }
-            if terminal != nil && RawTerminal.readKey() == UInt8(ascii: "q") { break }
-            guard let result = tuner.next() else { continue }
-            if let terminal {
-                terminal.show(TunerLine.render(result))
-            } else {
-                writer.write(result)
-                writer.flush()
-            }
+        let screen = TunerScreen(configuration)
+        let events = tuner.events()
+        do { try tuner.start() } catch { throw fail(error) }
+        // `choir pitch` is not an async command: its thread waits here while a task follows the tuner's events.
+        let followed = DispatchSemaphore(value: 0)
+        Task {
+            await screen.follow(events, of: tuner, signals: signals)
+            followed.signal()
         }
-        let health = tuner.stop { if terminal == nil { writer.write($0) } }
-        writer.end()
-        terminal?.restore()
+        followed.wait()
+        let outcome = tuner.wait()
+        screen.close()
         var standardError = StandardError()
         print(
-            "choir: captured \(String(printf: "%.1f", tuner.seconds)) s from '\(device)', "
-                + "\(health.overruns) overruns, \(health.dropped) samples dropped", to: &standardError)
-        if let error = health.error { throw fail(error) }
+            "choir: captured \(String(printf: "%.1f", outcome.seconds)) s from '\(device)', "
+                + "\(outcome.overruns) overruns, \(outcome.dropped) samples dropped", to: &standardError)
+        if let error = outcome.error { throw fail(error) }
+    }
+}
+
+/// Where the tuner's readings go: the terminal's one line, or CSV. Used by one task at a time.
+private final class TunerScreen: @unchecked Sendable {
+    private let terminal = RawTerminal()
+    private var writer = PitchWriter(format: .csv)
+
+    init(_ configuration: PitchTrackerConfiguration) {
+        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
+    }
+
+    /// Draws each reading until the tuner ends; q or a signal stops it.
+    func follow(_ events: AsyncStream<Tuner.Event>, of tuner: Tuner, signals: SignalWatcher) async {
+        let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
+        defer { stop() }
+        for await input in inputs {
+            switch input {
+            case .event(.reading(let frame)):
+                if let terminal {
+                    terminal.show(TunerLine.render(frame))
+                } else {
+                    writer.write(frame)
+                    writer.flush()
+                }
+            case .key(.character(UInt8(ascii: "q"))), .signal: tuner.stop()
+            case .event, .key, .line, .closed: break
+            }
+        }
+    }
+
+    /// Ends the CSV, or gives the terminal back.
+    func close() {
+        writer.end()
+        terminal?.restore()
     }
 }
 
