@@ -2,9 +2,9 @@ import ChoirSession
 import Glibc
 
 /// What a front end waits for while a session runs, in one stream: the session's events (a practice session's, a
-/// tuner's), the keys pressed on the terminal (or the lines typed without one), and a signal. Nothing feeding it sleeps: the events come as the
-/// session publishes them, the keys from a thread blocked in `poll()` on standard input, a signal from the
-/// ``SignalWatcher``'s thread.
+/// tuner's), the keys pressed on the terminal (or the lines typed without one), and a signal. Nothing feeding it
+/// sleeps: the events come as the session publishes them, the keys from a thread blocked in `poll()` on standard
+/// input, a signal from the ``SignalWatcher``'s thread.
 enum FrontEndInput<Event: Sendable>: Sendable {
     case event(Event)
     case key(RawTerminal.KeyPress)

@@ -147,95 +147,14 @@ extension Choir {
             return plan
         }
 
-        /// Builds a session (or drill) with `make`, first naming a stored latency table that cannot be used.
-        static func open<T>(_ make: (PracticePlan) throws(SessionError) -> T, _ plan: PracticePlan) throws -> T {
-            warnOfLatency(plan)
-            let made: T
-            do { made = try make(plan) } catch { throw failure(opening: error) }
-            if let session = made as? PracticeSession { warnOfHistory(session) }
-            return made
-        }
-
-        /// Names a stored latency table that cannot be used, when `plan` would have used it.
-        static func warnOfLatency(_ plan: PracticePlan) {
-            var standardError = StandardError()
-            if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
-                print("choir: \(problem)", to: &standardError)
-            }
-        }
-
-        /// Says that `session` is not kept in the history, if it is not.
-        static func warnOfHistory(_ session: PracticeSession) {
-            var standardError = StandardError()
-            if let failure = session.historyFailure { print("choir: \(failure); practising without history", to: &standardError) }
-        }
-
-        /// Why a session could not be opened, as choir exits with it: a device that cannot be opened exits with
-        /// ``ExitStatus/deviceUnavailable``.
-        static func failure(opening error: SessionError) -> ExitCode {
-            guard error.kind == .deviceUnavailable else { return fail(error) }
-            return fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
-        }
-
-        /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
-        /// the failure that ended it, if one did, for once the report's files are written. A history failure other
-        /// than `known` (said at the start) is named.
-        static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
-            -> ExitCode?
-        {
-            var standardError = StandardError()
-            if let failure = outcome.historyFailure, failure != known {
-                print("choir: \(failure); the history stops here", to: &standardError)
-            }
-            if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
-            if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
-            if printing {
-                FileOutput.write(
-                    TerminalReport.render(
-                        outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
-            }
-            return outcome.ending.failure.map(ExitStatus.of)
-        }
-
         /// The singer's microphone or recording.
         private var input: String { singer.input.first ?? "default" }
 
         var isTake: Bool { PracticePlan.Input(input).isTake }
-
-        /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
-        /// the session's latency, no alignment (the recording is on the session's clock already: a singer steadily
-        /// late must stay late), and no mix or recording of its own.
-        static func recorded(_ take: RecordedTake, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
-            let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
-            var kept: [String] = []
-            var skipNext = false
-            for argument in arguments {
-                if skipNext {
-                    skipNext = false
-                } else if replaced.contains(argument) {
-                    skipNext = true
-                } else if !replaced.contains(where: { argument.hasPrefix($0 + "=") }) {
-                    kept.append(argument)
-                }
-            }
-            let milliseconds = String(printf: "%.1f", take.latency * 1000)
-            let align = kept.contains("--no-align") ? [] : ["--no-align"]
-            let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"] + align).map(
-                \.shellQuoted
-            )
-            .joined(separator: " ")
-            let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
-            return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
-        }
 
         private func write(_ text: String, to path: String?) throws {
             guard let path else { return }
             do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
         }
     }
-}
-
-extension PracticeSession.Ending {
-    /// The failure that ended the session, if one did.
-    var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
 }
