@@ -9,29 +9,15 @@ import Glibc
 /// what a singer sees can be tested without a terminal.
 struct LiveView {
     var title: String
-    var notes: [ExpectedNote]
-    var lyrics: [Schedule.SungSyllable]
-    /// The measures played, on the score's clock: where each starts and how many beats it has.
-    var bars: [Bar] = []
+    /// The singer's notes and words, the measures, and what the singer is told of what comes next.
+    var cues: LiveCues
     /// What the session is part of: a drill's passage, pass and tempo, or a plan's item.
     var context: String?
-    /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
-    var marks: [Pencil] = []
     /// Seconds of score shown per column of the roll.
     var secondsPerColumn = 0.1
 
-    struct Bar {
-        var start: Double
-        var beats: Int
-    }
-
-    /// A mark at a measure as played: its start and end on the score's clock, and its words.
-    struct Pencil {
-        var start: Double
-        var end: Double
-        var measure: String
-        var text: String
-    }
+    private var notes: [ExpectedNote] { cues.notes }
+    private var lyrics: [Schedule.SungSyllable] { cues.lyrics }
 
     /// Everything that changes while the session runs.
     struct State {
@@ -63,7 +49,7 @@ struct LiveView {
                 "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")),
                 width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
-        let ahead = [context, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
+        let ahead = [context, cues.cue(at: state.time), cues.pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy =
@@ -120,42 +106,6 @@ struct LiveView {
             }
         }
         return line
-    }
-
-    /// What comes next for the singer: while they rest, when they come in ("enters in 5 bars", then the beats); near
-    /// the end of a phrase, the next phrase's first notes and words.
-    func cue(at time: Double) -> String? {
-        guard let next = notes.firstIndex(where: { $0.onset > time + 0.05 }) else { return nil }
-        let resting = !notes.contains { $0.onset <= time + 0.05 && time < $0.end }
-        if resting {
-            let wait = notes[next].onset - time
-            let barLines = bars.count { $0.start > time + 0.05 && $0.start <= notes[next].onset + 0.05 }
-            if barLines >= 2 { return "enters in \(barLines) bars" }
-            guard let bar = bars.last(where: { $0.start <= time + 0.05 }) else { return nil }
-            let end = bars.first { $0.start > bar.start }?.start ?? bar.start + 4
-            let beat = (end - bar.start) / Double(max(1, bar.beats))
-            let beats = Int((wait / beat).rounded(.up))
-            return beats <= 1 ? "enters on the next beat" : "enters in \(beats) beats"
-        }
-        // The phrase sung now ends where the next one (the next note after a rest) starts.
-        guard let phrase = notes[next...].firstIndex(where: { $0.previousMIDI == nil }), notes[phrase - 1].end - time < 2 else {
-            return nil
-        }
-        let phraseEnd = notes[(phrase + 1)...].firstIndex { $0.previousMIDI == nil }.map { notes[$0].onset } ?? .infinity
-        let firstNotes = notes[phrase...].prefix(3).map(\.name).joined(separator: " ")
-        var words = lyrics.filter { $0.start >= notes[phrase].onset - 0.05 && $0.start < phraseEnd }.prefix(8)
-            .map { $0.text + ($0.continues ? "-" : " ") }.joined()
-        while words.hasSuffix(" ") { words.removeLast() }
-        return "next: " + firstNotes + (words.isEmpty ? "" : "  " + words)
-    }
-
-    /// The marks on the measure played and the next one, as the singer wrote them.
-    func pencil(at time: Double) -> String? {
-        // Up to the end of the next bar.
-        let next = bars.first { $0.start > time + 0.05 }?.start ?? .infinity
-        let horizon = bars.first { $0.start > next }?.start ?? .infinity
-        let near = marks.filter { $0.end > time && $0.start < horizon }
-        return near.isEmpty ? nil : near.map { "✎ m. \($0.measure): \($0.text)" }.joined(separator: " · ")
     }
 
     /// Target and sung note names, and a needle: how many cents the singer is from the target.
