@@ -1,6 +1,8 @@
 import ChoirBase
 import ChoirFiles
+import ChoirModel
 import ChoirPractice
+import ChoirScan
 import ChoirScore
 import FoundationEssentials
 
@@ -125,5 +127,16 @@ extension Library {
         let matches = byPath.isEmpty ? try titled(name) : byPath
         guard matches.count == 1 else { throw Unclear(description: problem(name, matches)) }
         return matches[0]
+    }
+}
+
+extension Library {
+    /// Adds the file `scan` wrote at `path`, with its pages as its source and who made it from them (`endpoint`'s
+    /// model, on `result`'s date).
+    public func add(scanned path: String, _ result: Scan.Result, of scan: Scan, _ endpoint: ModelEndpoint) throws {
+        var pages: [String] = []
+        for page in scan.pages.map({ ScoreIdentity.absolute($0.file) }) where !pages.contains(page) { pages.append(page) }
+        let source = LibraryEntry.Source(pages: pages, made: "by \(endpoint.model) at \(endpoint.host) on \(result.date)")
+        if case .failure(let error) = try add([path], sources: [path: source]).first?.change { throw error }
     }
 }
