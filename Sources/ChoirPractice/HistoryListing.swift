@@ -74,4 +74,25 @@ extension PracticeHistory {
         }
         return out
     }
+
+    /// `choir mark list`: the marks of `score` (of every score when nil), by piece, a row a mark: its number,
+    /// measure, line and words.
+    public func marksListing(of score: ScoreIdentity?) throws(Failure) -> String {
+        let marks = try marks(of: score)
+        guard !marks.isEmpty else { return "No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n" }
+        var out = ""
+        // A piece's marks together, whatever its file was called when each was made.
+        let pieces = try Dictionary(grouping: marks, by: { $0.hash ?? $0.path }).values.map {
+            (group) throws(Failure) in (try name(hash: group[0].hash, path: group.last!.path), group)
+        }
+        for (piece, group) in pieces.sorted(by: { ($0.0, $0.1[0].id) < ($1.0, $1.1[0].id) }) {
+            out += "\(piece)\n"
+            for mark in group {
+                out +=
+                    "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"
+                    + (mark.line ?? "every line").padded(to: 12) + " \(mark.text)\n"
+            }
+        }
+        return out
+    }
 }

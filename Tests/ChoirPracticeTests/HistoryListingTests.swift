@@ -32,4 +32,20 @@ struct HistoryListingTests {
 
                 """, "\(listing)")
     }
+
+    /// Marks are listed by piece, a row a mark: its number, measure, line (or every line) and words.
+    @Test func marksAreListedByPiece() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        #expect(try history.marksListing(of: nil) == "No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
+        let hymn = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        _ = try history.add(PracticeMark(score: "/scores/hymn.musicxml", identity: hymn, line: "Tenor", measure: "12", text: "breathe"))
+        _ = try history.add(PracticeMark(score: "/scores/hymn.musicxml", identity: hymn, line: nil, measure: "3", text: "softly"))
+        #expect(
+            try history.marksListing(of: hymn) == """
+                hymn
+                     1  m. 12   Tenor        breathe
+                     2  m. 3    every line   softly
+
+                """)
+    }
 }
