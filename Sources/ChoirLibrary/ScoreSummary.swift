@@ -4,7 +4,7 @@ import ChoirScan
 import ChoirScore
 
 /// What `choir info` says about one score.
-public struct ScoreSummary {
+public struct ScoreSummary: Sendable {
     public var file: String
     public var score: Score
     public var timeline: Timeline
@@ -21,6 +21,20 @@ public struct ScoreSummary {
         self.transposed = transposed
         timeline = Timeline(self.score)
         lines = self.score.lines
+    }
+
+    /// The summaries of the score files at `paths`, each with what its scan says of it, moved by `transposed`
+    /// semitones, in the order given, or why a file cannot be read. Files are read two at a time (the machines choir
+    /// targets have two cores or more).
+    public static func read(_ paths: [String], transposed: Int = 0) -> [Result<ScoreSummary, ScoreError>] {
+        ScoreReader.each(of: paths) { path in
+            Result { () throws(ScoreError) -> ScoreSummary in
+                let (document, name) = try ScoreReader.document(data: try ScoreReader.contents(of: path), file: path)
+                var summary = ScoreSummary(try ScoreReader.read(document: document, file: name), file: path, transposed: transposed)
+                summary.scan = ScanNotes.read(utf8: document, file: name)
+                return summary
+            }
+        }
     }
 
     /// Successive distinct values, e.g. the keys a piece passes through.

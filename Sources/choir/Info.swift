@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChoirBase
 import ChoirLibrary
-import ChoirScan
 import ChoirScore
 
 extension Choir {
@@ -19,24 +18,14 @@ extension Choir {
         @OptionGroup var transposition: Transposition
 
         func run() throws {
-            // Files are read two at a time (the machines choir targets have two cores or more), then
-            // reported in the order given.
             let scores = try self.scores.map { try LibraryTitles.path($0) }
-            let results = ScoreReader.each(of: scores) { path in
-                Result { () throws(ScoreError) -> (Score, ScanNotes?) in
-                    let (document, name) = try ScoreReader.document(data: try ScoreReader.contents(of: path), file: path)
-                    return (try ScoreReader.read(document: document, file: name), ScanNotes.read(utf8: document, file: name))
-                }
-            }
             var summaries: [JSON] = []
             var failed: ExitCode?
-            for (number, (path, result)) in zip(scores, results).enumerated() {
+            for (number, result) in ScoreSummary.read(scores, transposed: transposition.transpose).enumerated() {
                 switch result {
                 case .failure(let error):
                     failed = failed ?? fail(error)
-                case .success(let (score, scan)):
-                    var summary = ScoreSummary(score, file: path, transposed: transposition.transpose)
-                    summary.scan = scan
+                case .success(let summary):
                     if json {
                         summaries.append(summary.json)
                     } else {

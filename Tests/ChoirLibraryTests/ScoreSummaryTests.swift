@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirScore
+import Foundation
 import Testing
 
 @testable import ChoirLibrary
@@ -68,5 +69,19 @@ struct ScoreSummaryTests {
                 3 scores in the library: 1 added, 0 updated, 1 moved, 1 unchanged, 1 not scores choir can read
 
                 """)
+    }
+}
+
+extension ScoreSummaryTests {
+    /// Files are summarised in the order given, a file that cannot be read in its place with why.
+    @Test func filesAreSummarisedInOrderWithTheirFailures() throws {
+        let folder = NSTemporaryDirectory() + "choir-summary-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try LibraryTests.duet.write(toFile: folder + "/duet.musicxml", atomically: true, encoding: .utf8)
+        let results = ScoreSummary.read([folder + "/gone.musicxml", folder + "/duet.musicxml"], transposed: -1)
+        #expect(results.count == 2)
+        #expect(throws: ScoreError.self) { try results[0].get() }
+        #expect(try results[1].get().keys.map(\.description) == ["F♯ minor"])
     }
 }
