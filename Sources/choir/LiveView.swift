@@ -116,12 +116,9 @@ struct LiveView {
         let sungName = target?.name(of: Int(sung.rounded())) ?? PitchName.name(midi: Int(sung.rounded()))
         line += "   sung " + sungName.padded(to: 4)
         guard let target else { return line }
-        // The needle measures from the target (an octave away is folded), ±100 cents across; further off, it stays
-        // at its end, an arrow pointing the way the singer is off (the note sung says how far).
-        var cents = (sung - Double(target.midi)) * 100
-        let octaves = (cents / 1200).rounded()
-        if abs(cents - octaves * 1200) < 100 { cents -= octaves * 1200 }
-        let beyond = cents.rounded() < -100 ? -1 : cents.rounded() > 100 ? 1 : 0
+        // Further off than ±100 cents, the needle stays at its end, an arrow pointing the way the singer is off (the
+        // note sung says how far).
+        let offset = TuningOffset(sung: sung, target: target.midi), cents = offset.cents, beyond = offset.beyond
         line += beyond == 0 ? String(printf: " %+5.0f¢ ", cents) : beyond < 0 ? " ◀-100¢ " : "  +100¢▶"
         let span = max(11, min(41, width - line.count - 4)) | 1
         let centre = span / 2
@@ -129,9 +126,8 @@ struct LiveView {
         var needle = Array(repeating: "·", count: span)
         needle[centre] = "|"
         needle[at] = beyond < 0 ? "◀" : beyond > 0 ? "▶" : "●"
-        let inTune = abs(cents) <= 25
-        let mark = colour ? (inTune ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
-        return line + "[" + mark + "]" + (octaves != 0 && abs(cents) < 100 ? " 8va" : "")
+        let mark = colour ? (offset.inTune ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
+        return line + "[" + mark + "]" + (offset.octaves != 0 ? " 8va" : "")
     }
 
     /// The singer's notes as bars on a pitch-by-time grid scrolling right to left, the sung trace over them
