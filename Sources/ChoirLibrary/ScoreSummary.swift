@@ -3,9 +3,12 @@ import ChoirPractice
 import ChoirScan
 import ChoirScore
 
-/// What `choir info` says about one score.
+/// What a score holds, as `choir info` says it: title, composer, keys, times, tempos, length, verses, each line's
+/// range, the reader's repairs and a scan's doubts.
 public struct ScoreSummary: Sendable {
+    /// The file as the singer named it.
     public var file: String
+    /// The score as moved by ``transposed``, its measures played in playback order, and its lines.
     public var score: Score
     public var timeline: Timeline
     public var lines: [Line]

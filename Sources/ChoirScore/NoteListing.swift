@@ -1,8 +1,10 @@
 import ChoirBase
 
-/// The notes of some lines on a time line, grouped by part in score order.
+/// The notes of some lines on a time line (written or playback order), grouped by part in score order: what
+/// `choir notes` lists.
 public struct NoteListing {
     public var score: Score
+    /// Where the notes are placed: each played measure's start, and the tempo that times them.
     public var timeline: Timeline
     /// Chosen lines grouped by part index, in score order.
     public var groups: [(part: Int, lines: [Line])]

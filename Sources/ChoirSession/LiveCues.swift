@@ -13,6 +13,7 @@ public struct LiveCues: Sendable {
     /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
     public var marks: [Pencil]
 
+    /// A measure as played: where it starts on the score's clock, and its beats.
     public struct Bar: Sendable {
         public var start: Double
         public var beats: Int
@@ -38,6 +39,8 @@ public struct LiveCues: Sendable {
         }
     }
 
+    /// Cues from the singer's notes and words; without `bars` there is no countdown in bars or beats, without
+    /// `marks` no pencil.
     public init(notes: [ExpectedNote], lyrics: [Schedule.SungSyllable], bars: [Bar] = [], marks: [Pencil] = []) {
         self.notes = notes
         self.lyrics = lyrics

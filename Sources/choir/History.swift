@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChoirBase
-import ChoirFiles
 import ChoirLibrary
 import ChoirPractice
 import ChoirScore

@@ -1,11 +1,9 @@
 import ArgumentParser
 import ChoirBase
-import ChoirFiles
 import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
-import FoundationEssentials
 
 extension Choir {
     /// `choir library`: the singer's scores, added once, then listed, searched and named by title.

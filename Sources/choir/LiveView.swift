@@ -2,7 +2,6 @@ import ChoirBase
 import ChoirPractice
 import ChoirScore
 import ChoirSession
-import Glibc
 
 /// The live practice screen: where the music is, the lyrics, the note to sing and the note sung, a piano roll
 /// with the sung trace, and the running accuracy. It is a pure function of a ``LiveView/State``, so that

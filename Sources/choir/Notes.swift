@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChoirBase
 import ChoirScore
-import FoundationEssentials
 
 extension Choir {
     /// `choir notes`: the sounding notes of a score or of one line.

@@ -5,7 +5,6 @@ import ChoirModel
 import ChoirScan
 import ChoirScore
 import ChoirSession
-import FoundationEssentials
 
 extension Choir {
     /// `choir scan`: photographs and PDFs of printed music to MusicXML, through a vision model the singer brings.

@@ -1,7 +1,6 @@
 import ChoirBase
 import ChoirPractice
 import ChoirSession
-import FoundationEssentials
 
 /// What a singer sees and presses while a live session runs: on a terminal the live view and the keys; otherwise
 /// one line per measure judged. A recorded take is judged without a screen.
