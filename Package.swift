@@ -89,10 +89,11 @@ let package = Package(
             dependencies: [
                 "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirLibrary",
             ]),
-        // The singer's scores, with what each is, in the history's database: listed, searched, named by title.
+        // The singer's scores, with what each is (a scanned one's doubts and source too), in the history's database: listed,
+        // searched, named by title.
         .target(
             name: "ChoirLibrary",
-            dependencies: ["ChoirBase", "ChoirScore", "ChoirFiles", "ChoirPractice", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+            dependencies: ["ChoirBase", "ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirScan", "ChoirModel", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
         .target(name: "ChoirServer"),
         // The page and the engraving's script are files under Resources/View, copied beside the program as

@@ -96,11 +96,8 @@ function apply(message) {
   if (trace.length > 4000) trace = trace.slice(-2000);
   $("#where").textContent = message.time < 0 ? "count-in" : `m. ${message.measure}:${message.beat}`;
   $("#tempo").textContent = `♩ = ${message.tempo}` + (message.percent === 100 ? "" : ` (${message.percent}%)`);
-  const flags = [];
-  if (message.paused) flags.push("paused");
-  if (message.loop) flags.push(`loop mm. ${message.loop[0]}–${message.loop[1]}`);
-  if (message.muted) flags.push("my part muted");
-  if (message.locked) flags.push("locked");
+  // The engine's words for what differs from playing on, as the terminal shows them.
+  const flags = [...message.flags];
   if (message.ended) flags.push("ended");
   $("#flags").textContent = flags.join(", ");
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";

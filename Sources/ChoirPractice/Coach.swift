@@ -137,3 +137,20 @@ public enum Coach {
         return first == last ? "m. \(first)" : "mm. \(first)–\(last)"
     }
 }
+
+extension Coach {
+    /// `choir coach`'s words on a line's sessions (`reports`, at least one): what matters most first, two pieces of
+    /// advice unless `verbose`, with how many more there are.
+    public static func text(_ reports: [SessionReport], piece: String, verbose: Bool) -> String {
+        let advice = advice(reports)
+        let shown = verbose ? advice : Array(advice.prefix(2))
+        let more = advice.count - shown.count
+        return heading(reports, piece: piece) + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
+            + (advice.isEmpty ? "  No pattern stands out yet.\n" : shown.map { "  - \($0)\n" }.joined())
+    }
+
+    /// "Amazing Grace, Tenor, 3 sessions": the piece, the line and how many of its sessions the advice reads.
+    public static func heading(_ reports: [SessionReport], piece: String) -> String {
+        "\(piece), \(reports[0].part), " + (reports.count == 1 ? "1 session" : "\(reports.count) sessions")
+    }
+}

@@ -39,6 +39,18 @@ public struct SessionSnapshot: Sendable {
     /// The moment before anything has been played.
     public init() {}
 
+    /// What differs from playing on, in the words every front end shows: the time round a `--loop`, paused, a loop,
+    /// the singer's line muted, the performance lock.
+    public var flags: [String] {
+        var flags: [String] = []
+        if passes > 1 { flags.append("pass \(pass) of \(passes)") }
+        if paused { flags.append("paused") }
+        if let loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
+        if mineMuted { flags.append("my part muted") }
+        if locked { flags.append("locked") }
+        return flags
+    }
+
     /// Takes in what `event` says has happened.
     public mutating func apply(_ event: SessionEvent) {
         switch event {

@@ -129,8 +129,9 @@ public final class SessionFeed: @unchecked Sendable {
         let message = JSON.object([
             ("type", "state"), ("sequence", .int(sequence)), ("time", .number(snapshot.time)), ("measure", .string(snapshot.measure)),
             ("beat", .int(snapshot.beat)), ("tempo", .number(snapshot.tempo.rounded())), ("percent", .int(snapshot.tempoPercent)),
-            ("paused", .bool(snapshot.paused)), ("loop", snapshot.loop.map { .array([.string($0.first), .string($0.last)]) } ?? .null),
-            ("muted", .bool(snapshot.mineMuted)), ("locked", .bool(snapshot.locked)), ("pass", .int(snapshot.pass)),
+            ("paused", .bool(snapshot.paused)), ("pass", .int(snapshot.pass)),
+            // What differs from playing on (paused, a loop, muted, locked), in the words the terminal shows too.
+            ("flags", .array(snapshot.flags.map(JSON.string))),
             ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
             ("results", .array(results.map(Self.result))), ("ended", .bool(snapshot.ended)),

@@ -1,9 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirFiles
-import ChoirModel
 import ChoirPractice
-import ChoirScan
 import ChoirScore
 import ChoirSession
 import Dispatch
@@ -64,10 +62,7 @@ struct Choir: AsyncParsableCommand {
         PracticePlan.keepLedgerOfTemporaryFiles()
         // The arguments' bytes as they are: a file name need not be UTF-8.
         let arguments = Array(FileName.arguments.dropFirst())
-        if let unknown = unknownCommand(in: arguments) {
-            complain(unknown)
-            Glibc.exit(ExitStatus.usage.rawValue)
-        }
+        if let unknown = unknownCommand(in: arguments) { Glibc.exit(usage(unknown).rawValue) }
         // The commands that follow a session's events await them; this thread waits for the command, which exits.
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
@@ -102,100 +97,4 @@ struct Choir: AsyncParsableCommand {
         }
         return nil
     }
-}
-
-/// The exit statuses of sysexits.h, so that scripts can tell failures apart.
-enum ExitStatus {
-    /// An option is out of range, conflicts with another, or names what the score does not have (EX_USAGE).
-    static let usage = ExitCode(64)
-    /// A score, take or history was read and is not usable (EX_DATAERR).
-    static let dataError = ExitCode(65)
-    /// An input file is missing or cannot be read (EX_NOINPUT).
-    static let noInput = ExitCode(66)
-    /// An audio device cannot be opened (scripts fall back to files), the model's server cannot be reached, or a tool
-    /// choir runs is missing (EX_UNAVAILABLE).
-    static let deviceUnavailable = ExitCode(69)
-    /// An output file cannot be written (EX_CANTCREAT).
-    static let cannotCreate = ExitCode(73)
-    /// An audio device failed during the session, or the history could not be written (EX_IOERR).
-    static let ioError = ExitCode(74)
-    /// Worth trying again: calibration did not hear its sweeps, another program holds the history, or the model's
-    /// server is busy, failing or too slow (EX_TEMPFAIL).
-    static let tryAgain = ExitCode(75)
-    /// The model's server refused the request, or answered with what is not a completion (EX_PROTOCOL).
-    static let protocolError = ExitCode(76)
-    /// The model's server refused the key or wants credit (EX_NOPERM).
-    static let noPermission = ExitCode(77)
-    /// No key where one is needed, or a configuration file that is unsafe or unreadable (EX_CONFIG).
-    static let configuration = ExitCode(78)
-
-    /// The status that tells scripts what kind of failure `error` is.
-    static func of(_ error: any Error) -> ExitCode {
-        switch error {
-        case let error as SessionError:
-            switch error.kind {
-            case .usage: usage
-            case .missing: noInput
-            case .input: dataError
-            case .deviceUnavailable: deviceUnavailable
-            case .audio: ioError
-            case .output: cannotCreate
-            case .calibration: tryAgain
-            }
-        case let error as ScoreError: error.unreadable ? noInput : dataError
-        case let error as ModelError: of(error.kind)
-        case let error as ScanError:
-            switch error.kind {
-            case .missing: noInput
-            case .input, .reply: dataError
-            case .unavailable: deviceUnavailable
-            case .output: cannotCreate
-            case .model(let kind): of(kind)
-            }
-        case let error as PracticeHistory.Failure:
-            switch error.kind {
-            case .locked: tryAgain
-            case .corrupt: dataError
-            case .noSuchSession: usage
-            case .unusable: ioError
-            }
-        default: ExitCode.failure
-        }
-    }
-
-    /// The status of a model's server failing so.
-    static func of(_ kind: ModelError.Kind) -> ExitCode {
-        switch kind {
-        case .configuration: configuration
-        case .unauthorized, .payment: noPermission
-        case .notFound: usage
-        case .unavailable: tryAgain
-        case .unreachable: deviceUnavailable
-        case .protocolError: protocolError
-        }
-    }
-}
-
-/// Prints `error` on standard error as one line and exits with the status of its kind.
-func fail(_ error: any Error) -> ExitCode {
-    complain(error)
-    return ExitStatus.of(error)
-}
-
-/// Prints `message` on standard error as one line and exits with `status`.
-func fail(_ message: String, _ status: ExitCode) -> ExitCode {
-    complain(message)
-    return status
-}
-
-/// Prints `message` as one line and exits with ``ExitStatus/usage``: the command line asks for what cannot be.
-func usage(_ message: String) -> ExitCode { fail(message, ExitStatus.usage) }
-
-private func complain(_ message: Any) {
-    var standardError = StandardError()
-    print("choir: \(message)", to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) { FileOutput.write(string, to: 2) }
 }

@@ -55,22 +55,12 @@ extension Choir {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
             }
-            let counted = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
-            if model.model != nil || model.endpoint != nil {
-                try coachByModel(reports, piece: piece, counted: counted)
-                return
-            }
-            // What matters most first; without --verbose, three lines at most.
-            let advice = Coach.advice(reports)
-            let shown = verbose ? advice : Array(advice.prefix(2))
-            let more = advice.count - shown.count
-            FileOutput.write(
-                "\(piece), \(reports[0].part), \(counted)" + (more > 0 ? " (\(more) more with --verbose)" : "") + ":\n"
-                    + (advice.isEmpty ? "  No pattern stands out yet.\n" : shown.map { "  - \($0)\n" }.joined()))
+            if model.model != nil || model.endpoint != nil { return try coachByModel(reports, piece: piece) }
+            FileOutput.write(Coach.text(reports, piece: piece, verbose: verbose))
         }
 
         /// The model's advice from the figures of `reports`, with the tokens and cost it took.
-        private func coachByModel(_ reports: [SessionReport], piece: String, counted: String) throws {
+        private func coachByModel(_ reports: [SessionReport], piece: String) throws {
             let endpoint = try model.resolved()
             let request = ChatRequest([
                 .init(.system, ModelCoach.instructions), .init(.user, ModelCoach.figures(reports, piece: piece)),
@@ -85,7 +75,7 @@ extension Choir {
             usage.add(reply)
             let text = reply.text.split(whereSeparator: \.isNewline).map { "  \($0)\n" }.joined()
             FileOutput.write(
-                "\(piece), \(reports[0].part), \(counted), in the words of \(endpoint.model) (from the figures alone):\n"
+                Coach.heading(reports, piece: piece) + ", in the words of \(endpoint.model) (from the figures alone):\n"
                     + (text.isEmpty ? "  (the model said nothing)\n" : text) + "Model: \(usage.summary(endpoint)).\n")
         }
     }

@@ -2,36 +2,21 @@ import ChoirBase
 import ChoirPractice
 import ChoirScore
 import ChoirSession
-import Glibc
 
 /// The live practice screen: where the music is, the lyrics, the note to sing and the note sung, a piano roll
 /// with the sung trace, and the running accuracy. It is a pure function of a ``LiveView/State``, so that
 /// what a singer sees can be tested without a terminal.
 struct LiveView {
     var title: String
-    var notes: [ExpectedNote]
-    var lyrics: [Schedule.SungSyllable]
-    /// The measures played, on the score's clock: where each starts and how many beats it has.
-    var bars: [Bar] = []
+    /// The singer's notes and words, the measures, and what the singer is told of what comes next.
+    var cues: LiveCues
     /// What the session is part of: a drill's passage, pass and tempo, or a plan's item.
     var context: String?
-    /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
-    var marks: [Pencil] = []
     /// Seconds of score shown per column of the roll.
     var secondsPerColumn = 0.1
 
-    struct Bar {
-        var start: Double
-        var beats: Int
-    }
-
-    /// A mark at a measure as played: its start and end on the score's clock, and its words.
-    struct Pencil {
-        var start: Double
-        var end: Double
-        var measure: String
-        var text: String
-    }
+    private var notes: [ExpectedNote] { cues.notes }
+    private var lyrics: [Schedule.SungSyllable] { cues.lyrics }
 
     /// Everything that changes while the session runs.
     struct State {
@@ -63,7 +48,7 @@ struct LiveView {
                 "m. \(state.measure):\(state.beat)   \(tempo)   " + (state.flags.isEmpty ? "playing" : state.flags.joined(separator: ", ")),
                 width))
         rows.append(lyricLine(at: state.time, width: width, colour: colour))
-        let ahead = [context, cue(at: state.time), pencil(at: state.time)].compactMap { $0 }
+        let ahead = [context, cues.cue(at: state.time), cues.pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy =
@@ -122,42 +107,6 @@ struct LiveView {
         return line
     }
 
-    /// What comes next for the singer: while they rest, when they come in ("enters in 5 bars", then the beats); near
-    /// the end of a phrase, the next phrase's first notes and words.
-    func cue(at time: Double) -> String? {
-        guard let next = notes.firstIndex(where: { $0.onset > time + 0.05 }) else { return nil }
-        let resting = !notes.contains { $0.onset <= time + 0.05 && time < $0.end }
-        if resting {
-            let wait = notes[next].onset - time
-            let barLines = bars.count { $0.start > time + 0.05 && $0.start <= notes[next].onset + 0.05 }
-            if barLines >= 2 { return "enters in \(barLines) bars" }
-            guard let bar = bars.last(where: { $0.start <= time + 0.05 }) else { return nil }
-            let end = bars.first { $0.start > bar.start }?.start ?? bar.start + 4
-            let beat = (end - bar.start) / Double(max(1, bar.beats))
-            let beats = Int((wait / beat).rounded(.up))
-            return beats <= 1 ? "enters on the next beat" : "enters in \(beats) beats"
-        }
-        // The phrase sung now ends where the next one (the next note after a rest) starts.
-        guard let phrase = notes[next...].firstIndex(where: { $0.previousMIDI == nil }), notes[phrase - 1].end - time < 2 else {
-            return nil
-        }
-        let phraseEnd = notes[(phrase + 1)...].firstIndex { $0.previousMIDI == nil }.map { notes[$0].onset } ?? .infinity
-        let firstNotes = notes[phrase...].prefix(3).map(\.name).joined(separator: " ")
-        var words = lyrics.filter { $0.start >= notes[phrase].onset - 0.05 && $0.start < phraseEnd }.prefix(8)
-            .map { $0.text + ($0.continues ? "-" : " ") }.joined()
-        while words.hasSuffix(" ") { words.removeLast() }
-        return "next: " + firstNotes + (words.isEmpty ? "" : "  " + words)
-    }
-
-    /// The marks on the measure played and the next one, as the singer wrote them.
-    func pencil(at time: Double) -> String? {
-        // Up to the end of the next bar.
-        let next = bars.first { $0.start > time + 0.05 }?.start ?? .infinity
-        let horizon = bars.first { $0.start > next }?.start ?? .infinity
-        let near = marks.filter { $0.end > time && $0.start < horizon }
-        return near.isEmpty ? nil : near.map { "✎ m. \($0.measure): \($0.text)" }.joined(separator: " · ")
-    }
-
     /// Target and sung note names, and a needle: how many cents the singer is from the target.
     private func tuning(_ state: State, width: Int, colour: Bool) -> String {
         let target = notes.last { $0.onset <= state.time + 0.05 && state.time < $0.end } ?? notes.first { $0.onset > state.time }
@@ -166,12 +115,9 @@ struct LiveView {
         let sungName = target?.name(of: Int(sung.rounded())) ?? PitchName.name(midi: Int(sung.rounded()))
         line += "   sung " + sungName.padded(to: 4)
         guard let target else { return line }
-        // The needle measures from the target (an octave away is folded), ±100 cents across; further off, it stays
-        // at its end, an arrow pointing the way the singer is off (the note sung says how far).
-        var cents = (sung - Double(target.midi)) * 100
-        let octaves = (cents / 1200).rounded()
-        if abs(cents - octaves * 1200) < 100 { cents -= octaves * 1200 }
-        let beyond = cents.rounded() < -100 ? -1 : cents.rounded() > 100 ? 1 : 0
+        // Further off than ±100 cents, the needle stays at its end, an arrow pointing the way the singer is off (the
+        // note sung says how far).
+        let offset = TuningOffset(sung: sung, target: target.midi), cents = offset.cents, beyond = offset.beyond
         line += beyond == 0 ? String(printf: " %+5.0f¢ ", cents) : beyond < 0 ? " ◀-100¢ " : "  +100¢▶"
         let span = max(11, min(41, width - line.count - 4)) | 1
         let centre = span / 2
@@ -179,9 +125,8 @@ struct LiveView {
         var needle = Array(repeating: "·", count: span)
         needle[centre] = "|"
         needle[at] = beyond < 0 ? "◀" : beyond > 0 ? "▶" : "●"
-        let inTune = abs(cents) <= 25
-        let mark = colour ? (inTune ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
-        return line + "[" + mark + "]" + (octaves != 0 && abs(cents) < 100 ? " 8va" : "")
+        let mark = colour ? (offset.inTune ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
+        return line + "[" + mark + "]" + (offset.octaves != 0 ? " 8va" : "")
     }
 
     /// The singer's notes as bars on a pitch-by-time grid scrolling right to left, the sung trace over them

@@ -65,29 +65,7 @@ extension Choir {
             func run() throws {
                 let score = try self.score.map { try scoreIdentity(LibraryTitles.path($0)) }
                 let history = try openHistory()
-                let marks: [PracticeMark]
-                do { marks = try history.marks(of: score) } catch { throw fail(error) }
-                guard !marks.isEmpty else {
-                    FileOutput.write("No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
-                    return
-                }
-                var out = ""
-                // A piece's marks together, whatever its file was called when each was made.
-                let pieces: [(String, [PracticeMark])]
-                do {
-                    pieces = try Dictionary(grouping: marks, by: { $0.hash ?? $0.path }).values.map {
-                        (group) throws(PracticeHistory.Failure) in (try history.name(hash: group[0].hash, path: group.last!.path), group)
-                    }
-                } catch { throw fail(error) }
-                for (piece, group) in pieces.sorted(by: { ($0.0, $0.1[0].id) < ($1.0, $1.1[0].id) }) {
-                    out += "\(piece)\n"
-                    for mark in group {
-                        out +=
-                            "  \(String(mark.id).padded(to: 4, alignRight: true))  m. \(mark.measure.padded(to: 5))"
-                            + (mark.line ?? "every line").padded(to: 12) + " \(mark.text)\n"
-                    }
-                }
-                FileOutput.write(out)
+                do { FileOutput.write(try history.marksListing(of: score)) } catch { throw fail(error) }
             }
         }
 

@@ -5,7 +5,6 @@ import ChoirModel
 import ChoirScan
 import ChoirScore
 import ChoirSession
-import FoundationEssentials
 
 extension Choir {
     /// `choir scan`: photographs and PDFs of printed music to MusicXML, through a vision model the singer brings.
@@ -60,7 +59,7 @@ extension Choir {
             let scan = Scan(
                 pages: pages, part: part, file: output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "piece.musicxml")
             if model.dryRun {
-                FileOutput.write(preview(scan, endpoint))
+                FileOutput.write(scan.preview(for: endpoint))
                 return
             }
             let output = self.output!
@@ -75,59 +74,18 @@ extension Choir {
                 let kept = error.rejected.flatMap { file.keep(rejected: $0) }
                 throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus.of(error))
             }
-            FileOutput.write(summary(result, scan, endpoint, output) + library(result, scan, endpoint, output))
-        }
-
-        /// What --dry-run shows: the first request, then what follows it.
-        private func preview(_ scan: Scan, _ endpoint: ModelEndpoint) -> String {
-            var out = "Pass 1, describing the pages:\n" + scan.firstRequest.preview(for: endpoint)
-            out += "\nPass 2 sends the conversation so far, the model's description, and:\nuser:\n"
-            out += scan.writePrompt.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
-            out += "\nThen, while choir's reader finds errors or measures that do not fill their time signature (at most "
-            out += "\(scan.repairs) times), the model's MusicXML and:\nuser:\n"
-            out += Scan.repairPrompt(["(each error, file:line:column, and each measure found)"])
-                .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
-            return out + "\nNothing was sent (--dry-run).\n"
-        }
-
-        private func summary(_ result: Scan.Result, _ scan: Scan, _ endpoint: ModelEndpoint, _ output: String) -> String {
-            let score = result.score
-            var out = "Wrote \(output): \(score.name(file: output)), \(score.measures.count) measures; "
-            out += score.lines.map(\.name).joined(separator: ", ") + ".\n"
-            out += "It was \(result.made).\n"
-            let doubts = ScanNotes.lines(result.doubts, in: score)
-            if doubts.isEmpty {
-                out += "Nothing was found doubtful; it still needs checking.\n"
-            } else {
-                out += "Doubtful, by measure (marked in the file \"choir scan: doubtful\"):\n" + doubts.map { "  \($0)\n" }.joined()
-            }
-            if result.repairPasses > 0 {
-                out += "Repair passes: \(result.repairPasses) of at most \(scan.repairs).\n"
-            }
-            out += "Model: \(result.usage.summary(endpoint)).\n"
-            return out
-        }
-
-        /// Adds the score to the library with its pages as its source, and says how to practise it.
-        private func library(_ result: Scan.Result, _ scan: Scan, _ endpoint: ModelEndpoint, _ output: String) -> String {
-            var pages: [String] = []
-            for page in scan.pages.map({ ScoreIdentity.absolute($0.file) }) where !pages.contains(page) { pages.append(page) }
-            let source = LibraryEntry.Source(pages: pages, made: "by \(endpoint.model) at \(endpoint.host) on \(result.date)")
-            var out: String
+            FileOutput.write(scan.summary(of: result, endpoint, written: output))
             do {
-                let library = try Library(path: PracticePlan.defaultHistory)
-                let change = try library.add([output], sources: [output: source]).first?.change
-                if case .failure(let error) = change { throw error }
-                out = "Added to the library, with its pages as its source.\n"
+                try Library(path: PracticePlan.defaultHistory).add(scanned: output, result, of: scan, endpoint)
+                FileOutput.write("Added to the library, with its pages as its source.\n")
             } catch {
                 // The scan is paid for and written: a library that cannot take it now is said, not fatal.
                 FileOutput.write("choir: \(output) is written but not in the library (\(error)): add it with choir library add\n", to: 2)
-                out = ""
             }
             if let part, let line = try? LineSelector.select(part, from: result.score.lines) {
-                out += "Practise it: choir practice \(output.shellQuoted) --part \(result.score.lines[line].name.shellQuoted)\n"
+                FileOutput.write(
+                    "Practise it: choir practice \(output.shellQuoted) --part \(result.score.lines[line].name.shellQuoted)\n")
             }
-            return out
         }
     }
 }

@@ -1,13 +1,12 @@
 import ChoirBase
 import ChoirPractice
 import ChoirSession
-import FoundationEssentials
 
 /// What a singer sees and presses while a live session runs: on a terminal the live view and the keys; otherwise
 /// one line per measure judged. A recorded take is judged without a screen.
 final class SessionScreen {
     private var terminal: RawTerminal?
-    private var view = LiveView(title: "", notes: [], lyrics: [])
+    private var view = LiveView(title: "", cues: LiveCues(notes: [], lyrics: []))
     private var shownMeasure = ""
     private var lastDrawn = 0
     /// How long after its newest sample reached the converter each drawn frame was on screen.
@@ -16,29 +15,11 @@ final class SessionScreen {
     /// The analysis window's newest sample to its centre, in ms, for the delay summary.
     private(set) var halfWindowMilliseconds = 0
 
-    /// The session's marks where their measures are played.
-    static func pencils(_ session: PracticeSession) -> [LiveView.Pencil] {
-        let placed = session.resolved.schedule.measures
-        return placed.indices.flatMap { index in
-            let number = session.resolved.score.measures[placed[index].index].number
-            let end = index + 1 < placed.count ? placed[index + 1].start : session.resolved.schedule.length
-            return session.header.marks.filter { $0.measure == number }.map {
-                LiveView.Pencil(start: placed[index].start, end: end, measure: number, text: $0.text)
-            }
-        }
-    }
-
     /// Runs `session` to its end: keys become commands, its events are drawn (with `context`, what the session is
     /// part of: a drill's passage, pass and tempo, or a plan's item), and a signal cancels it. Returns its outcome.
     func run(_ session: PracticeSession, context: String? = nil, signals: SignalWatcher) async throws -> PracticeSession.Outcome {
         let resolved = session.resolved
-        view = LiveView(
-            title: "\(resolved.title) — \(session.header.part)", notes: session.notes,
-            lyrics: resolved.schedule.lyrics,
-            bars: resolved.schedule.measures.map {
-                LiveView.Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +))
-            },
-            context: context, marks: Self.pencils(session))
+        view = LiveView(title: "\(session.resolved.title) — \(session.header.part)", cues: LiveCues(session), context: context)
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         let events = session.events()
         let live = !session.plan.input.isTake
@@ -109,25 +90,12 @@ final class SessionScreen {
         if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
     }
 
-    /// What differs from playing on: the time round a `--loop`, paused, a loop, the singer's line muted, the
-    /// performance lock.
-    static func flags(_ snapshot: SessionSnapshot) -> [String] {
-        var flags: [String] = []
-        if snapshot.passes > 1 { flags.append("pass \(snapshot.pass) of \(snapshot.passes)") }
-        if snapshot.paused { flags.append("paused") }
-        if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
-        if snapshot.mineMuted { flags.append("my part muted") }
-        if snapshot.locked { flags.append("locked") }
-        return flags
-    }
-
     private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
-        let flags = flags(snapshot)
         var verdicts: [Int: Verdict] = [:]
         for result in snapshot.results { verdicts[result.note.index] = result.verdict }
         return LiveView.State(
             time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
-            tempoPercent: snapshot.tempoPercent, flags: flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
+            tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
             correct: snapshot.results.count { $0.verdict.isCorrect }, judged: snapshot.results.count, locked: snapshot.locked)
     }
 

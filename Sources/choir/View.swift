@@ -39,7 +39,7 @@ extension Choir {
                 case .event(let event):
                     now.apply(event)
                     if let terminal {
-                        var flags = SessionScreen.flags(now)
+                        var flags = now.flags
                         if !now.paused { flags.insert("playing", at: 0) }
                         let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
                         let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"

@@ -19,7 +19,8 @@ struct LayeringTests {
         "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback"],
         // The engine's API for front ends; it runs the library's rehearsal plans.
         "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirLibrary"],
-        "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice"],
+        // A scanned score's summary says what its scan doubted, and its entry which model made it.
+        "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirScan", "ChoirModel"],
         // The local server knows nothing of music.
         "ChoirServer": [],
         // The model's client knows nothing of music; the scan writes its file through ChoirAudio's ReplacingFile.

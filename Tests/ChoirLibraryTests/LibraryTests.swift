@@ -102,3 +102,27 @@ struct LibraryTests {
         #expect(try library.titled("duet in g minor").map(\.path) == [folder + "/duet.musicxml"])
     }
 }
+
+extension LibraryTests {
+    /// A SCORE argument that is no file names the one score whose title it is or begins; a file is itself; a name
+    /// that could be several says so. A library entry whose file is gone is still named by its path.
+    @Test func aTitleNamesItsFileAndAGoneFileItsEntry() throws {
+        let folder = NSTemporaryDirectory() + "choir-library-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/duet.musicxml", history = folder + "/library.sqlite"
+        try Self.duet.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try Library.file(named: "Duet", history: history) == "Duet", "no history: the argument is left as it is")
+        try Self.duet.replacingOccurrences(of: "G minor", with: "D minor").write(
+            toFile: folder + "/other.musicxml", atomically: true, encoding: .utf8)
+        let library = try Library(path: history)
+        _ = try library.add([file, folder + "/other.musicxml"])
+        #expect(try Library.file(named: "duet in g", history: history) == file)
+        #expect(try Library.file(named: file, history: history) == file)
+        #expect(try Library.file(named: "Trio", history: history) == "Trio", "no title: left for the reader to call missing")
+        #expect(throws: Library.Unclear.self) { try Library.file(named: "duet in", history: history) }
+        try FileManager.default.removeItem(atPath: file)
+        #expect(try library.entry(named: file).title == "Duet in G minor")
+        #expect(throws: Library.Unclear.self) { try library.entry(named: folder + "/trio.musicxml") }
+    }
+}

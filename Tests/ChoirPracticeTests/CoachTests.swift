@@ -87,3 +87,14 @@ struct CoachTests {
                 == [])
     }
 }
+
+extension CoachTests {
+    /// `choir coach`'s words: the piece, the line, how many sessions, then the advice, or that none stands out.
+    @Test func theAdviceIsSaidUnderThePieceLineAndSessions() {
+        #expect(Coach.text([Self.session()], piece: "Hymn", verbose: false) == "Hymn, Tenor, 1 session:\n  No pattern stands out yet.\n")
+        let late = (0..<4).map { _ in Self.session { if $0.note.previousMIDI == nil { $0.onsetError = 0.15 } } }
+        #expect(
+            Coach.text(late, piece: "Hymn", verbose: false)
+                == "Hymn, Tenor, 4 sessions:\n  - Your entrances after rests are late by about 150 ms (median of 12 entrances over 4 sessions)\n")
+    }
+}

@@ -1,0 +1,51 @@
+import ChoirPractice
+import ChoirScore
+import Testing
+
+/// `choir history`'s listing of sessions whose verdicts are known: a row each, and the weakest measures' trend.
+struct HistoryListingTests {
+    /// Three tenor sessions of four one-note measures: all right, then m. 1 wrong, then mm. 1–2 wrong; and an alto
+    /// session in which nothing was sung. The header the sessions share says they sang m. 1.
+    @Test func aLineListsItsSessionsAndItsWeakestMeasures() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        let score = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        let right = try PracticeHistoryTests.stored(history, score: score, notes: 4)
+        let one = try PracticeHistoryTests.stored(history, score: score, notes: 1, verdict: .wrong)
+        let two = try PracticeHistoryTests.stored(history, score: score, notes: 2, verdict: .wrong)
+        let silent = try PracticeHistoryTests.stored(history, score: score, part: "Alto", notes: 3, verdict: .missing, traced: false)
+        let sessions = try history.sessions()
+        let day = Dictionary(uniqueKeysWithValues: sessions.map { ($0.id, PracticeHistory.time($0.started)) })
+        let listing = try history.listing(sessions, file: "hymn.musicxml")
+        #expect(
+            listing == """
+                piece — hymn.musicxml
+                  Tenor
+                    #\(right)    \(day[right]!)  ♩=80          m. 1        100.0% ████████████████████
+                    #\(one)    \(day[one]!)  ♩=80          m. 1          0.0%
+                    #\(two)    \(day[two]!)  ♩=80          m. 1          0.0%
+                    Weakest measures over the last 3 sessions:
+                      m. 1    100% → 0% → 0%  (33% in all)
+                      m. 2    100% → – → 0%  (50% in all)
+                  Alto
+                    #\(silent)    \(day[silent]!)  ♩=80          m. 1          0.0%   (nothing sung)
+                1 session in which nothing was sung (#\(silent)): `choir history --prune` deletes it.
+
+                """, "\(listing)")
+    }
+
+    /// Marks are listed by piece, a row a mark: its number, measure, line (or every line) and words.
+    @Test func marksAreListedByPiece() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        #expect(try history.marksListing(of: nil) == "No marks: `choir mark add SCORE --measure M \"breathe here\"` makes one.\n")
+        let hymn = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        _ = try history.add(PracticeMark(score: "/scores/hymn.musicxml", identity: hymn, line: "Tenor", measure: "12", text: "breathe"))
+        _ = try history.add(PracticeMark(score: "/scores/hymn.musicxml", identity: hymn, line: nil, measure: "3", text: "softly"))
+        #expect(
+            try history.marksListing(of: hymn) == """
+                hymn
+                     1  m. 12   Tenor        breathe
+                     2  m. 3    every line   softly
+
+                """)
+    }
+}

@@ -1,0 +1,51 @@
+import ChoirTestSupport
+import Testing
+
+@testable import ChoirSession
+
+/// What the singer is told of what comes next, on a line whose rests, phrases and words are known.
+struct LiveCuesTests {
+    static func cues(bars: Int = 8, marks: [LiveCues.Pencil] = []) -> LiveCues {
+        LiveCues(
+            notes: RestingAlto.notes, lyrics: RestingAlto.lyrics,
+            bars: (0..<bars).map { LiveCues.Bar(start: RestingAlto.bar * Double($0), beats: 3) }, marks: marks)
+    }
+
+    @Test func beforeMyLineEntersACountdownInBarsThenBeats() {
+        let cues = Self.cues()
+        #expect(cues.cue(at: 0.1) == "enters in 4 bars")
+        #expect(cues.cue(at: 4.6) == "enters in 2 bars")
+        #expect(cues.cue(at: 7.0) == "enters in 3 beats")
+        #expect(cues.cue(at: 8.5) == "enters on the next beat")
+        // The rest between the phrases is counted too.
+        #expect(cues.cue(at: 10.9) == "enters in 2 beats")
+    }
+
+    @Test func nearTheEndOfAPhraseTheNextPhrasesNotesAndWords() {
+        #expect(Self.cues().cue(at: 9.1) == "next: D♭5 C5 B♭4  Through ma-ny", "notes spelled in A♭ major")
+        // Mid-way through the last phrase there is no next one.
+        #expect(Self.cues().cue(at: 13.0) == nil)
+    }
+
+    /// A mark shows from the bar before its measure to the measure's end.
+    @Test func aMarkShowsAsItsMeasureNears() {
+        let bar = RestingAlto.bar
+        let cues = Self.cues(bars: 12, marks: [LiveCues.Pencil(start: 9 * bar, end: 10 * bar, measure: "10", text: "breathe after 'grace'")])
+        #expect(cues.pencil(at: 7 * bar + 1) == nil)
+        #expect(cues.pencil(at: 8 * bar + 1) == "✎ m. 10: breathe after 'grace'")
+        #expect(cues.pencil(at: 9 * bar + 2) == "✎ m. 10: breathe after 'grace'")
+        #expect(cues.pencil(at: 10 * bar + 0.5) == nil)
+    }
+
+    /// The flags say which time round a `--loop` the music is in, before what else differs from playing on.
+    @Test func theFlagsSayThePassOfALoopFirst() {
+        var snapshot = SessionSnapshot()
+        #expect(snapshot.flags.isEmpty)
+        snapshot.pass = 2
+        snapshot.passes = 3
+        snapshot.paused = true
+        snapshot.loop = SessionEvent.MeasureSpan(first: "4", last: "6")
+        snapshot.mineMuted = true
+        #expect(snapshot.flags == ["pass 2 of 3", "paused", "loop mm. 4–6", "my part muted"])
+    }
+}
