@@ -1,3 +1,4 @@
+import ChoirBase
 import CFFTW
 import Glibc
 
@@ -58,30 +59,36 @@ public final class SpectrumAnalyser: @unchecked Sendable {
 
     /// The spectra of a whole recording every `hop` seconds from its start, each window centred on its time
     /// (the recording is taken as silent beyond its ends). Only what lies below 4 kHz is kept, so the signal is
-    /// first decimated to 8 kHz or a little more, which makes the transforms six times shorter at 48 kHz.
-    public static func spectra(of signal: [Float], sampleRate: Double, hop: Double) -> [Spectrum] {
+    /// first decimated to 8 kHz or a little more, which makes the transforms six times shorter at 48 kHz. Meant
+    /// for files: the work is shared by `threads` analysers.
+    public static func spectra(of signal: [Float], sampleRate: Double, hop: Double, threads: Int = 2) -> [Spectrum] {
         let factor = max(1, Int(sampleRate / 8000))
-        let reduced = factor == 1 ? signal : decimate(signal, by: factor)
-        let analyser = SpectrumAnalyser(sampleRate: sampleRate / Double(factor))
-        let half = analyser.length / 2
-        let padded = [Float](repeating: 0, count: half) + reduced + [Float](repeating: 0, count: analyser.length)
+        let reduced = factor == 1 ? signal : decimate(signal, by: factor, threads: threads)
+        let analysers = (0..<max(1, threads)).map { _ in SpectrumAnalyser(sampleRate: sampleRate / Double(factor)) }
+        let length = analysers[0].length, rate = analysers[0].sampleRate
+        let padded = [Float](repeating: 0, count: length / 2) + reduced + [Float](repeating: 0, count: length)
         let duration = Double(signal.count) / sampleRate
-        var spectra: [Spectrum] = []
-        spectra.reserveCapacity(Int(duration / hop) + 1)
-        padded.withUnsafeBufferPointer { all in
-            var time = 0.0
-            while time < duration {
-                let start = Int((time * analyser.sampleRate).rounded())
-                spectra.append(analyser.analyse(UnsafeBufferPointer(rebasing: all[start..<start + analyser.length]), time: time))
-                time += hop
+        var count = Int((duration / hop).rounded(.up))
+        while count > 0 && Double(count - 1) * hop >= duration { count -= 1 }
+        var spectra = [Spectrum](repeating: Spectrum(time: 0, binWidth: 0), count: count)
+        spectra.withUnsafeMutableBufferPointer { output in
+            padded.withUnsafeBufferPointer { all in
+                Parallel.slices(of: count, workers: analysers.count) { worker, slice in
+                    for index in slice {
+                        let time = Double(index) * hop
+                        let start = Int((time * rate).rounded())
+                        output[index] = analysers[worker].analyse(UnsafeBufferPointer(rebasing: all[start..<start + length]), time: time)
+                    }
+                }
             }
         }
         return spectra
     }
 
     /// Every `factor`th sample of `signal` after a low-pass at 90% of the new Nyquist frequency (a windowed sinc
-    /// of 16 taps per step, Blackman-windowed: more than 70 dB down past the new Nyquist frequency).
-    static func decimate(_ signal: [Float], by factor: Int) -> [Float] {
+    /// of 16 taps per step, Blackman-windowed: more than 70 dB down past the new Nyquist frequency), shared by
+    /// `threads` workers.
+    static func decimate(_ signal: [Float], by factor: Int, threads: Int = 2) -> [Float] {
         let half = 8 * factor
         let cutoff = 0.9 / Double(2 * factor)
         let taps = (-half...half).map { n -> Float in
@@ -91,15 +98,20 @@ public final class SpectrumAnalyser: @unchecked Sendable {
             return Float(sinc * (0.42 - 0.5 * cos(2 * Double.pi * t) + 0.08 * cos(4 * Double.pi * t)))
         }
         var out = [Float](repeating: 0, count: (signal.count + factor - 1) / factor)
-        signal.withUnsafeBufferPointer { x in
-            taps.withUnsafeBufferPointer { taps in
-                for (j, i) in stride(from: 0, to: x.count, by: factor).enumerated() {
-                    var sum: Float = 0
-                    let lower = max(-half, -i), upper = min(half, x.count - 1 - i)
-                    if lower <= upper {
-                        for n in lower...upper { sum += taps[n + half] * x[i + n] }
+        out.withUnsafeMutableBufferPointer { out in
+            signal.withUnsafeBufferPointer { x in
+                taps.withUnsafeBufferPointer { taps in
+                    Parallel.slices(of: out.count, workers: threads) { _, slice in
+                        for j in slice {
+                            let i = j * factor
+                            var sum: Float = 0
+                            let lower = max(-half, -i), upper = min(half, x.count - 1 - i)
+                            if lower <= upper {
+                                for n in lower...upper { sum += taps[n + half] * x[i + n] }
+                            }
+                            out[j] = sum
+                        }
                     }
-                    out[j] = sum
                 }
             }
         }

@@ -1,4 +1,4 @@
-import Dispatch
+import ChoirBase
 import Glibc
 
 /// choir's YIN pitch tracker: YIN's candidate periods, weighed as probabilistic YIN weighs them (``YINDetector``),
@@ -57,14 +57,12 @@ final class YINTracker: PitchTracker, @unchecked Sendable {
         let detectors = (0..<workers).map { _ in YINDetector(configuration) }
         var observations = [PitchObservation](repeating: PitchObservation(time: 0, level: 0), count: count)
         observations.withUnsafeMutableBufferPointer { output in
-            nonisolated(unsafe) let output = output
             signal.withUnsafeBufferPointer { input in
-                nonisolated(unsafe) let input = input
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                Parallel.slices(of: count, workers: workers) { worker, slice in
                     let detector = detectors[worker]
                     // Windows that reach past either end are read from a copy with silence around it.
                     var edge = [Float](repeating: 0, count: n)
-                    for index in (worker * count / workers)..<((worker + 1) * count / workers) {
+                    for index in slice {
                         let start = index * hop - n / 2
                         let time = Double(index * hop) / configuration.sampleRate
                         if start >= 0 && start + n <= input.count {

@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPitch
 
 /// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix's echo
@@ -85,24 +86,35 @@ public struct TakeAnalysis: Sendable {
     }
 
     /// Takes the mix's echo, through `filter`, out of `microphone` hop by hop, as a live session does; returns the
-    /// echo taken out.
-    static func cancel(_ microphone: inout [Float], mix: [Float], filter: [Float], lead: Int, hop: Int) -> [Float] {
-        let canceller = EchoCanceller(hop: hop, taps: filter.count, lead: lead)
-        filter.withUnsafeBufferPointer { canceller.load($0) }
+    /// echo taken out. The take is shared by `threads` cancellers, each first given the mix of as many hops before its
+    /// share as the filter spans, so that every hop comes out exactly as one canceller running through the whole take
+    /// would give it (with one hop fewer, the oldest partition would meet silence where that canceller heard the mix).
+    static func cancel(_ microphone: inout [Float], mix: [Float], filter: [Float], lead: Int, hop: Int, threads: Int = 2) -> [Float] {
         var echo = [Float](repeating: 0, count: microphone.count)
-        var ahead = [Float](repeating: 0, count: hop)
-        var block = [Float](repeating: 0, count: hop)
-        for start in stride(from: 0, to: microphone.count, by: hop) {
-            let count = min(hop, microphone.count - start)
-            for i in 0..<hop {
-                let j = start + lead + i
-                ahead[i] = j < mix.count ? mix[j] : 0
-                block[i] = i < count ? microphone[start + i] : 0
-            }
-            block.withUnsafeMutableBufferPointer { b in ahead.withUnsafeBufferPointer { canceller.cancel(b, mix: $0) } }
-            for i in 0..<count {
-                microphone[start + i] = block[i]
-                echo[start + i] = canceller.echo[i]
+        let hops = (microphone.count + hop - 1) / hop
+        microphone.withUnsafeMutableBufferPointer { microphone in
+            echo.withUnsafeMutableBufferPointer { echo in
+                Parallel.slices(of: hops, workers: threads) { _, slice in
+                    let canceller = EchoCanceller(hop: hop, taps: filter.count, lead: lead)
+                    filter.withUnsafeBufferPointer { canceller.load($0) }
+                    var ahead = [Float](repeating: 0, count: hop)
+                    var block = [Float](repeating: 0, count: hop)
+                    for index in max(0, slice.lowerBound - canceller.partitions)..<slice.upperBound {
+                        let start = index * hop
+                        let count = min(hop, microphone.count - start)
+                        for i in 0..<hop {
+                            let j = start + lead + i
+                            ahead[i] = j < mix.count ? mix[j] : 0
+                            block[i] = i < count ? microphone[start + i] : 0
+                        }
+                        block.withUnsafeMutableBufferPointer { b in ahead.withUnsafeBufferPointer { canceller.cancel(b, mix: $0) } }
+                        guard index >= slice.lowerBound else { continue }
+                        for i in 0..<count {
+                            microphone[start + i] = block[i]
+                            echo[start + i] = canceller.echo[i]
+                        }
+                    }
+                }
             }
         }
         return echo
