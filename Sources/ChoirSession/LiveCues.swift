@@ -12,6 +12,9 @@ public struct LiveCues: Sendable {
     public var bars: [Bar]
     /// The singer's marks, each where its measure is played: shown from the bar before it to its end.
     public var marks: [Pencil]
+    /// Cents from the note within which the singer is in tune: the judge's tolerance (`--tolerance`), so that the
+    /// needle shows in tune what the judge will call right.
+    public var tolerance: Double
 
     /// A measure as played: where it starts on the score's clock, and its beats.
     public struct Bar: Sendable {
@@ -41,7 +44,11 @@ public struct LiveCues: Sendable {
 
     /// Cues from the singer's notes and words; without `bars` there is no countdown in bars or beats, without
     /// `marks` no pencil.
-    public init(notes: [ExpectedNote], lyrics: [Schedule.SungSyllable], bars: [Bar] = [], marks: [Pencil] = []) {
+    public init(
+        notes: [ExpectedNote], lyrics: [Schedule.SungSyllable], bars: [Bar] = [], marks: [Pencil] = [],
+        tolerance: Double = NoteComparator.Options().toleranceCents
+    ) {
+        self.tolerance = tolerance
         self.notes = notes
         self.lyrics = lyrics
         self.bars = bars
@@ -60,7 +67,8 @@ public struct LiveCues: Sendable {
         }
         self.init(
             notes: session.notes, lyrics: resolved.schedule.lyrics,
-            bars: placed.map { Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +)) }, marks: marks)
+            bars: placed.map { Bar(start: $0.start, beats: resolved.score.measures[$0.index].time.beats.reduce(0, +)) }, marks: marks,
+            tolerance: session.plan.options.toleranceCents)
     }
 
     /// What comes next for the singer: while they rest, when they come in ("enters in 5 bars", then the beats); near

@@ -19,6 +19,6 @@ public struct TuningOffset: Sendable, Equatable {
     /// -1 below the needle's ±100 cents, 1 above, 0 within.
     public var beyond: Int { cents.rounded() < -100 ? -1 : cents.rounded() > 100 ? 1 : 0 }
 
-    /// Within 25 cents: shown in tune.
-    public var inTune: Bool { abs(cents) <= 25 }
+    /// Whether it is within `tolerance` cents (the judge's, ``LiveCues/tolerance``): shown in tune.
+    public func isInTune(within tolerance: Double) -> Bool { abs(cents) <= tolerance }
 }

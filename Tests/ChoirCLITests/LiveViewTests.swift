@@ -78,4 +78,17 @@ extension LiveViewTests {
         state.sung = sung
         #expect(Self.view.render(state, width: 40, height: 12, colour: false)[3] == line)
     }
+
+    /// The needle is green when the note sung is within the judge's tolerance (`--tolerance`), yellow beyond it: 30
+    /// cents sharp is out of tune at the default 25 cents and in tune at 40.
+    @Test func theNeedleIsInTuneWithinTheJudgesTolerance() {
+        var state = Self.state(at: 9.0)
+        state.sung = 68.3
+        let green = "\u{1B}[32m", yellow = "\u{1B}[33m"
+        #expect(Self.view.render(state, width: 40, height: 12, colour: true)[3].contains(yellow))
+        var lenient = Self.view
+        lenient.cues.tolerance = 40
+        let row = lenient.render(state, width: 40, height: 12, colour: true)[3]
+        #expect(row.contains(green) && !row.contains(yellow), "\(row)")
+    }
 }

@@ -15,6 +15,7 @@ struct TuningOffsetTests {
     func anOctaveAwayIsFoldedAndFurtherOffIsBeyondTheNeedle(sung: Double, cents: Double, octaves: Int, beyond: Int, inTune: Bool) {
         let offset = TuningOffset(sung: sung, target: 68)
         #expect(abs(offset.cents - cents) < 1e-9, "\(offset.cents)")
-        #expect(offset.octaves == octaves && offset.beyond == beyond && offset.inTune == inTune)
+        #expect(offset.octaves == octaves && offset.beyond == beyond && offset.isInTune(within: 25) == inTune)
+        #expect(offset.isInTune(within: 45) == (abs(cents) <= 45))
     }
 }
