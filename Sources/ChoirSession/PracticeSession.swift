@@ -11,6 +11,11 @@ import ChoirScore
 /// first), subscribes to its ``events()``, calls ``start()``, sends ``SessionCommand``s, may ``cancel()``, and gets the
 /// report as the last event or from ``wait()``. The session runs on a thread of its own, which turns what the
 /// real-time threads leave in their rings into events; every member may be used from any thread.
+///
+/// The session coordinates and makes the report; each job is a part it owns. `TakeInput` or `LiveInput` opens where
+/// the singing comes from; on the session's thread `TakeRun` or `LiveRun` judges it, handing the history what is
+/// new through a `HistoryFeed` and the front ends what changed through a `SessionPublisher`; commands and a cancel
+/// reach the run through a `SessionInbox`.
 public final class PracticeSession: @unchecked Sendable {
     /// How a session ended.
     public enum Ending: Sendable, Equatable {
