@@ -1,8 +1,6 @@
 import ChoirAudio
 import ChoirBase
-import ChoirPlayback
 import ChoirPractice
-import ChoirScore
 
 /// A practice session: the mix out, the singer's voice in, every note judged on one clock whose zero is the first
 /// beat of the practised range, and the session kept in the history as it goes.

@@ -1,6 +1,5 @@
 import ChoirAudio
 import ChoirPlayback
-import ChoirPractice
 
 /// A recorded take opened for judging: its samples, the mix as its microphone heard it from loudspeakers (to take
 /// out of it), and the mix to write or play beside it. Opened before the session starts, so that a bad file is
