@@ -1,4 +1,5 @@
 import ChoirPlayback
+import ChoirPractice
 import ChoirScore
 import FoundationEssentials
 
@@ -191,6 +192,18 @@ public struct ResolvedPlayback: Sendable {
         guard schedule.passes > 1, seconds > 0, schedule.passLength > 0 else { return 1 }
         return min(schedule.passes, Int((min(seconds, schedule.length) / schedule.passLength + 1e-9).rounded(.down)) + 1)
     }
+
+    /// `result` with the pass it was sung in: the judge's (a step back, a loop of a phrase) and, with `--loop`,
+    /// which time through the range its note is in.
+    func numbered(_ result: NoteResult) -> NoteResult {
+        guard schedule.passes > 1 else { return result }
+        var numbered = result
+        numbered.pass += pass(at: result.note.onset) - 1
+        return numbered
+    }
+
+    /// `results`, each with the pass it was sung in (``numbered(_:)-(NoteResult)``).
+    func numbered(_ results: [NoteResult]) -> [NoteResult] { results.map(numbered) }
 
     /// The measure and beat (from 1) heard `seconds` after the range's first beat; "count-in" before it.
     public func position(at seconds: Double) -> (measure: String, beat: Int) {
