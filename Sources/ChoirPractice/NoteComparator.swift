@@ -553,17 +553,16 @@ public struct NoteComparator: Sendable {
             vibratoRate.map { rate in [0.9, 0.95, 1, 1.05, 1.1].map { $0 * rate } }
             ?? Array(stride(from: 4.5, through: 7.0, by: 0.25))
         var fits: [(residual: Double, centre: Double)] = []
+        var basis = Basis(functions: 3, frames: frames.count)
         for rate in rates {
-            let basis = { (time: Double) -> [Double] in
+            basis.fill(frames) { time, row in
                 let phase = 2 * Double.pi * rate * (time - start)
-                return [1, sin(phase), cos(phase)]
+                row[0] = 1
+                row[1] = sin(phase)
+                row[2] = cos(phase)
             }
-            guard let x = leastSquares(frames, basis: basis), (x[1] * x[1] + x[2] * x[2]).squareRoot() <= 100 else { continue }
-            let residual = frames.reduce(0.0) { sum, frame in
-                let error = frame.cents - zip(x, basis(frame.time)).reduce(0) { $0 + $1.0 * $1.1 }
-                return sum + error * error
-            }
-            fits.append((residual, x[0]))
+            guard let x = basis.leastSquares(frames), (x[1] * x[1] + x[2] * x[2]).squareRoot() <= 100 else { continue }
+            fits.append((basis.residual(frames, x), x[0]))
         }
         guard let best = fits.min(by: { $0.residual < $1.residual }) else { return nil }
         // The frames' own noise, no less than the 2 cents a tracker wavers by on a steady tone.
@@ -582,44 +581,81 @@ public struct NoteComparator: Sendable {
         let mean = frames.reduce(0) { $0 + $1.cents } / Double(frames.count)
         let variance = frames.reduce(0) { $0 + ($1.cents - mean) * ($1.cents - mean) }
         var best: (residual: Double, rate: Double, amplitude: Double)?
+        var basis = Basis(functions: 4, frames: frames.count)
         for rate in stride(from: 4.0, through: 8.0, by: 0.1) {
-            let basis = { (time: Double) -> [Double] in
+            basis.fill(frames) { time, row in
                 let phase = 2 * Double.pi * rate * (time - first)
-                return [1, time - first, sin(phase), cos(phase)]
+                row[0] = 1
+                row[1] = time - first
+                row[2] = sin(phase)
+                row[3] = cos(phase)
             }
-            guard let x = leastSquares(frames, basis: basis) else { continue }
-            let residual = frames.reduce(0.0) { sum, frame in
-                let error = frame.cents - zip(x, basis(frame.time)).reduce(0) { $0 + $1.0 * $1.1 }
-                return sum + error * error
-            }
+            guard let x = basis.leastSquares(frames) else { continue }
+            let residual = basis.residual(frames, x)
             if residual < best?.residual ?? .infinity { best = (residual, rate, (x[2] * x[2] + x[3] * x[3]).squareRoot()) }
         }
         guard let best, best.amplitude >= 12, best.residual <= 0.4 * variance else { return nil }
         return best.rate
     }
 
-    /// Solves the least-squares problem `Σ (cents − x·basis(time))²` through its normal equations, by Gaussian
-    /// elimination with partial pivoting; nil when they are singular.
-    private static func leastSquares(_ frames: [(time: Double, cents: Double)], basis: (Double) -> [Double]) -> [Double]? {
-        guard let n = frames.first.map({ basis($0.time).count }) else { return nil }
-        var m = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
-        for frame in frames {
-            let b = basis(frame.time)
-            for i in 0..<n {
-                for j in 0..<n { m[i][j] += b[i] * b[j] }
-                m[i][n] += b[i] * frame.cents
+    /// The values of a few functions of time at every frame, row by row, for a least-squares fit of the frames'
+    /// cents. Each is worked out once per fit and kept in one buffer that every fit refills: the judge fits every
+    /// note at dozens of rates.
+    struct Basis {
+        let functions: Int
+        private var values: [Double]
+
+        init(functions: Int, frames: Int) {
+            self.functions = functions
+            values = [Double](repeating: 0, count: functions * frames)
+        }
+
+        /// Sets each frame's row to what `row` writes there for its time.
+        mutating func fill(_ frames: [(time: Double, cents: Double)], _ row: (Double, UnsafeMutableBufferPointer<Double>) -> Void) {
+            let functions = functions
+            values.withUnsafeMutableBufferPointer { values in
+                for (index, frame) in frames.enumerated() {
+                    row(frame.time, UnsafeMutableBufferPointer(rebasing: values[(index * functions)..<(index * functions + functions)]))
+                }
             }
         }
-        for column in 0..<n {
-            guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else {
-                return nil
+
+        /// Solves the least-squares problem `Σ (cents − x·basis)²` through its normal equations, by Gaussian
+        /// elimination with partial pivoting; nil when they are singular.
+        func leastSquares(_ frames: [(time: Double, cents: Double)]) -> [Double]? {
+            let n = functions
+            guard !frames.isEmpty else { return nil }
+            var m = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
+            for (index, frame) in frames.enumerated() {
+                let row = index * n
+                for i in 0..<n {
+                    for j in 0..<n { m[i][j] += values[row + i] * values[row + j] }
+                    m[i][n] += values[row + i] * frame.cents
+                }
             }
-            m.swapAt(column, pivot)
-            for row in 0..<n where row != column {
-                let factor = m[row][column] / m[column][column]
-                for k in column...n { m[row][k] -= factor * m[column][k] }
+            for column in 0..<n {
+                guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else {
+                    return nil
+                }
+                m.swapAt(column, pivot)
+                for row in 0..<n where row != column {
+                    let factor = m[row][column] / m[column][column]
+                    for k in column...n { m[row][k] -= factor * m[column][k] }
+                }
             }
+            return (0..<n).map { m[$0][n] / m[$0][$0] }
         }
-        return (0..<n).map { m[$0][n] / m[$0][$0] }
+
+        /// The squared error left by the fit `x`.
+        func residual(_ frames: [(time: Double, cents: Double)], _ x: [Double]) -> Double {
+            var sum = 0.0
+            for (index, frame) in frames.enumerated() {
+                var fitted = 0.0
+                for i in 0..<functions { fitted += x[i] * values[index * functions + i] }
+                let error = frame.cents - fitted
+                sum += error * error
+            }
+            return sum
+        }
     }
 }

@@ -41,7 +41,7 @@ public struct TakeAnalysis: Sendable {
         // Where the singer rests, what the microphone hears is the loudspeakers and the room: a path that takes
         // nothing out there found no loudspeakers, only the singer's own line moving with the others (a take made
         // with headphones, or rendered); the take is judged as it is.
-        let rests = samples.indices.filter { $0 % configuration.hop == 0 }.filter { i in
+        let rests = stride(from: 0, to: samples.count, by: configuration.hop).filter { i in
             ExpectedNote.isRest(at: Double(i) / sampleRate - start, in: notes)
         }
         func restPower(_ x: [Float]) -> Double {
