@@ -625,14 +625,20 @@ public struct NoteComparator: Sendable {
         func leastSquares(_ frames: [(time: Double, cents: Double)]) -> [Double]? {
             let n = functions
             guard !frames.isEmpty else { return nil }
-            var m = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
-            for (index, frame) in frames.enumerated() {
-                let row = index * n
-                for i in 0..<n {
-                    for j in 0..<n { m[i][j] += values[row + i] * values[row + j] }
-                    m[i][n] += values[row + i] * frame.cents
+            // The normal equations are symmetric: each product is summed once, over the frames in order, and mirrored.
+            var sums = [Double](repeating: 0, count: n * (n + 1))
+            sums.withUnsafeMutableBufferPointer { sums in
+                values.withUnsafeBufferPointer { values in
+                    for (index, frame) in frames.enumerated() {
+                        let row = values.baseAddress! + index * n
+                        for i in 0..<n {
+                            for j in i..<n { sums[i * (n + 1) + j] += row[i] * row[j] }
+                            sums[i * (n + 1) + n] += row[i] * frame.cents
+                        }
+                    }
                 }
             }
+            var m = (0..<n).map { i in (0...n).map { j in j < i ? sums[j * (n + 1) + i] : sums[i * (n + 1) + j] } }
             for column in 0..<n {
                 guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }), abs(m[pivot][column]) > 1e-9 else {
                     return nil
