@@ -61,8 +61,8 @@ public enum LatencyCalibration {
                 // Wait for the last sweep's echo to come back.
                 if AudioClock.now() - finishedAt! > Int(latestSeconds * 1e9) { break }
             }
-            // Wait for about a capture period.
-            if got == 0 { usleep(UInt32(256 * 1_000_000 / sampleRate)) }
+            // Wait for the capture's next period.
+            if got == 0 { capture.doorbell.wait(timeout: 0.1) { ring.available == 0 && capture.isRunning } }
         }
         capture.stop()
         playback.stop()

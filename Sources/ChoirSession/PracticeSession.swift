@@ -480,9 +480,8 @@ public final class PracticeSession: @unchecked Sendable {
                         transport.scoreTime = segment.scoreTime(at: position - latency)
                     }
                     publish(&published, transport, judge: judge, sung: lastSung, at: position - latency, heard: heard, live: live)
-                    // Wait about as long as the rest of the hop takes to arrive.
-                    let missing = max(1, frames.hop - ring.available)
-                    usleep(UInt32(max(500, min(10_000, missing * 1_000_000 / sampleRate))))
+                    // Wait for the capture's next period (the window took all the ring had).
+                    capture.doorbell.wait(timeout: 0.1) { ring.available == 0 && capture.isRunning }
                     continue
                 }
                 // Samples the ring dropped were captured all the same.
