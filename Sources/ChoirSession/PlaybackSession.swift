@@ -2,7 +2,6 @@ import ChoirAudio
 import ChoirBase
 import ChoirPlayback
 import ChoirPractice
-import Glibc
 import Synchronization
 
 /// A score's mix playing on an audio device, on its own real-time thread, steered with ``SessionCommand``s: pause,

@@ -1,7 +1,6 @@
 import ChoirAudio
 import ChoirBase
 import ChoirPitch
-import Glibc
 import Synchronization
 
 /// A tuner as a session: the microphone captured on a real-time thread (or a recording, read as fast as it goes),
