@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        // Part of the C library: only the header Swift's Glibc module leaves out.
+        .systemLibrary(name: "CEventFD"),
         .systemLibrary(
             name: "CFFTW", pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
@@ -75,7 +77,7 @@ let package = Package(
         // Small utilities every module may import, and nothing of music or devices beyond pitch arithmetic.
         .target(name: "ChoirBase"),
         .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirBase", "ChoirFiles"]),
-        .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile", "ChoirFiles"]),
+        .target(name: "ChoirAudio", dependencies: ["CALSA", "CEventFD", "CSndFile", "ChoirFiles"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "CFluidSynth"]),
         .target(name: "ChoirPitch", dependencies: ["ChoirBase", "CFFTW"]),
         .target(

@@ -16,6 +16,8 @@ public final class ALSACapture: @unchecked Sendable {
     public let sampleRate: Int
     public let periodFrames: Int
     public let ring: SPSCRing<Float>
+    /// Rung after each period written into ``ring``, and when capture ends: the ring's reader waits on it.
+    public let doorbell: Doorbell
 
     private let pcm: OpaquePointer
     private let buffer: UnsafeMutablePointer<Float>
@@ -32,6 +34,7 @@ public final class ALSACapture: @unchecked Sendable {
 
     /// Opens `device` for capture at `sampleRate`, reading `periodFrames` at a time.
     public init(device: String, sampleRate: Int, periodFrames: Int = 256, ring: SPSCRing<Float>) throws(AudioDeviceError) {
+        doorbell = try Doorbell()
         let handle = try ALSADevice.open(device, capture: true, channels: 1, sampleRate: sampleRate, periodFrames: periodFrames)
         pcm = handle
         self.device = device
@@ -102,6 +105,7 @@ public final class ALSACapture: @unchecked Sendable {
     }
 
     private func loop() {
+        defer { doorbell.ring() }
         while running.load(ordering: .acquiring) {
             let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
             if got >= 0 {
@@ -109,6 +113,7 @@ public final class ALSACapture: @unchecked Sendable {
                 captured += Int(got)
                 var delay = snd_pcm_sframes_t(0)
                 if snd_pcm_delay(pcm, &delay) == 0 { clock.publish(frame: captured + Int(delay)) }
+                doorbell.ring()
                 continue
             }
             let code = Int32(got)

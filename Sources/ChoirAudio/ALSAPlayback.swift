@@ -39,6 +39,8 @@ public final class ALSAPlayback: @unchecked Sendable {
     private var leadIn: Int
     /// Which source frame is being heard when; see ``AudioClock``.
     public let clock = AudioClock()
+    /// Rung after each period handed to the device, and when the stream ends.
+    public let doorbell: Doorbell
     /// Receives every source frame played, mixed to mono, for a listener who needs to know what was played (a
     /// practice session telling the singer from the loudspeakers). Frames that do not fit are dropped.
     public let tap: SPSCRing<Float>?
@@ -47,6 +49,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     public init(
         device: String, sampleRate: Int, periodFrames: Int = 256, source: AudioSource, tap: SPSCRing<Float>? = nil
     ) throws(AudioDeviceError) {
+        doorbell = try Doorbell()
         let handle = try ALSADevice.open(device, capture: false, channels: 2, sampleRate: sampleRate, periodFrames: periodFrames)
         pcm = handle
         self.device = device
@@ -112,9 +115,7 @@ public final class ALSAPlayback: @unchecked Sendable {
 
     /// Waits (up to a second) until the device is playing: its buffer is full and its clock is moving.
     public func waitUntilPlaying() {
-        for _ in 0..<1000 where clock.reading == nil && error == nil && running.load(ordering: .acquiring) {
-            usleep(1000)
-        }
+        doorbell.wait(timeout: 1) { clock.reading == nil && error == nil && running.load(ordering: .acquiring) }
     }
 
     /// Stops at once and joins the thread; one stuck in a device that no longer answers is left to it.
@@ -127,6 +128,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     private func loop() {
+        defer { doorbell.ring() }
         while running.load(ordering: .acquiring) {
             var frames = periodFrames
             let silent = leadIn > 0
@@ -176,6 +178,7 @@ public final class ALSAPlayback: @unchecked Sendable {
             if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_delay(pcm, &delay) == 0 {
                 clock.publish(frame: rendered - Int(delay))
             }
+            doorbell.ring()
         }
     }
 }

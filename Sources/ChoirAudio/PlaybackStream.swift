@@ -4,6 +4,9 @@ public protocol PlaybackStream: AnyObject, Sendable {
     var sampleRate: Int { get }
     /// Which source frame is heard when.
     var clock: AudioClock { get }
+    /// Rung after each period played (handed to the device, or rendered on the monotonic clock) and when the stream
+    /// ends: a thread following the stream waits on it.
+    var doorbell: Doorbell { get }
     /// The source frame being heard now, or nil before the stream plays.
     var heardFrame: Double? { get }
     /// Whether the source has run out and its last frames have been heard.

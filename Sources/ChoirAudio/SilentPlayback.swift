@@ -9,6 +9,8 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
     public let sampleRate: Int
     public let periodFrames: Int
     public let clock = AudioClock()
+    /// Rung after each period rendered, and when the stream ends.
+    public let doorbell: Doorbell
     private let source: AudioSource
     private let left: UnsafeMutablePointer<Float>
     private let right: UnsafeMutablePointer<Float>
@@ -18,7 +20,8 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
     /// Source frames rendered so far; only the thread touches it.
     private var rendered = 0
 
-    public init(sampleRate: Int, periodFrames: Int = 256, source: AudioSource) {
+    public init(sampleRate: Int, periodFrames: Int = 256, source: AudioSource) throws(AudioDeviceError) {
+        doorbell = try Doorbell()
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         self.source = source
@@ -51,7 +54,7 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
     }
 
     public func waitUntilPlaying() {
-        for _ in 0..<1000 where clock.reading == nil && running.load(ordering: .acquiring) { usleep(1000) }
+        doorbell.wait(timeout: 1) { clock.reading == nil && running.load(ordering: .acquiring) }
     }
 
     public func stop() {
@@ -61,6 +64,7 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
     }
 
     private func loop() {
+        defer { doorbell.ring() }
         var due = AudioClock.now()
         while running.load(ordering: .acquiring) {
             // The period rendered now is heard from `due` on: its first frame is the one heard then.
@@ -72,6 +76,7 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
                 return
             }
             rendered += frames
+            doorbell.ring()
             due += frames * 1_000_000_000 / sampleRate
             var until = timespec(tv_sec: due / 1_000_000_000, tv_nsec: due % 1_000_000_000)
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil) == EINTR {}

@@ -1,11 +1,12 @@
+import Dispatch
 import Glibc
-import Synchronization
 
 /// A thread that can be given up on: a device call on a sound server's plugin may never return once the server
 /// has gone, and a session must still end.
 public final class StreamThread: @unchecked Sendable {
     private var thread = pthread_t()
-    private let done = Atomic<Bool>(false)
+    /// Signalled by the thread as it ends, out of its loop (no longer real-time work).
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts `body` on a new thread; `role` names it in the error if it cannot start.
     public init(_ role: String, body: @escaping () -> Void) throws(AudioDeviceError) {
@@ -16,7 +17,7 @@ public final class StreamThread: @unchecked Sendable {
         let context = Unmanaged.passRetained(
             Box { [self] in
                 body()
-                done.store(true, ordering: .releasing)
+                ended.signal()
             }
         ).toOpaque()
         let status = pthread_create(
@@ -37,8 +38,7 @@ public final class StreamThread: @unchecked Sendable {
     /// Joins the thread if it finishes within two seconds; otherwise detaches it and returns false: it is stuck in
     /// the device, whose handle and buffers must then be left to it.
     func join() -> Bool {
-        for _ in 0..<2000 where !done.load(ordering: .acquiring) { usleep(1000) }
-        guard done.load(ordering: .acquiring) else {
+        guard ended.wait(timeout: .now() + 2) == .success else {
             pthread_detach(thread)
             return false
         }

@@ -19,7 +19,6 @@ public final class LoopbackServer: Sendable {
     private let site: Connection.Site
     private let stopping = Atomic<Bool>(false)
     private let clients = ClientRegistry()
-    private let acceptor = Atomic<Bool>(false)
 
     /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
     public var address: String { "http://127.0.0.1:\(port)/\(token)/" }
@@ -55,7 +54,6 @@ public final class LoopbackServer: Sendable {
         self.wake = wake
         port = UInt16(bigEndian: address.sin_port)
         site = Connection.Site(port: port, token: token, router: router, limits: limits, headers: headers)
-        acceptor.store(true, ordering: .releasing)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -65,11 +63,7 @@ public final class LoopbackServer: Sendable {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake.signal()
         clients.wakeAll()
-        let deadline = Clock.after(1)
-        while (acceptor.load(ordering: .acquiring) || clients.count > 0) && Clock.now() < deadline {
-            clients.wakeAll()
-            usleep(2000)
-        }
+        clients.waitUntilAllEnd(until: Date(timeIntervalSinceNow: 1))
     }
 
     /// Connections being served now.
@@ -81,7 +75,7 @@ public final class LoopbackServer: Sendable {
         defer {
             close(listener)
             wake.close()
-            acceptor.store(false, ordering: .releasing)
+            clients.acceptorEnded()
         }
         while !isStopping {
             var fds = [
@@ -121,10 +115,13 @@ public struct ServerError: Error, CustomStringConvertible {
     static func system(_ what: String) -> ServerError { ServerError(description: "\(what): \(String(cString: strerror(errno)))") }
 }
 
-/// The connections being served, so that stopping can wake each.
+/// The connections being served, so that stopping can wake each and wait for them; the condition is signalled as
+/// each client's thread ends, and as the acceptor's does.
 final class ClientRegistry: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var clients: [ObjectIdentifier: ClientSocket] = [:]
+    /// Whether the acceptor's thread may still add clients.
+    private var accepting = true
 
     var count: Int { lock.withLock { clients.count } }
 
@@ -145,10 +142,30 @@ final class ClientRegistry: @unchecked Sendable {
 
     func remove(_ client: ClientSocket) {
         client.close()
-        _ = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) }
+        lock.withLock {
+            clients.removeValue(forKey: ObjectIdentifier(client))
+            lock.broadcast()
+        }
     }
 
     func wakeAll() { lock.withLock { for client in clients.values { client.wakeUp() } } }
+
+    func acceptorEnded() {
+        lock.withLock {
+            accepting = false
+            lock.broadcast()
+        }
+    }
+
+    /// Waits, until `deadline` at most, for the acceptor to end and then every client; the clients it added after
+    /// the server began stopping are woken once it has.
+    func waitUntilAllEnd(until deadline: Date) {
+        lock.withLock {
+            while accepting && lock.wait(until: deadline) {}
+            for client in clients.values { client.wakeUp() }
+            while !clients.isEmpty && lock.wait(until: deadline) {}
+        }
+    }
 }
 
 extension String {

@@ -61,7 +61,9 @@ public enum LatencyCalibration {
                 // Wait for the last sweep's echo to come back.
                 if AudioClock.now() - finishedAt! > Int(latestSeconds * 1e9) { break }
             }
-            // Wait for about a capture period.
+            // Wait for about a capture period. Not on the capture's doorbell: woken in step with the capture, the
+            // alignment sampled both clocks at one phase of the sound server's cycle, and the round trip through a
+            // null sink came out about 8 ms later than with this sleep, and unsteady.
             if got == 0 { usleep(UInt32(256 * 1_000_000 / sampleRate)) }
         }
         capture.stop()

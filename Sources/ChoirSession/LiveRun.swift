@@ -6,7 +6,7 @@ import Glibc
 /// A live session's loop, on the session's thread: drains the capture thread's ring hop by hop, puts each hop on
 /// the mix's time line (recording it and taking the loudspeakers' echo out), steers the mix with the singer's
 /// commands, analyses and judges every frame, and hands the history and the front ends what is new. Between hops
-/// it sleeps about as long as the next one takes to arrive. The real-time threads (capture, playback) only fill
+/// it waits for the capture's next period. The real-time threads (capture, playback) only fill
 /// and drain rings; everything that allocates, locks or writes happens here.
 struct LiveRun {
     let input: LiveInput
@@ -72,9 +72,8 @@ struct LiveRun {
                         transport.scoreTime = segment.scoreTime(at: position - latency)
                     }
                     publish(transport, judge: judge, sung: lastSung, at: position - latency, heard: heard)
-                    // Wait about as long as the rest of the hop takes to arrive.
-                    let missing = max(1, frames.hop - ring.available)
-                    usleep(UInt32(max(500, min(10_000, missing * 1_000_000 / sampleRate))))
+                    // Wait for the capture's next period (the window took all the ring had).
+                    capture.doorbell.wait(timeout: 0.1) { ring.available == 0 && capture.isRunning }
                     continue
                 }
                 // Samples the ring dropped were captured all the same.

@@ -61,7 +61,9 @@ final class MixOutput {
             let synth = try synthesizer(blockSize: 256)
             renderer = synth
             writer = nil
-            playback = SilentPlayback(sampleRate: sampleRate, periodFrames: 256, source: synth)
+            do { playback = try SilentPlayback(sampleRate: sampleRate, periodFrames: 256, source: synth) } catch {
+                throw SessionError(.audio, "\(error)")
+            }
         case .none:
             renderer = nil
             writer = nil

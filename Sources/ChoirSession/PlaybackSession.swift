@@ -2,7 +2,6 @@ import ChoirAudio
 import ChoirBase
 import ChoirPlayback
 import ChoirPractice
-import Glibc
 import Synchronization
 
 /// A score's mix playing on an audio device, on its own real-time thread, steered with ``SessionCommand``s: pause,
@@ -67,7 +66,11 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         start.next = notes.first
         broadcaster = EventBroadcaster(start)
         if MixDestination.isNone(device) {
-            output = SilentPlayback(sampleRate: sampleRate, periodFrames: period, source: renderer)
+            do {
+                output = try SilentPlayback(sampleRate: sampleRate, periodFrames: period, source: renderer)
+            } catch {
+                throw SessionError(.audio, "\(error)")
+            }
         } else {
             do {
                 output = try ALSAPlayback(device: device, sampleRate: sampleRate, periodFrames: period, source: renderer)
@@ -113,11 +116,12 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// The session's own thread: publishes where the music is each time the device has played another period, until
     /// the end.
     private func follow() {
-        let periodMicroseconds = UInt32(period * 1_000_000 / sampleRate)
         while !hasEnded && output.error == nil {
+            let played = output.doorbell.count
             control.withLock { publish(&$0) }
-            // The device's thread takes the frames; nothing wakes this one when it has, so it waits out one period.
-            usleep(periodMicroseconds)
+            // The stream's thread rings after each period, paused or not, and as it ends; the timeout only guards
+            // against a device that has stopped taking frames (whose error then ends the loop).
+            output.doorbell.wait(after: played, timeout: 0.1)
         }
         control.withLock { publish(&$0) }
         broadcaster.finish(with: .ended(nil))

@@ -1,7 +1,6 @@
 import ChoirAudio
 import ChoirBase
 import ChoirPitch
-import Glibc
 import Synchronization
 
 /// A tuner as a session: the microphone captured on a real-time thread (or a recording, read as fast as it goes),
@@ -147,9 +146,9 @@ public final class Tuner: @unchecked Sendable {
         case .device(let capture):
             guard capture.isRunning else { return nil }
             guard frames.advance(from: ring) else {
-                // The tuner's own thread waits for the capture's next period; never the real-time one.
-                let missing = max(1, frames.hop - ring.available)
-                usleep(UInt32(max(500, min(10_000, missing * 1_000_000 / Int(configuration.sampleRate)))))
+                // The tuner's own thread waits for the capture's next period (the window took all the ring had);
+                // never the real-time one.
+                capture.doorbell.wait(timeout: 0.1) { ring.available == 0 && capture.isRunning }
                 return .some(nil)
             }
         case .recording(let samples, let read):

@@ -293,6 +293,26 @@ import Testing
         #expect(HTTPProbe(port: test.port) == nil, "still listening")
     }
 
+    /// Stopping returns as soon as the last client's thread has ended (each signals as it does), not at the
+    /// second it allows a handler: with no handler running it takes a few milliseconds, and no client is left.
+    @Test func stoppingReturnsOnceTheLastClientHasEnded() throws {
+        var limits = ServerLimits()
+        (limits.headSeconds, limits.idleSeconds, limits.bodySeconds) = (60, 60, 60)
+        let test = try TestServer(limits)
+        let dribbling = test.connect()
+        dribbling.send("GET \(test.path()) HTTP/1.1\r\nHo")
+        let idle = (0..<3).map { _ in test.connect() }
+        let live = try #require(test.webSocket())
+        #expect(waitFor { test.server.connections == 5 })
+        let started = HTTPProbe.now()
+        test.server.stop()
+        let took = HTTPProbe.now() - started
+        #expect(test.server.connections == 0)
+        #expect(took < 0.3, "stop took \(took) s")
+        print("stop with 5 clients: \(String(format: "%.1f", took * 1000)) ms")
+        for probe in [dribbling, live] + idle { #expect(probe.closes(within: 1)) }
+    }
+
     /// The handshake's accept key is RFC 6455's own example's.
     @Test func theAcceptKeyIsTheRFCs() throws {
         let test = try TestServer()
