@@ -75,7 +75,6 @@ extension Library.Listed {
     }
 }
 
-
 extension Library {
     /// What `choir library add` did: a line per file added, updated or moved, then the counts, with the library's
     /// size (`total`).

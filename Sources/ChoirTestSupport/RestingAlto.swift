@@ -18,6 +18,8 @@ public enum RestingAlto {
         ]
     }()
 
-    public static let lyrics = [(9.0, "Sing", false), (9.75, "now", false), (12.0, "Through", false), (12.75, "ma", true), (13.5, "ny", false)]
-        .map { Schedule.SungSyllable(start: $0.0, text: $0.1, continues: $0.2) }
+    public static let lyrics = [
+        (9.0, "Sing", false), (9.75, "now", false), (12.0, "Through", false), (12.75, "ma", true), (13.5, "ny", false),
+    ]
+    .map { Schedule.SungSyllable(start: $0.0, text: $0.1, continues: $0.2) }
 }

@@ -118,7 +118,9 @@ extension Choir {
                 do {
                     var removed: [LibraryEntry] = []
                     for name in scores {
-                        do { removed.append(try library.entry(named: name)) } catch let error as Library.Unclear { throw usage(error.description) }
+                        do { removed.append(try library.entry(named: name)) } catch let error as Library.Unclear {
+                            throw usage(error.description)
+                        }
                     }
                     try library.remove(removed)
                     FileOutput.write(removed.map { "removed    \($0.path)\n" }.joined())

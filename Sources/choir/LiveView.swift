@@ -125,7 +125,9 @@ struct LiveView {
         var needle = Array(repeating: "·", count: span)
         needle[centre] = "|"
         needle[at] = beyond < 0 ? "◀" : beyond > 0 ? "▶" : "●"
-        let mark = colour ? (offset.isInTune(within: cues.tolerance) ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
+        let mark =
+            colour
+            ? (offset.isInTune(within: cues.tolerance) ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
         return line + "[" + mark + "]" + (offset.octaves != 0 ? " 8va" : "")
     }
 

@@ -95,6 +95,7 @@ extension CoachTests {
         let late = (0..<4).map { _ in Self.session { if $0.note.previousMIDI == nil { $0.onsetError = 0.15 } } }
         #expect(
             Coach.text(late, piece: "Hymn", verbose: false)
-                == "Hymn, Tenor, 4 sessions:\n  - Your entrances after rests are late by about 150 ms (median of 12 entrances over 4 sessions)\n")
+                == "Hymn, Tenor, 4 sessions:\n  - Your entrances after rests are late by about 150 ms (median of 12 entrances over 4 sessions)\n"
+        )
     }
 }

@@ -31,6 +31,8 @@ struct ScanSummaryTests {
         var clean = result
         clean.doubts = []
         clean.repairPasses = 0
-        #expect(scan.summary(of: clean, endpoint, written: "hymn.musicxml").contains("\nNothing was found doubtful; it still needs checking.\nModel: "))
+        #expect(
+            scan.summary(of: clean, endpoint, written: "hymn.musicxml").contains(
+                "\nNothing was found doubtful; it still needs checking.\nModel: "))
     }
 }

@@ -38,7 +38,9 @@ struct NoteListingTests {
     @Test func theJSONSaysTheOrderAndEachNotesRow() throws {
         let json = try Self.listing(unfolded: false).json.serialized()
         #expect(json.contains("\"order\": \"written\""), "\(json)")
-        #expect(json.contains("[1.0, 2.0, 60.0, 0.5, \"2\", \"1\", \"Voice\"],\n        [3.0, 2.0, 63.0, 1.5, \"2\", \"1\", \"Voice\"]\n"), "\(json)")
+        #expect(
+            json.contains("[1.0, 2.0, 60.0, 0.5, \"2\", \"1\", \"Voice\"],\n        [3.0, 2.0, 63.0, 1.5, \"2\", \"1\", \"Voice\"]\n"),
+            "\(json)")
         #expect(try Self.listing(unfolded: true).json.serialized().contains("\"order\": \"playback\""))
     }
 }

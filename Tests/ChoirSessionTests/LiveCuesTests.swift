@@ -30,7 +30,8 @@ struct LiveCuesTests {
     /// A mark shows from the bar before its measure to the measure's end.
     @Test func aMarkShowsAsItsMeasureNears() {
         let bar = RestingAlto.bar
-        let cues = Self.cues(bars: 12, marks: [LiveCues.Pencil(start: 9 * bar, end: 10 * bar, measure: "10", text: "breathe after 'grace'")])
+        let cues = Self.cues(
+            bars: 12, marks: [LiveCues.Pencil(start: 9 * bar, end: 10 * bar, measure: "10", text: "breathe after 'grace'")])
         #expect(cues.pencil(at: 7 * bar + 1) == nil)
         #expect(cues.pencil(at: 8 * bar + 1) == "✎ m. 10: breathe after 'grace'")
         #expect(cues.pencil(at: 9 * bar + 2) == "✎ m. 10: breathe after 'grace'")

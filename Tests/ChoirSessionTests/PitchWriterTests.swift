@@ -56,7 +56,8 @@ struct PitchWriterTests {
         let samples = (0..<rate / 2).map { Int16(12000 * sin(2 * Double.pi * 220 * Double($0) / Double(rate))) }
         let path = NSTemporaryDirectory() + "choir-a3-\(UUID().uuidString).wav"
         defer { unlink(path) }
-        try Data(WAVBytes.wav(tag: 1, channels: 1, rate: rate, bits: 16, body: samples.flatMap(WAVBytes.le))).write(to: URL(fileURLWithPath: path))
+        try Data(WAVBytes.wav(tag: 1, channels: 1, rate: rate, bits: 16, body: samples.flatMap(WAVBytes.le))).write(
+            to: URL(fileURLWithPath: path))
         let track = try PitchFile.track(path) { PitchTrackerConfiguration(sampleRate: Double($0), hop: 240) }
         let rows = try Self.written(.csv, track.frames).split(separator: "\n").dropFirst()
         #expect(rows.count == track.frames.count && rows.count > 90, "a row every 5 ms of 0.5 s")
