@@ -2,7 +2,6 @@ import ArgumentParser
 import ChoirBase
 import ChoirSession
 import ChoirScore
-import Dispatch
 import Glibc
 
 /// `choir pitch --live`: the tuner (the engine's ``Tuner``) drawn. On a terminal it shows note, octave and cents;
@@ -13,7 +12,7 @@ struct LiveTuner {
     /// Stop after this many seconds (for scripts and tests); nil runs until q or Ctrl-C.
     var duration: Double?
 
-    func run() throws {
+    func run() async throws {
         let signals = SignalWatcher()
         let tuner: Tuner
         do {
@@ -26,13 +25,7 @@ struct LiveTuner {
         let screen = TunerScreen(configuration)
         let events = tuner.events()
         do { try tuner.start() } catch { throw fail(error) }
-        // `choir pitch` is not an async command: its thread waits here while a task follows the tuner's events.
-        let followed = DispatchSemaphore(value: 0)
-        Task {
-            await screen.follow(events, of: tuner, signals: signals)
-            followed.signal()
-        }
-        followed.wait()
+        await screen.follow(events, of: tuner, signals: signals)
         let outcome = tuner.wait()
         screen.close()
         var standardError = StandardError()
@@ -43,8 +36,8 @@ struct LiveTuner {
     }
 }
 
-/// Where the tuner's readings go: the terminal's one line, or CSV. Used by one task at a time.
-private final class TunerScreen: @unchecked Sendable {
+/// Where the tuner's readings go: the terminal's one line, or CSV.
+private final class TunerScreen {
     private let terminal = RawTerminal()
     private var writer = PitchWriter(format: .csv)
 

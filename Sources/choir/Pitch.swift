@@ -3,7 +3,7 @@ import ChoirSession
 
 extension Choir {
     /// `choir pitch`: the pitch track of a recording, or a tuner on live input.
-    struct Pitch: ParsableCommand {
+    struct Pitch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Track the pitch of a recording (one line per hop), or show a live tuner with --live.")
 
@@ -56,9 +56,9 @@ extension Choir {
                 maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
         }
 
-        func run() throws {
+        func run() async throws {
             if live {
-                try LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
+                try await LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
                 return
             }
             let track: (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
