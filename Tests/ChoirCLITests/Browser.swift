@@ -42,6 +42,9 @@ final class Browser {
     }
 
     func open(_ url: String, width: Int = 1400, height: Int = 1000) throws { try ask(["open": url, "width": width, "height": height]) }
+    /// Loads the page again and returns once it has loaded: a `location.reload()` evaluated in the page returns
+    /// before the old page goes, so what is asked next may meet the old page or none.
+    func reload() throws { try ask(["reload": true]) }
     func eval(_ script: String) throws -> Any { try ask(["eval": script]) }
     func key(_ key: String) throws { try ask(["key": key]) }
 

@@ -139,7 +139,7 @@ import Testing
         #expect(seek == [#"{"command":"seek","measure":5}"#], "\(seek)")
         _ = try browser.eval("document.querySelector('input[data-pane=\"roll\"]').click()")
         #expect(try browser.eval("document.querySelector('#roll').hidden") as? Bool == true)
-        _ = try browser.eval("location.reload()")
+        try browser.reload()
         #expect(try browser.wait("document.querySelectorAll('g.note.judged').length > 0"))
         #expect(try browser.eval("document.querySelector('#roll').hidden") as? Bool == true)
 

@@ -2,6 +2,7 @@
 
 One JSON request per line on standard input, one JSON answer per line on standard output:
   {"open": URL, "width": W, "height": H}   load a page
+  {"reload": true}                         load the page again, answering once it has loaded
   {"eval": "JS expression"}                its value
   {"key": "Space"}                         press a key (Playwright's names)
   {"screenshot": PATH}                     a PNG of the viewport
@@ -23,6 +24,9 @@ with sync_playwright() as playwright:
                 page = browser.new_page(viewport={"width": request.get("width", 1400), "height": request.get("height", 1000)})
                 page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
                 page.goto(request["open"])
+                answer = {"ok": True}
+            elif "reload" in request:
+                page.reload()
                 answer = {"ok": True}
             elif "eval" in request:
                 answer = {"value": page.evaluate(request["eval"])}
