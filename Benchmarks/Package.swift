@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ChoirTestSupport", package: "main"),
                 .product(name: "ChoirAudio", package: "main"),
+                .product(name: "ChoirPitch", package: "main"),
             ],
             path: "Sources/make-singing-signals"),
         .executableTarget(

@@ -51,7 +51,7 @@ public struct PitchCandidates: Sendable {
     /// The most periodic candidate within `cents` of `frequency`, if any.
     public func nearest(_ frequency: Double, within cents: Double) -> PitchCandidate? {
         var best: PitchCandidate?
-        for i in 0..<count where abs(1200 * log2(storage[i].frequency / frequency)) <= cents {
+        for i in 0..<count where abs(PitchMath.cents(storage[i].frequency, from: frequency)) <= cents {
             if storage[i].aperiodicity < best?.aperiodicity ?? .infinity { best = storage[i] }
         }
         return best

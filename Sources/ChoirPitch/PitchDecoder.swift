@@ -75,7 +75,7 @@ public final class PitchDecoder: @unchecked Sendable {
         let slot = slots + observed % capacity
         slot.pointee.observation = observation
         let count = observation.candidates.count
-        for k in 0..<count { slot.pointee.cents[k] = 1200 * log2(observation.candidates[k].frequency / 440) }
+        for k in 0..<count { slot.pointee.cents[k] = PitchMath.cents(observation.candidates[k].frequency, from: PitchMath.a4) }
         let unvoicedEvidence = log(max(1e-9, 1 - observation.candidates.voicedProbability))
         if observed == 0 {
             slot.pointee.unvoiced = unvoicedEvidence

@@ -34,8 +34,8 @@ public enum SpectralPeak {
         }
         func magnitude(_ bin: Int) -> Double { log(power[bin].squareRoot() + 1e-20) }
         let binWidth = sampleRate / Double(length)
-        let low = max(1, Int(near * pow(2, -cents / 1200) / binWidth)),
-            high = min(length / 2 - 1, Int(near * pow(2, cents / 1200) / binWidth) + 1)
+        let low = max(1, Int(near * PitchMath.ratio(cents: -cents) / binWidth)),
+            high = min(length / 2 - 1, Int(near * PitchMath.ratio(cents: cents) / binWidth) + 1)
         guard low < high else { return nil }
         var best = low
         for bin in low...high where magnitude(bin) > magnitude(best) { best = bin }
@@ -43,8 +43,8 @@ public enum SpectralPeak {
         // A sound of several voices (an ensemble sample) has several peaks close together, whose strongest changes
         // with small differences: its pitch is their centre, the power-weighted mean over `spread` cents around the
         // strongest.
-        let from = max(1, Int(Double(best) * pow(2, -spread / 1200))),
-            to = min(length / 2 - 1, Int(Double(best) * pow(2, spread / 1200)) + 1)
+        let from = max(1, Int(Double(best) * PitchMath.ratio(cents: -spread))),
+            to = min(length / 2 - 1, Int(Double(best) * PitchMath.ratio(cents: spread)) + 1)
         var sum = 0.0, weights = 0.0
         for bin in from...to {
             sum += power[bin] * Double(bin)

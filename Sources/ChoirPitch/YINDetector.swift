@@ -9,14 +9,14 @@ import Glibc
 /// spread as a Beta(2, 18) distribution (mean 0.1), a dip's share of them is how likely it is the period. A
 /// low spread of thresholds is what keeps YIN from a voice's octave above: a strong second harmonic makes a dip
 /// at half the period, but rarely a deep one. Whether the window is voiced at all is a separate question,
-/// answered from how periodic its best dip is (``PitchTracker/Configuration/voicingThreshold``), so that the
+/// answered from how periodic its best dip is (``PitchTrackerConfiguration/voicingThreshold``), so that the
 /// low thresholds do not also make soft or breathy singing unvoiced.
 ///
 /// Construction allocates every buffer and plans the transforms; `observe` allocates nothing, takes no lock
 /// and makes no system call, so it may run on a real-time thread. One detector must not be used from two
 /// threads at once.
 public final class YINDetector: @unchecked Sendable {
-    public let configuration: PitchTracker.Configuration
+    public let configuration: PitchTrackerConfiguration
     private let minimumLag: Int
     private let maximumLag: Int
 
@@ -34,9 +34,9 @@ public final class YINDetector: @unchecked Sendable {
     private let forwardPlan: fftwf_plan
     private let inversePlan: fftwf_plan
 
-    /// Allocates and plans for a configuration that ``PitchTracker/Configuration/validate()`` accepted: do it
+    /// Allocates and plans for a configuration that ``PitchTrackerConfiguration/validate()`` accepted: do it
     /// off the audio thread.
-    init(_ configuration: PitchTracker.Configuration) {
+    init(_ configuration: PitchTrackerConfiguration) {
         let c = configuration
         self.configuration = c
         maximumLag = c.maximumLag

@@ -1,3 +1,4 @@
+import ChoirPitch
 import ChoirScore
 import Glibc
 
@@ -24,7 +25,7 @@ public enum ChordIntonation {
         }
 
         /// How much wider the pure interval is than equal temperament's, in cents: −13.7 for a major third.
-        public var pureOffset: Double { 1200 * log2(ratio) - Double(rawValue * 100) }
+        public var pureOffset: Double { PitchMath.cents(ratio, from: 1) - Double(rawValue * 100) }
 
         /// "major third".
         public var name: String {

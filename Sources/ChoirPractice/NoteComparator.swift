@@ -63,7 +63,7 @@ public struct NoteComparator: Sendable {
     /// frames outside the note are ignored).
     public func judge(_ note: ExpectedNote, frames heard: some Collection<PitchFrame>) -> NoteResult {
         let frames = heard.map { Self.reading($0, for: note) }
-        func cents(_ frame: PitchFrame) -> Double { 1200 * log2(frame.frequency / Self.frequency(of: note)) }
+        func cents(_ frame: PitchFrame) -> Double { PitchMath.cents(frame.frequency, from: Self.frequency(of: note)) }
 
         let measured = self.body(of: note, frames: frames)
         let body = measured.steady
@@ -175,7 +175,7 @@ public struct NoteComparator: Sendable {
     }
 
     /// The written note's frequency in Hz.
-    static func frequency(of note: ExpectedNote) -> Double { 440 * pow(2, Double(note.midi - 69) / 12) }
+    static func frequency(of note: ExpectedNote) -> Double { PitchMath.hertz(midi: note.midi) }
 
     /// `frame` as heard for singing `note`. A frame read an octave or more below the note whose window also
     /// repeats at the note's own period (within a semitone) nearly as well as at the period chosen (d′ no more
@@ -188,7 +188,7 @@ public struct NoteComparator: Sendable {
     static func reading(_ frame: PitchFrame, for note: ExpectedNote) -> PitchFrame {
         guard frame.isVoiced else { return frame }
         let written = frequency(of: note)
-        let cents = 1200 * log2(frame.frequency / written)
+        let cents = PitchMath.cents(frame.frequency, from: written)
         var read = frame
         if cents < -1100, let own = frame.candidates.nearest(written, within: 100),
             own.aperiodicity <= min(0.35, 1 - frame.confidence + 0.1)
@@ -198,7 +198,7 @@ public struct NoteComparator: Sendable {
             var best: PitchCandidate?
             for i in 0..<frame.candidates.count {
                 let candidate = frame.candidates[i]
-                guard abs(1200 * log2(candidate.frequency / written)) <= 1350, candidate.aperiodicity <= 0.35 else { continue }
+                guard abs(PitchMath.cents(candidate.frequency, from: written)) <= 1350, candidate.aperiodicity <= 0.35 else { continue }
                 if candidate.aperiodicity < best?.aperiodicity ?? .infinity { best = candidate }
             }
             read.frequency = best?.frequency ?? 0
@@ -224,7 +224,7 @@ public struct NoteComparator: Sendable {
         }
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
         let written = Self.frequency(of: note)
-        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: 1200 * log2($0.frequency / written)) }
+        let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: PitchMath.cents($0.frequency, from: written)) }
         return Body(steady: steady, sung: sung.count, frames: count)
     }
 

@@ -34,11 +34,11 @@ public struct PracticeJudge: Sendable {
 
     /// A pitch tracker for `notes` at `sampleRate`: it hears down to an octave and a bit below the line's
     /// lowest note, so that a bass singing an octave low is still heard, and up to a fourth above its highest.
-    public static func detector(for notes: [ExpectedNote], sampleRate: Double) -> PitchTracker.Configuration {
+    public static func detector(for notes: [ExpectedNote], sampleRate: Double) -> PitchTrackerConfiguration {
         let lowest = notes.map(\.midi).min() ?? 40, highest = notes.map(\.midi).max() ?? 84
-        let minimum = max(40, min(PitchTracker.Configuration.singingRange.minimum, 440 * pow(2, Double(lowest - 69 - 14) / 12)))
-        let maximum = max(PitchTracker.Configuration.singingRange.maximum, 440 * pow(2, Double(highest - 69 + 5) / 12))
-        return PitchTracker.Configuration(sampleRate: sampleRate, minimumFrequency: minimum, maximumFrequency: maximum)
+        let minimum = max(40, min(PitchTrackerConfiguration.singingRange.minimum, PitchMath.hertz(midi: lowest - 14)))
+        let maximum = max(PitchTrackerConfiguration.singingRange.maximum, PitchMath.hertz(midi: highest + 5))
+        return PitchTrackerConfiguration(sampleRate: sampleRate, minimumFrequency: minimum, maximumFrequency: maximum)
     }
 
     /// Frames end this long after a note so that a note's last frames are in before it is judged.
@@ -52,7 +52,7 @@ public struct PracticeJudge: Sendable {
             comparator.echoLeft = gate.echoLeft.share
         }
         if comparator.isSung(frame), trace.last.map({ frame.time - $0.time >= 0.02 }) ?? true {
-            trace.append(TracePoint(time: frame.time, midi: 69 + 12 * log2(frame.frequency / 440)))
+            trace.append(TracePoint(time: frame.time, midi: PitchMath.midi(hertz: frame.frequency)))
         }
         pending.append(frame)
         let first = results.count

@@ -77,7 +77,7 @@ public struct SteeredJudge: Sendable {
         else { return nil }
         let read = NoteComparator.reading(frame, for: note)
         guard read.frequency > 0, isSung(read) else { return nil }
-        return 69 + 12 * log2(read.frequency / 440)
+        return PitchMath.midi(hertz: read.frequency)
     }
 
     /// Adds a frame on the session's clock; returns how many results were added.

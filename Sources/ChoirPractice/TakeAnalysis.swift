@@ -21,7 +21,7 @@ public struct TakeAnalysis: Sendable {
     /// taken out of its window.
     public init(
         samples: [Float], sampleRate: Double, notes: [ExpectedNote], start: Double = 0, mix: [Float]?, singersLine: [Float]? = nil
-    ) throws(PitchTracker.ConfigurationError) {
+    ) throws(PitchTrackerError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         guard let mix, !mix.isEmpty else {
             try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start)
@@ -50,10 +50,10 @@ public struct TakeAnalysis: Sendable {
     /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`.
     public init(
         cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote], start: Double = 0
-    ) throws(PitchTracker.ConfigurationError) {
+    ) throws(PitchTrackerError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         self.loudspeakers = loudspeakers
-        frames = try PitchTracker.track(signal: cleaned, configuration: configuration)
+        frames = try PitchTrackers.track(signal: cleaned, configuration: configuration)
         if let echo {
             // The echo's RMS over each frame's window, from running sums of squares.
             var energy = [Double](repeating: 0, count: echo.count + 1)

@@ -90,10 +90,10 @@ public enum InstrumentTuning {
     /// How many cents from `key` the fundamental of `sound` (its channels), the ``measured`` part of a held note,
     /// is, if it can be read.
     public static func offset(of sound: [[Float]], sampleRate: Double, key: Int) -> Double? {
-        let written = 440 * pow(2, Double(key - 69) / 12)
+        let written = PitchMath.hertz(midi: key)
         guard let peak = SpectralPeak.frequency(of: sound, sampleRate: sampleRate, near: written, within: 90) else { return nil }
         // A peak at the edge of the range searched is the next note's, not this one's.
-        let cents = 1200 * log2(peak / written)
+        let cents = PitchMath.cents(peak, from: written)
         return abs(cents) < 89 ? cents : nil
     }
 }

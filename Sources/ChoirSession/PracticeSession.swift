@@ -75,8 +75,8 @@ public final class PracticeSession: @unchecked Sendable {
     }
 
     private struct LiveSetup {
-        var tracker: PitchTracker
-        var configuration: PitchTracker.Configuration
+        var tracker: any PitchTracker
+        var configuration: PitchTrackerConfiguration
         var ring: SPSCRing<Float>
         var capture: ALSACapture
         var mix: MixOutput
@@ -222,8 +222,8 @@ public final class PracticeSession: @unchecked Sendable {
     {
         let sampleRate = plan.sampleRate
         let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
-        let tracker: PitchTracker
-        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        let tracker: any PitchTracker
+        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
         let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         let capture: ALSACapture
         do {

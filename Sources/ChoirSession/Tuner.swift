@@ -4,18 +4,18 @@ import Glibc
 
 /// A live tuner: the microphone captured on a real-time thread and tracked hop by hop on the caller's.
 public final class Tuner {
-    public let configuration: PitchTracker.Configuration
+    public let configuration: PitchTrackerConfiguration
     public let device: String
-    private let tracker: PitchTracker
+    private let tracker: any PitchTracker
     private let ring: SPSCRing<Float>
     private let capture: ALSACapture
     private let frames: SlidingWindow
 
     /// Opens `device` and starts capturing.
-    public init(device: String, configuration: PitchTracker.Configuration) throws(SessionError) {
+    public init(device: String, configuration: PitchTrackerConfiguration) throws(SessionError) {
         self.configuration = configuration
         self.device = device
-        do { tracker = try PitchTracker(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
         let rate = Int(configuration.sampleRate)
         ring = SPSCRing<Float>(minimumCapacity: rate, filler: 0)
         do {

@@ -1,3 +1,4 @@
+import ChoirPitch
 import Glibc
 
 /// A mix-like signal for tests of what hears the loudspeakers: three notes' harmonics, a new chord every half
@@ -8,7 +9,7 @@ public enum Chords {
         var samples = [Float](repeating: 0, count: count)
         var frequencies: [Double] = []
         for i in 0..<count {
-            if i % Int(rate / 2) == 0 { frequencies = (0..<3).map { _ in 110 * pow(2, Double(random.next() % 24) / 12) } }
+            if i % Int(rate / 2) == 0 { frequencies = (0..<3).map { _ in PitchMath.hertz(midi: 45 + Int(random.next() % 24)) } }
             let t = Double(i) / rate
             var chord = 0.0
             for f in frequencies {

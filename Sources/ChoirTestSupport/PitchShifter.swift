@@ -1,3 +1,4 @@
+import ChoirPitch
 import CRubberBand
 import Glibc
 
@@ -43,7 +44,7 @@ public enum PitchShifter {
             // start pad and its delay together (measured: a pitch curve is followed within 1 cent RMS so).
             let held = pad + Int(Double(delay) / timeRatio)
             let centre = Double(start - pad + count / 2 - held) / Double(sampleRate)
-            rubberband_set_pitch_scale(state, pow(2, cents(centre) / 1200))
+            rubberband_set_pitch_scale(state, PitchMath.ratio(cents: cents(centre)))
             input.withUnsafeBufferPointer { buffer in
                 var channel: UnsafePointer<Float>? = buffer.baseAddress! + start
                 rubberband_process(state, &channel, UInt32(count), start + count >= input.count ? 1 : 0)

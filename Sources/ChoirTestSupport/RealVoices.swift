@@ -22,8 +22,8 @@ public enum RealVoices {
     /// The confidently voiced frames of `samples`, in cents from A4 (440 Hz): what the singer sang, as choir's
     /// tracker hears it in a file.
     static func sungCents(_ samples: [Float], rate: Int) -> [(time: Double, cents: Double)] {
-        let frames = (try? PitchTracker.track(signal: samples, configuration: .init(sampleRate: Double(rate)))) ?? []
-        return frames.filter { $0.isVoiced && $0.confidence >= 0.5 }.map { ($0.time, 1200 * log2($0.frequency / 440)) }
+        let frames = (try? PitchTrackers.track(signal: samples, configuration: .init(sampleRate: Double(rate)))) ?? []
+        return frames.filter { $0.isVoiced && $0.confidence >= 0.5 }.map { ($0.time, PitchMath.cents($0.frequency, from: PitchMath.a4)) }
     }
 
     /// The slow course of a sung pitch: at each time, the median of the frames within a tenth of a second either

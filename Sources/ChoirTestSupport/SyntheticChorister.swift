@@ -1,3 +1,4 @@
+import ChoirPitch
 import ChoirPractice
 import Glibc
 
@@ -117,7 +118,7 @@ public struct SyntheticChorister: PlantingSinger, Sendable {
                 rateWander += (noise.unit() * 2 - 1) * 0.3 * (6 * leak).squareRoot() - rateWander * leak
                 let depth = vibratoExtent * min(1, max(0, (t - 0.2) / 0.3))
                 let vibrato = depth * sin(2 * .pi * (vibratoRate + rateWander) * t)
-                let f0 = 440 * pow(2, (note.cents + approach + vibrato + wander) / 1200)
+                let f0 = PitchMath.a4 * PitchMath.ratio(cents: note.cents + approach + vibrato + wander)
                 // A new glottal period: its length jitters by 0.5% and its height shimmers by 4%.
                 cycle += f0 / rate / stretch
                 if cycle >= 1 {

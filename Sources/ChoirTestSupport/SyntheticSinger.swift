@@ -1,3 +1,4 @@
+import ChoirPitch
 import ChoirPractice
 import Glibc
 
@@ -72,7 +73,7 @@ public struct SyntheticSinger: PlantingSinger, Sendable {
             case .octave: midi -= 12
             default: break
             }
-            let frequency = 440 * pow(2, (midi - 69) / 12)
+            let frequency = PitchMath.hertz(midi: midi)
             let start = starts[i]
             let next = i + 1 < notes.count ? notes[i + 1] : nil
             let legato = next.map { $0.onset - note.end < 0.05 } ?? false

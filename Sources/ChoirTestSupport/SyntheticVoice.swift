@@ -1,3 +1,4 @@
+import ChoirPitch
 import Glibc
 
 /// A synthetic singer with a known pitch at every instant: harmonics shaped by vowel formants, vibrato,
@@ -60,12 +61,12 @@ public struct SyntheticVoice: Sendable {
         var cents = note.detuneCents + (note.vibratoCents ?? vibratoCents) * sin(2 * .pi * vibratoRate * t)
         if let from = note.glideFrom {
             let glide = scoopSeconds
-            if t < glide { cents += 1200 * log2(from / note.frequency) * (1 - t / glide) }
+            if t < glide { cents += PitchMath.cents(from, from: note.frequency) * (1 - t / glide) }
         } else if t < scoopSeconds {
             cents += scoopCents * (1 - t / scoopSeconds)
         }
         cents += driftCents * sin(2 * .pi * 0.31 * time + Double(seed % 7))
-        return note.frequency * pow(2, cents / 1200)
+        return note.frequency * PitchMath.ratio(cents: cents)
     }
 
     /// The true fundamental at `time`, or nil between notes.

@@ -7,7 +7,7 @@ import Glibc
 /// `choir pitch --live`: the tuner. On a terminal it shows note, octave and cents; otherwise it prints the same
 /// CSV as for files.
 struct LiveTuner {
-    var configuration: PitchTracker.Configuration
+    var configuration: PitchTrackerConfiguration
     var device: String
     /// Stop after this many seconds (for scripts and tests); nil runs until q or Ctrl-C.
     var duration: Double?
@@ -52,7 +52,7 @@ struct LiveTuner {
 enum TunerLine {
     static func render(_ frame: PitchFrame) -> String {
         guard frame.isVoiced else { return "   –      listening…" }
-        let exact = 69 + 12 * log2(frame.frequency / 440)
+        let exact = PitchMath.midi(hertz: frame.frequency)
         let midi = Int(exact.rounded())
         let cents = Int(((exact - Double(midi)) * 100).rounded())
         let position = max(0, min(20, 10 + cents / 5))

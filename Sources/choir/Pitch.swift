@@ -32,10 +32,10 @@ extension Choir {
         var hop: Int?
 
         @Option(help: "Lowest frequency to look for, in Hz (default: below a low bass's C2).")
-        var minFreq = PitchTracker.Configuration.singingRange.minimum
+        var minFreq = PitchTrackerConfiguration.singingRange.minimum
 
         @Option(help: "Highest frequency to look for, in Hz (default: above a soprano's high C6).")
-        var maxFreq = PitchTracker.Configuration.singingRange.maximum
+        var maxFreq = PitchTrackerConfiguration.singingRange.maximum
 
         @Option(
             help: "The aperiodicity (YIN's normalised difference at the best period, 0 to 1) at which a frame is as likely voiced as not.")
@@ -52,8 +52,8 @@ extension Choir {
             if !live && input == nil { throw ValidationError("give a recording, or --live for a tuner") }
         }
 
-        func configuration(sampleRate: Int) -> PitchTracker.Configuration {
-            PitchTracker.Configuration(
+        func configuration(sampleRate: Int) -> PitchTrackerConfiguration {
+            PitchTrackerConfiguration(
                 sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
                 maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
         }
@@ -63,7 +63,7 @@ extension Choir {
                 try LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
                 return
             }
-            let track: (sampleRate: Int, configuration: PitchTracker.Configuration, frames: [PitchFrame])
+            let track: (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
             do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
             var out = PitchWriter(format: format)
             out.begin(sampleRate: track.sampleRate, window: track.configuration.window, hop: track.configuration.hop)

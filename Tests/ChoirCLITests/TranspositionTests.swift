@@ -68,7 +68,7 @@ struct TranspositionTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let audio = try WAVFile.read(contentsOf: out)
-        let frames = try PitchTracker.track(signal: audio.samples, configuration: .init(sampleRate: Double(audio.sampleRate)))
+        let frames = try PitchTrackers.track(signal: audio.samples, configuration: .init(sampleRate: Double(audio.sampleRate)))
         var checked = 0
         for note in try Self.notes(["--transpose", "-2"]) {
             // Seconds from the JSON's time column are not kept here; at ♩ = 80 a quarter note is 0.75 s.

@@ -13,7 +13,7 @@ struct PitchShifterTests {
     /// The median pitch, in cents from 440 Hz, of the voiced frames from 0.3 s to 0.8 s, and the first voiced
     /// frame's time.
     static func measure(_ samples: [Float], rate: Int) throws -> (cents: Double, onset: Double) {
-        let frames = try PitchTracker.track(signal: samples, configuration: .init(sampleRate: Double(rate)))
+        let frames = try PitchTrackers.track(signal: samples, configuration: .init(sampleRate: Double(rate)))
         let cents = median(frames.filter { $0.isVoiced && $0.time > 0.3 && $0.time < 0.8 }.map { 1200 * log2($0.frequency / 440) })
         return (cents, frames.first { $0.isVoiced }?.time ?? .infinity)
     }
@@ -36,9 +36,9 @@ extension PitchShifterTests {
     @Test func aChangingShiftIsFollowedOnTime() throws {
         let take = try WAVFile.read(contentsOf: RealVoiceTests.voices.appendingPathComponent("takes/vocobox_E3-3.wav").path)
         let shifted = PitchShifter.shift(take.samples, sampleRate: take.sampleRate) { $0 < 0.5 ? 0 : 100 }
-        let configuration = PitchTracker.Configuration(sampleRate: Double(take.sampleRate))
-        let before = try PitchTracker.track(signal: take.samples, configuration: configuration)
-        let after = try PitchTracker.track(signal: shifted, configuration: configuration)
+        let configuration = PitchTrackerConfiguration(sampleRate: Double(take.sampleRate))
+        let before = try PitchTrackers.track(signal: take.samples, configuration: configuration)
+        let after = try PitchTrackers.track(signal: shifted, configuration: configuration)
         func moved(_ from: Double, _ to: Double) -> Double {
             Self.median(
                 zip(before, after).filter { $0.0.isVoiced && $0.1.isVoiced && $0.0.time > from && $0.0.time < to }

@@ -21,16 +21,16 @@ struct PitchTrackerTests {
     static let frequencies = [65.4, 82.4, 98, 110, 146.8, 196, 261.6, 329.6, 440, 587.3, 784, 1046.5]
 
     /// The frames whose window lies wholly inside a signal of `seconds`.
-    static func inside(_ frames: [PitchFrame], _ configuration: PitchTracker.Configuration, seconds: Double) -> [PitchFrame] {
+    static func inside(_ frames: [PitchFrame], _ configuration: PitchTrackerConfiguration, seconds: Double) -> [PitchFrame] {
         let half = Double(configuration.window) / 2 / configuration.sampleRate
         return frames.filter { $0.time >= half && $0.time <= seconds - half }
     }
 
     @Test(arguments: [(44100.0, 2048, 256), (48000.0, 2048, 256), (48000.0, 4096, 512), (16000.0, 1024, 64)])
     func steadySinesAcrossTheRange(rate: Double, window: Int, hop: Int) throws {
-        let configuration = PitchTracker.Configuration(sampleRate: rate, window: window, hop: hop)
+        let configuration = PitchTrackerConfiguration(sampleRate: rate, window: window, hop: hop)
         for frequency in Self.frequencies {
-            let all = try PitchTracker.track(signal: Self.sine(frequency, rate: rate, seconds: 0.5), configuration: configuration)
+            let all = try PitchTrackers.track(signal: Self.sine(frequency, rate: rate, seconds: 0.5), configuration: configuration)
             let frames = Self.inside(all, configuration, seconds: 0.5)
             #expect(frames.filter(\.isVoiced).count == frames.count, "\(frequency) Hz")
             let error = Self.median(frames.map { abs(Self.cents($0.frequency, frequency)) })
@@ -49,8 +49,8 @@ struct PitchTrackerTests {
             for k in 2...8 { sample += sin(2 * .pi * Double(k) * frequency * t + Double(k)) / Double(k) }
             return Float(0.2 * sample)
         }
-        let configuration = PitchTracker.Configuration(sampleRate: rate)
-        let frames = Self.inside(try PitchTracker.track(signal: signal, configuration: configuration), configuration, seconds: 0.5)
+        let configuration = PitchTrackerConfiguration(sampleRate: rate)
+        let frames = Self.inside(try PitchTrackers.track(signal: signal, configuration: configuration), configuration, seconds: 0.5)
         let voiced = frames.filter(\.isVoiced)
         #expect(voiced.count == frames.count)
         let error = Self.median(voiced.map { abs(Self.cents($0.frequency, frequency)) })
@@ -78,15 +78,15 @@ struct PitchTrackerTests {
         func rms(_ x: [Float]) -> Float { (x.reduce(0) { $0 + $1 * $1 } / Float(x.count)).squareRoot() }
         let gain = rms(sung) / rms(above) * pow(10, -6 / 20)
         let heard = zip(sung, above).map { $0 + gain * $1 }
-        let configuration = PitchTracker.Configuration(sampleRate: rate, window: 1024, hop: 64, minimumFrequency: 40)
-        let frames = try PitchTracker.track(signal: heard, configuration: configuration).filter {
+        let configuration = PitchTrackerConfiguration(sampleRate: rate, window: 1024, hop: 64, minimumFrequency: 40)
+        let frames = try PitchTrackers.track(signal: heard, configuration: configuration).filter {
             $0.time > 0.3 && $0.time < 1.8 && $0.isVoiced
         }
         let down = frames.filter { abs(Self.cents($0.frequency, bass) + 1200) < 300 }.count
         #expect(frames.count > 200 && down <= frames.count / 50, "\(down) of \(frames.count) frames an octave down")
 
         let low = voice.render([SyntheticVoice.Note(start: 0.1, duration: 1.8, frequency: bass / 2)], length: 2)
-        let lowFrames = try PitchTracker.track(signal: low, configuration: configuration).filter { $0.time > 0.3 && $0.time < 1.8 }
+        let lowFrames = try PitchTrackers.track(signal: low, configuration: configuration).filter { $0.time > 0.3 && $0.time < 1.8 }
         let up = lowFrames.filter { $0.isVoiced && abs(Self.cents($0.frequency, bass)) < 100 }.count
         #expect(up <= lowFrames.count / 50, "\(up) of \(lowFrames.count) frames of the low voice an octave up")
     }
@@ -99,8 +99,8 @@ struct PitchTrackerTests {
             phase += 2 * .pi * truth(Double(i) / rate) / rate
             return Float(0.5 * sin(phase))
         }
-        let configuration = PitchTracker.Configuration(sampleRate: rate)
-        let frames = Self.inside(try PitchTracker.track(signal: signal, configuration: configuration), configuration, seconds: 1)
+        let configuration = PitchTrackerConfiguration(sampleRate: rate)
+        let frames = Self.inside(try PitchTrackers.track(signal: signal, configuration: configuration), configuration, seconds: 1)
         let errors = frames.map { abs(Self.cents($0.frequency, truth($0.time))) }
         #expect(Self.median(errors) < 5, "median \(Self.median(errors)) cents")
         #expect(errors.max()! < 25)
@@ -108,7 +108,7 @@ struct PitchTrackerTests {
 
     @Test func silenceAndDCAreUnvoicedNeverNaN() throws {
         for signal in [[Float](repeating: 0, count: 24000), [Float](repeating: 0.4, count: 24000)] {
-            let frames = try PitchTracker.track(signal: signal, configuration: .init(sampleRate: 48000))
+            let frames = try PitchTrackers.track(signal: signal, configuration: .init(sampleRate: 48000))
             #expect(!frames.isEmpty)
             #expect(frames.allSatisfy { $0.frequency == 0 && $0.confidence == 0 })
         }
@@ -117,7 +117,7 @@ struct PitchTrackerTests {
     @Test func whiteNoiseIsMostlyUnvoiced() throws {
         var random = SplitMix(seed: 7)
         let noise = (0..<48000).map { _ in Float(random.unit() - 0.5) }
-        let frames = try PitchTracker.track(signal: noise, configuration: .init(sampleRate: 48000))
+        let frames = try PitchTrackers.track(signal: noise, configuration: .init(sampleRate: 48000))
         let voiced = frames.filter(\.isVoiced).count
         #expect(Double(voiced) / Double(frames.count) < 0.05, "\(voiced) of \(frames.count) noise frames voiced")
         #expect(frames.allSatisfy { !$0.frequency.isNaN && !$0.confidence.isNaN })
@@ -126,8 +126,8 @@ struct PitchTrackerTests {
     @Test func noisyToneKeepsItsPitch() throws {
         var random = SplitMix(seed: 3)
         let signal = Self.sine(261.6, rate: 48000, seconds: 0.5).map { $0 + Float(0.1 * (random.unit() - 0.5)) }
-        let configuration = PitchTracker.Configuration(sampleRate: 48000)
-        let frames = Self.inside(try PitchTracker.track(signal: signal, configuration: configuration), configuration, seconds: 0.5)
+        let configuration = PitchTrackerConfiguration(sampleRate: 48000)
+        let frames = Self.inside(try PitchTrackers.track(signal: signal, configuration: configuration), configuration, seconds: 0.5)
         #expect(frames.filter(\.isVoiced).count == frames.count)
         #expect(Self.median(frames.map { abs(Self.cents($0.frequency, 261.6)) }) < 2)
     }
@@ -140,7 +140,7 @@ struct PitchTrackerTests {
         var signal = [Float](repeating: 0, count: Int(rate * 2))
         let tone = Self.sine(440, rate: rate, seconds: 1)
         signal.replaceSubrange(Int(rate * 0.5)..<Int(rate * 1.5), with: tone)
-        let frames = try PitchTracker.track(signal: signal, configuration: .init(sampleRate: rate, window: window, hop: hop))
+        let frames = try PitchTrackers.track(signal: signal, configuration: .init(sampleRate: rate, window: window, hop: hop))
         let voiced = frames.filter(\.isVoiced)
         let onset = try #require(voiced.first).time, offset = try #require(voiced.last).time
         let tolerance = Double(window) / rate / 2
@@ -151,9 +151,9 @@ struct PitchTrackerTests {
     }
 
     @Test func badConfigurationsSayWhatWasExpected() {
-        func message(_ configuration: PitchTracker.Configuration) -> String? {
+        func message(_ configuration: PitchTrackerConfiguration) -> String? {
             do {
-                _ = try PitchTracker(configuration)
+                _ = try PitchTrackers.make(configuration)
                 return nil
             } catch { return error.description }
         }

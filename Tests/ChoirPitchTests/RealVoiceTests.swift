@@ -108,8 +108,8 @@ struct RealVoiceTests {
     /// choir's track of a take, decoded with `lookAhead` seconds.
     static func choir(_ take: String, lookAhead: Double) throws -> Track {
         let audio = try WAVFile.read(contentsOf: voices.appendingPathComponent("takes/\(take).wav").path)
-        let configuration = PitchTracker.Configuration(sampleRate: Double(audio.sampleRate), lookAhead: lookAhead)
-        return try PitchTracker.track(signal: audio.samples, configuration: configuration).map { ($0.time, $0.frequency) }
+        let configuration = PitchTrackerConfiguration(sampleRate: Double(audio.sampleRate), lookAhead: lookAhead)
+        return try PitchTrackers.track(signal: audio.samples, configuration: configuration).map { ($0.time, $0.frequency) }
     }
 
     static func peer(_ name: String, _ take: String) throws -> Track {

@@ -20,7 +20,7 @@ struct SingingAccuracyTests {
         throws -> (accuracy: Double, medianCents: Double)
     {
         let signal = voice.render(notes, length: notes.last!.start + notes.last!.duration + 0.2)
-        let frames = try PitchTracker.track(signal: signal, configuration: .init(sampleRate: voice.sampleRate, window: window, hop: hop))
+        let frames = try PitchTrackers.track(signal: signal, configuration: .init(sampleRate: voice.sampleRate, window: window, hop: hop))
         var hits = 0, total = 0
         var errors: [Double] = []
         for frame in frames {

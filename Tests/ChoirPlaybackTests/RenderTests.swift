@@ -211,7 +211,7 @@ struct RenderTests {
         let score = Self.example
         let programs = [52, 52, 0, 52]
         let (left, _, schedule) = try Self.render(score, mixer: Self.mixer(4) { $0.soloed = [2] }, programs: programs)
-        let frames = try PitchTracker.track(signal: left, configuration: .init(sampleRate: Double(Self.rate)))
+        let frames = try PitchTrackers.track(signal: left, configuration: .init(sampleRate: Double(Self.rate)))
         var checked = 0
         for note in schedule.notes where note.line == 2 && note.end - note.start >= 0.5 {
             let middle = frames.filter { $0.time > note.start + 0.1 && $0.time < note.end - 0.1 && $0.isVoiced }
@@ -288,7 +288,7 @@ struct RenderTests {
         #expect(rms(Array(muted[1024..<40000])) < 1e-4)
         let prompt = Array(muted[50000..<70000])
         #expect(rms(prompt) > 0.01)
-        let track = try PitchTracker.track(signal: prompt, configuration: .init(sampleRate: Double(Self.rate)))
+        let track = try PitchTrackers.track(signal: prompt, configuration: .init(sampleRate: Double(Self.rate)))
         let voiced = track.filter(\.isVoiced).map { 69 + 12 * log2($0.frequency / 440) }
         #expect(!voiced.isEmpty && abs(voiced.sorted()[voiced.count / 2] - 67) < 0.3)
     }

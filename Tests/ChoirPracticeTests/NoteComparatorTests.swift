@@ -141,7 +141,7 @@ extension NoteComparatorTests {
                 signal[first + i] = Float(0.2 * envelope * (sin(2 * .pi * frequency * t) + 0.5 * sin(4 * .pi * frequency * t)))
             }
         }
-        let frames = try PitchTracker.track(signal: signal, configuration: PracticeJudge.detector(for: notes, sampleRate: rate))
+        let frames = try PitchTrackers.track(signal: signal, configuration: PracticeJudge.detector(for: notes, sampleRate: rate))
         var judge = PracticeJudge(
             notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
         for frame in frames { _ = judge.add(frame) }

@@ -35,7 +35,7 @@ struct SeveralLinesTests {
             index < half || note.alternatives.isEmpty ? note : note.sung(as: note.alternatives[0])
         }
         let take = SyntheticSinger(sampleRate: 16000, seed: 11).sing(sung, mistakes: [:], length: notes.last!.end + 1).samples
-        let frames = try PitchTracker.track(signal: take, configuration: PracticeJudge.detector(for: sung, sampleRate: 16000))
+        let frames = try PitchTrackers.track(signal: take, configuration: PracticeJudge.detector(for: sung, sampleRate: 16000))
         var judge = PracticeJudge(
             notes: notes, options: NoteComparator.Options(), gate: LevelGate(frames: frames, notes: notes), learnsLevel: false)
         for frame in frames { _ = judge.add(frame) }

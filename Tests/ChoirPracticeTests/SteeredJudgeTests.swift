@@ -29,7 +29,7 @@ struct SteeredJudgeTests {
         var singerModel = SyntheticSinger(sampleRate: 16000, seed: 7)
         singerModel.reverbLevel = 0.1
         let take = singerModel.sing(first + second, mistakes: [:], length: length).samples
-        let frames = try PitchTracker.track(signal: take, configuration: PracticeJudge.detector(for: notes, sampleRate: 16000))
+        let frames = try PitchTrackers.track(signal: take, configuration: PracticeJudge.detector(for: notes, sampleRate: 16000))
 
         var judge = SteeredJudge(notes: notes, options: NoteComparator.Options())
         judge.follow(jump)

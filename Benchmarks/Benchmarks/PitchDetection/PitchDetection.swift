@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     // window of 2048 samples at 48 kHz.
     let voice = SyntheticVoice(sampleRate: 48000)
     let signal = voice.render([.init(start: 0, duration: 1, frequency: 196)], length: 1)
-    let tracker = try! PitchTracker(.init(sampleRate: 48000, window: 2048, hop: 256))
+    let tracker = try! PitchTrackers.make(.init(sampleRate: 48000, window: 2048, hop: 256))
     Benchmark("Pitch frame (window 2048, 48 kHz)", configuration: noAllocation) { benchmark in
         signal.withUnsafeBufferPointer { buffer in
             var offset = 4096
@@ -32,10 +32,11 @@ let benchmarks: @Sendable () -> Void = {
 
     // A file's analysis: a minute of singing, two threads, as `choir pitch` and a file session run it.
     let minute = voice.render(
-        (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * pow(2, Double($0 % 8) / 12)) }, length: 60)
+        (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * PitchMath.ratio(cents: Double($0 % 8 * 100))) },
+        length: 60)
     Benchmark("Track a minute of singing (48 kHz)", configuration: .init(maxIterations: 20)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try! PitchTracker.track(signal: minute, configuration: .init(sampleRate: 48000)))
+            blackHole(try! PitchTrackers.track(signal: minute, configuration: .init(sampleRate: 48000)))
         }
     }
 

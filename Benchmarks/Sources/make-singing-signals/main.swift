@@ -1,6 +1,7 @@
 // Writes the singing-like test signals of ChoirPitchTests as WAV files with their true pitch, for
 // Benchmarks/compare-pitch.py: `make-singing-signals DIR`.
 import ChoirAudio
+import ChoirPitch
 import ChoirTestSupport
 import Foundation
 
@@ -23,7 +24,8 @@ for (name, register, rate, adjust) in voices {
     voice.seed = UInt64(register)
     adjust(&voice)
     let notes = steps.enumerated().map { index, step in
-        SyntheticVoice.Note(start: 0.1 + Double(index) * 0.45, duration: 0.38, frequency: register * pow(2, Double(step) / 12))
+        SyntheticVoice.Note(
+            start: 0.1 + Double(index) * 0.45, duration: 0.38, frequency: register * PitchMath.ratio(cents: Double(step * 100)))
     }
     let length = notes.last!.start + notes.last!.duration + 0.2
     let samples = voice.render(notes, length: length)
@@ -40,7 +42,8 @@ for (name, register, rate, adjust) in voices {
 // A minute of singing for timing: the tenor phrase over and over.
 var voice = SyntheticVoice(sampleRate: 48000)
 let minute = (0..<133).map {
-    SyntheticVoice.Note(start: Double($0) * 0.45, duration: 0.4, frequency: 147 * pow(2, Double(steps[$0 % steps.count]) / 12))
+    SyntheticVoice.Note(
+        start: Double($0) * 0.45, duration: 0.4, frequency: 147 * PitchMath.ratio(cents: Double(steps[$0 % steps.count] * 100)))
 }
 let long = voice.render(minute, length: 60)
 FileManager.default.createFile(
