@@ -4,10 +4,11 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
-apt_packages := "pkg-config libcurl4-openssl-dev libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+# speexdsp resamples the voice to the learned pitch tracker's 16 kHz.
+apt_packages := "pkg-config libcurl4-openssl-dev libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev libspeexdsp-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
-support_packages := "librubberband-dev libspeexdsp-dev"
+support_packages := "librubberband-dev"
 bench_packages := "libxml2-utils aubio-tools fluidsynth tmux " + support_packages
 # The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux; the score view's
 # drive Chromium through Playwright.
@@ -52,6 +53,7 @@ build: setup
 # zsh and fish.
 install PREFIX=(env_var("HOME") + "/.local"): build
     install -Dm755 .build/release/choir "{{PREFIX}}/bin/choir"
+    install -Dm644 Resources/PitchNet/swiftf0.weights Resources/PitchNet/LICENSE.swift-f0 -t "{{PREFIX}}/share/choir"
     just _install-docs "{{PREFIX}}" .build/release/choir
 
 # The man pages (SwiftPM's generate-manual plugin, from choir's own help) and the completion scripts CHOIR writes,
@@ -82,6 +84,11 @@ demo: build
         exec .build/release/choir practice {{example}} --part tenor --input {{demo_take}} --output demo-mix.wav "${view[@]}"
     fi
     exit "$status"
+
+# Rebuild the learned pitch tracker's weights (Resources/PitchNet/swiftf0.weights) from the pinned swift-f0 wheel on
+# PyPI; the file is committed, so this is needed only to check it or to move to another release.
+net-weights: (_pip "onnx==1.23.2")
+    python3 Resources/PitchNet/convert-swiftf0.py
 
 # Regenerate the bundled demo take (the synthetic singer, with a few planted mistakes).
 demo-take:

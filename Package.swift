@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
-        .target(name: "ChoirPitch", dependencies: ["CFFTW"]),
+        .target(name: "ChoirPitch", dependencies: ["CFFTW", "CSpeexDSP"]),
         .target(
             name: "ChoirPractice",
             dependencies: [
@@ -81,7 +81,7 @@ let package = Package(
             name: "make-demo-take",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
         // How the judge fares on every planted-mistake performance, in both sets: `swift run -c release judge-figures`.
-        .executableTarget(name: "judge-figures", dependencies: ["ChoirPractice", "ChoirTestSupport"]),
+        .executableTarget(name: "judge-figures", dependencies: ["ChoirPitch", "ChoirPractice", "ChoirTestSupport"]),
         // The singer of the real-time tests, in a process of its own like a person at a microphone.
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         // A front end of the real-time tests that drives a live session through ChoirSession's API alone.

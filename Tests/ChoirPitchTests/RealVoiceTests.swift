@@ -112,6 +112,14 @@ struct RealVoiceTests {
         return try PitchTrackers.track(signal: audio.samples, configuration: configuration).map { ($0.time, $0.frequency) }
     }
 
+    /// The learned tracker's track of a take.
+    static func net(_ take: String) throws -> Track {
+        let audio = try WAVFile.read(contentsOf: voices.appendingPathComponent("takes/\(take).wav").path)
+        var configuration = PitchTrackerConfiguration(sampleRate: Double(audio.sampleRate))
+        configuration.kind = .net
+        return try PitchTrackers.track(signal: audio.samples, configuration: configuration).map { ($0.time, $0.frequency) }
+    }
+
     static func peer(_ name: String, _ take: String) throws -> Track {
         try csv(voices.appendingPathComponent("peers/\(name)/\(take).csv")).map { ($0[0], max(0, $0[1])) }
     }
