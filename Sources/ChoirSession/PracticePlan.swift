@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirPitch
 import ChoirPractice
 import FoundationEssentials
 
@@ -32,6 +33,11 @@ public struct PracticePlan: Sendable {
     public var latency: Double?
     /// Whether the microphone may hear the mix from loudspeakers, to be told apart from the singer.
     public var loudspeakers = true
+    /// The pitch tracker that judges: `auto` takes the learned one where other sound is expected (the mix played
+    /// through loudspeakers, or ``accompanied``), else YIN. Live, YIN drives the needle whichever judges.
+    public var tracker = PitchTrackerKind.auto
+    /// Whether the singer has other sound around them than the mix (a piano or a guitar in the room).
+    public var accompanied = false
     /// Sample rate of live audio and of a written mix, in Hz.
     public var sampleRate = 48000
     /// Performance lock: only pause and quit are obeyed.

@@ -3,6 +3,7 @@ import ChoirPitch
 import ChoirPlayback
 import ChoirPractice
 import ChoirScore
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -75,7 +76,9 @@ public final class PracticeSession: @unchecked Sendable {
     }
 
     private struct LiveSetup {
+        /// YIN, which drives the needle, and judges unless `judging` does (the learned tracker, with its longer lag).
         var tracker: any PitchTracker
+        var judging: (any PitchTracker)?
         var configuration: PitchTrackerConfiguration
         var ring: SPSCRing<Float>
         var capture: ALSACapture
@@ -109,6 +112,14 @@ public final class PracticeSession: @unchecked Sendable {
                 throw SessionError(.usage, "--record keeps what a live microphone hears: expected --input DEVICE, not a take")
             }
             latency = plan.latency ?? 0
+            // The learned tracker's weights are read before the take, so that a missing file is said first.
+            if plan.tracker.usesNetwork(accompanied: plan.accompanied || plan.loudspeakers) {
+                do throws(PitchTrackerError) {
+                    _ = try PitchNetWeights.load(PitchNetWeights.locate(explicit: nil, environment: ProcessInfo.processInfo.environment))
+                } catch {
+                    throw SessionError(.missing, "\(error)")
+                }
+            }
             let take = try Self.openTake(path, plan: plan, resolved: resolved, latency: latency)
             // A take shorter than the range is judged up to its end: the notes it holds whole.
             let end = take.audio.duration - resolved.schedule.preroll - latency
@@ -221,9 +232,19 @@ public final class PracticeSession: @unchecked Sendable {
         throws(SessionError) -> LiveSetup
     {
         let sampleRate = plan.sampleRate
-        let configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
+        var configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
         let tracker: any PitchTracker
-        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        var judging: (any PitchTracker)?
+        do throws(PitchTrackerError) {
+            tracker = try PitchTrackers.make(configuration)
+            configuration.kind = plan.tracker
+            configuration.accompanied = plan.accompanied || (plan.loudspeakers && plan.output.isDevice)
+            if configuration.kind.usesNetwork(accompanied: configuration.accompanied) {
+                judging = try PitchTrackers.make(configuration)
+            }
+        } catch {
+            throw SessionError(error.isWeights ? .missing : .usage, "\(error)")
+        }
         let ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         let capture: ALSACapture
         do {
@@ -242,7 +263,8 @@ public final class PracticeSession: @unchecked Sendable {
         }
         let recording = try plan.record.map { (path) throws(SessionError) in try TakeRecording(path: path, sampleRate: sampleRate) }
         return LiveSetup(
-            tracker: tracker, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo, recording: recording)
+            tracker: tracker, judging: judging, configuration: configuration, ring: ring, capture: capture, mix: mix, echo: echo,
+            recording: recording)
     }
 
     /// Starts the session on its own thread.
@@ -317,7 +339,7 @@ public final class PracticeSession: @unchecked Sendable {
         do {
             analysis = try TakeAnalysis(
                 samples: take.audio.samples, sampleRate: Double(take.audio.sampleRate), notes: notes, start: offset,
-                mix: take.heard?.mix, singersLine: take.heard?.singersLine)
+                mix: take.heard?.mix, singersLine: take.heard?.singersLine, tracker: plan.tracker, accompanied: plan.accompanied)
         } catch {
             return (([], []), nil, .failed(SessionError(.input, "\(take.path): \(error)")))
         }
@@ -436,12 +458,13 @@ public final class PracticeSession: @unchecked Sendable {
                 try mix.advance(to: position)
                 let time = position - latency
                 guard frames.isFull else { continue }
-                // The tracker decides each frame a few hops after analysing it.
-                guard let pitch = frames.withSamples({ tracker.analyse($0, time: time, accompaniment: echo?.echoLevel ?? 0) }) else {
-                    continue
-                }
+                // The trackers decide each frame a few hops after analysing it (the learned one, a few more).
+                let level = echo?.echoLevel ?? 0
+                let shown = frames.withSamples { tracker.analyse($0, time: time, accompaniment: level) }
+                let judged = live.judging.map { judging in frames.withSamples { judging.analyse($0, time: time, accompaniment: level) } }
+                if let shown, let midi = judge.sungPitch(shown) { lastSung = (shown.time, midi) }
+                guard let pitch = live.judging == nil ? shown : judged ?? nil else { continue }
                 judge.add(pitch)
-                if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastPublished >= 0.25 {
                     saver.save(recorder, results: judge.results, trace: judge.trace)
                     lastPublished = pitch.time
@@ -459,7 +482,7 @@ public final class PracticeSession: @unchecked Sendable {
         let deviceError = capture.error ?? mix.playback?.error
         capture.stop()
         if let recording = live.recording { recorded.withLock { $0 = recording.finish(latency: latency) } }
-        tracker.finish { judge.add($0) }
+        (live.judging ?? tracker).finish { judge.add($0) }
         judge.finish(at: position - latency)
         if ending == .completed, let deviceError { ending = .failed(SessionError(.audio, "\(deviceError)")) }
         do {
@@ -511,6 +534,7 @@ public final class PracticeSession: @unchecked Sendable {
             $0.next = notes.first { $0.onset > scoreTime }
             $0.sung = sung.flatMap { time - $0.time < 0.15 ? $0.midi : nil }
             $0.heard = heard
+            $0.judgeDelay = live.judging.map(\.delay)
             if $0.results.count != judge.results.count { $0.results = judge.results }
             $0.trace = Array(judge.trace.suffix(400).drop { $0.time < scoreTime - 10 })
             $0.audio = AudioHealth(

@@ -15,7 +15,9 @@ public final class Tuner {
     public init(device: String, configuration: PitchTrackerConfiguration) throws(SessionError) {
         self.configuration = configuration
         self.device = device
-        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        do throws(PitchTrackerError) { tracker = try PitchTrackers.make(configuration) } catch {
+            throw SessionError(error.isWeights ? .missing : .usage, "\(error)")
+        }
         let rate = Int(configuration.sampleRate)
         ring = SPSCRing<Float>(minimumCapacity: rate, filler: 0)
         do {

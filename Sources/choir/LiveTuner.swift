@@ -25,7 +25,11 @@ struct LiveTuner {
         let terminal = RawTerminal()
         defer { terminal?.restore() }
         var writer = PitchWriter(format: .csv)
-        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
+        if terminal == nil {
+            writer.begin(
+                sampleRate: Int(configuration.sampleRate), tracker: PitchTrackers.name(of: configuration),
+                window: configuration.window, hop: configuration.hop)
+        }
         while signals.received == nil && tuner.isRunning {
             if let duration, tuner.seconds + Double(configuration.hop) / configuration.sampleRate > duration { break }
             if terminal?.readKey() == UInt8(ascii: "q") { break }

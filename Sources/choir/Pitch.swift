@@ -47,15 +47,20 @@ extension Choir {
         @Option(help: "Output format for files: csv or json.")
         var format: PitchFormat = .csv
 
+        @OptionGroup var tracking: TrackerArguments
+
         func validate() throws {
             if live && input != nil { throw ValidationError("give either a recording or --live, not both") }
             if !live && input == nil { throw ValidationError("give a recording, or --live for a tuner") }
         }
 
         func configuration(sampleRate: Int) -> PitchTrackerConfiguration {
-            PitchTrackerConfiguration(
+            var configuration = PitchTrackerConfiguration(
                 sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
                 maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
+            configuration.kind = tracking.tracker
+            configuration.accompanied = tracking.accompanied
+            return configuration
         }
 
         func run() throws {
@@ -66,7 +71,9 @@ extension Choir {
             let track: (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
             do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
             var out = PitchWriter(format: format)
-            out.begin(sampleRate: track.sampleRate, window: track.configuration.window, hop: track.configuration.hop)
+            out.begin(
+                sampleRate: track.sampleRate, tracker: PitchTrackers.name(of: track.configuration), window: track.configuration.window,
+                hop: track.configuration.hop)
             for frame in track.frames { out.write(frame) }
             out.end()
         }
@@ -88,10 +95,15 @@ struct PitchWriter {
         buffer.reserveCapacity(1 << 16)
     }
 
-    mutating func begin(sampleRate: Int, window: Int, hop: Int) {
-        switch format {
-        case .csv: append("time_s,f0_hz,confidence\n")
-        case .json: append("{\"sample_rate\": \(sampleRate), \"window\": \(window), \"hop\": \(hop), \"frames\": [")
+    /// The header: the tracker, and for YIN (alone or guided) its window and hop in the recording's samples; the
+    /// learned tracker alone hears 16 kHz, 2048 samples at most around each frame, every 256.
+    mutating func begin(sampleRate: Int, tracker: String, window: Int, hop: Int) {
+        switch (format, tracker) {
+        case (.csv, _): append("time_s,f0_hz,confidence\n")
+        case (.json, "net"):
+            append("{\"sample_rate\": \(sampleRate), \"tracker\": \"net\", \"window_s\": 0.128, \"hop_s\": 0.016, \"frames\": [")
+        case (.json, _):
+            append("{\"sample_rate\": \(sampleRate), \"tracker\": \"\(tracker)\", \"window\": \(window), \"hop\": \(hop), \"frames\": [")
         }
     }
 

@@ -69,6 +69,8 @@ extension Choir {
         @Option(help: "Sample rate for live audio and the written mix, in Hz.")
         var sampleRate = 48000
 
+        @OptionGroup var tracking: TrackerArguments
+
         @Option(
             help:
                 "Keep what the microphone hears in this file (.flac, .ogg, .opus, .mp3, .aiff or .wav), on the mix's time line, to listen to or judge again with --input."
@@ -197,6 +199,8 @@ extension Choir {
             plan.divisi = divisi
             plan.latency = latency.map { $0 / 1000 }
             plan.loudspeakers = !headphones
+            plan.tracker = tracking.tracker
+            plan.accompanied = tracking.accompanied
             plan.sampleRate = sampleRate
             plan.locked = lock
             plan.history = noHistory ? nil : PracticePlan.defaultHistory

@@ -110,6 +110,7 @@ final class SessionScreen {
         if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
         if snapshot.mineMuted { flags.append("my part muted") }
         if snapshot.locked { flags.append("locked") }
+        if let delay = snapshot.judgeDelay { flags.append("notes judged \(Int((delay * 1000).rounded())) ms behind") }
         return flags
     }
 

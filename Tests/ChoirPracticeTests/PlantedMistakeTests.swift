@@ -88,6 +88,7 @@ extension PlantedTake.Bleed: CustomTestStringConvertible {
         switch self {
         case .none: "dry"
         case .loudspeakers(let decibels, _): "loudspeakers at \(Int(decibels)) dB"
+        case .accompaniment(let decibels, let program, _): "\(program == 0 ? "piano" : "guitar") in the room at \(Int(decibels)) dB"
         }
     }
 }

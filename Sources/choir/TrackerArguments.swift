@@ -1,0 +1,18 @@
+import ArgumentParser
+import ChoirPitch
+
+/// Which pitch tracker listens: shared by the commands that track a voice.
+struct TrackerArguments: ParsableArguments {
+    @Option(
+        help: """
+            The pitch tracker: yin (the most exact on a voice alone, and the quickest), net (a learned tracker that \
+            hears the voice through an accompaniment), or auto (where other sound is expected, the mix through \
+            loudspeakers or --accompanied, yin guided by net; else yin).
+            """)
+    var tracker: PitchTrackerKind = .auto
+
+    @Flag(help: "Other sound is expected besides the voice (a piano or a guitar in the room, a backing track).")
+    var accompanied = false
+}
+
+extension PitchTrackerKind: ExpressibleByArgument {}
