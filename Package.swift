@@ -52,7 +52,11 @@ let package = Package(
         .target(name: "ChoirScore", dependencies: ["CZlib"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA", "CSndFile"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "CFluidSynth"]),
-        .target(name: "ChoirPitch", dependencies: ["CFFTW", "CSpeexDSP"]),
+        // Optimised in debug builds too: unoptimised, the learned tracker's network runs slower than real time, and the
+        // tests that practise whole takes with it would outlast their time limits.
+        .target(
+            name: "ChoirPitch", dependencies: ["CFFTW", "CSpeexDSP"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "ChoirPractice",
             dependencies: [
