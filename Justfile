@@ -150,15 +150,17 @@ _check-install:
     echo "install: man pages for every command, completion for bash, zsh and fish"
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
-# then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
-# loudspeakers), then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# then choir on real singing beside five peer trackers (alone, and under accompaniments beside pYIN and Praat), the
+# judge on planted mistakes (both sets, dry and through loudspeakers), then a live practice session measured (CPU,
+# microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && swift package --disable-sandbox benchmark --no-progress
-    python3 -m pip install -q music21 mir_eval
+    python3 -m pip install -q music21 mir_eval librosa praat-parselmouth soundfile soxr
     Benchmarks/compare-readers.py
     Benchmarks/compare-corpus.py
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
+    Benchmarks/compare-accompanied.py
     swift run -c release judge-figures
     Benchmarks/compare-playback.py
     Benchmarks/measure-live.py

@@ -110,7 +110,6 @@ final class SessionScreen {
         if let loop = snapshot.loop { flags.append("loop mm. \(loop.first)–\(loop.last)") }
         if snapshot.mineMuted { flags.append("my part muted") }
         if snapshot.locked { flags.append("locked") }
-        if let delay = snapshot.judgeDelay { flags.append("notes judged \(Int((delay * 1000).rounded())) ms behind") }
         return flags
     }
 
@@ -121,7 +120,8 @@ final class SessionScreen {
         return LiveView.State(
             time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
             tempoPercent: snapshot.tempoPercent, flags: flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
-            correct: snapshot.results.count { $0.verdict.isCorrect }, judged: snapshot.results.count, locked: snapshot.locked)
+            correct: snapshot.results.count { $0.verdict.isCorrect }, judged: snapshot.results.count, locked: snapshot.locked,
+            judgeDelay: snapshot.judgeDelay)
     }
 
     /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and maximum
