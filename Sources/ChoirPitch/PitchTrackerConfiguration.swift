@@ -4,8 +4,8 @@
 public struct PitchTrackerConfiguration: Equatable, Sendable {
     /// Which tracker: YIN, the learned one, or the one that suits ``accompanied``.
     public var kind = PitchTrackerKind.yin
-    /// Whether other sound is expected in the signal besides the voice (the mix through loudspeakers, an
-    /// accompaniment in the room): what ``PitchTrackerKind/auto`` decides by.
+    /// Whether other sound is expected in the signal besides the voice (a piano or a guitar in the room, a backing
+    /// track; not a mix whose echo is taken out first): what ``PitchTrackerKind/auto`` decides by.
     public var accompanied = false
     /// The learned tracker's weights file; nil for the one ``PitchNetWeights/locate(explicit:environment:)`` finds.
     public var netWeights: String?

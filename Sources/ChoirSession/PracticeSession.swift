@@ -113,7 +113,7 @@ public final class PracticeSession: @unchecked Sendable {
             }
             latency = plan.latency ?? 0
             // The learned tracker's weights are read before the take, so that a missing file is said first.
-            if plan.tracker.usesNetwork(accompanied: plan.accompanied || plan.loudspeakers) {
+            if plan.tracker.usesNetwork(accompanied: plan.accompanied) {
                 do throws(PitchTrackerError) {
                     _ = try PitchNetWeights.load(PitchNetWeights.locate(explicit: nil, environment: ProcessInfo.processInfo.environment))
                 } catch {
@@ -238,7 +238,7 @@ public final class PracticeSession: @unchecked Sendable {
         do throws(PitchTrackerError) {
             tracker = try PitchTrackers.make(configuration)
             configuration.kind = plan.tracker
-            configuration.accompanied = plan.accompanied || (plan.loudspeakers && plan.output.isDevice)
+            configuration.accompanied = plan.accompanied
             if configuration.kind.usesNetwork(accompanied: configuration.accompanied) {
                 judging = try PitchTrackers.make(configuration)
             }

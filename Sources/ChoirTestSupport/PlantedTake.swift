@@ -71,7 +71,7 @@ public struct PlantedTake {
     }
 
     /// Performs the take, with `bleed`, and judges it as a file session does, with `tracker` (by default as a session
-    /// chooses: YIN on a dry take, the learned tracker where the loudspeakers' echo was taken out).
+    /// chooses: YIN guided by the learned tracker with an accompaniment choir did not play, else YIN).
     public func judge(
         bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
         tracker: PitchTrackerKind = .auto

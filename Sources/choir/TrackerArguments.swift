@@ -6,8 +6,8 @@ struct TrackerArguments: ParsableArguments {
     @Option(
         help: """
             The pitch tracker: yin (the most exact on a voice alone, and the quickest), net (a learned tracker that \
-            hears the voice through an accompaniment), or auto (where other sound is expected, the mix through \
-            loudspeakers or --accompanied, yin guided by net; else yin).
+            hears the voice through an accompaniment), or auto (yin guided by net where other sound than the \
+            mix is expected, --accompanied; else yin, which hears the voice as well once the mix's echo is taken out).
             """)
     var tracker: PitchTrackerKind = .auto
 
