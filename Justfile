@@ -4,11 +4,12 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
-# choir scan: libcurl for HTTPS to the model's server, libjpeg-turbo and libpng for the pages, poppler's pdftoppm for PDFs.
-apt_packages := "pkg-config libcurl4-openssl-dev libturbojpeg0-dev libpng-dev poppler-utils libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
+# choir scan: libcurl for HTTPS to the model's server, libjpeg-turbo and libpng for the pages, poppler's pdftoppm for PDFs;
+# speexdsp resamples the voice to the learned pitch tracker's 16 kHz.
+apt_packages := "pkg-config libcurl4-openssl-dev libturbojpeg0-dev libpng-dev poppler-utils libfluidsynth-dev libasound2-dev libfftw3-dev libsndfile1-dev libspeexdsp-dev zlib1g-dev libsqlite3-dev fluid-soundfont-gm pulseaudio pulseaudio-utils libasound2-plugins"
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
-support_packages := "librubberband-dev libspeexdsp-dev"
+support_packages := "librubberband-dev"
 bench_packages := "libxml2-utils aubio-tools fluidsynth tmux " + support_packages
 # The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux; the score view's
 # drive Chromium through Playwright.
@@ -61,6 +62,7 @@ _install-program PREFIX BUILD:
     install -Dm755 "{{BUILD}}/choir" "{{PREFIX}}/bin/choir"
     rm -rf "{{PREFIX}}/bin/choir_ChoirView.resources"
     cp -R "{{BUILD}}/choir_ChoirView.resources" "{{PREFIX}}/bin/"
+    install -Dm644 Resources/PitchNet/swiftf0.weights Resources/PitchNet/LICENSE.swift-f0 -t "{{PREFIX}}/share/choir"
 
 # The man pages (SwiftPM's generate-manual plugin, from choir's own help) and the completion scripts CHOIR writes,
 # under PREFIX.
@@ -90,6 +92,11 @@ demo: build
         exec .build/release/choir practice {{example}} --part tenor --input {{demo_take}} --output demo-mix.wav "${view[@]}"
     fi
     exit "$status"
+
+# Rebuild the learned pitch tracker's weights (Resources/PitchNet/swiftf0.weights) from the pinned swift-f0 wheel on
+# PyPI; the file is committed, so this is needed only to check it or to move to another release.
+net-weights: (_pip "onnx==1.23.2")
+    python3 Resources/PitchNet/convert-swiftf0.py
 
 # Regenerate the bundled demo take (the synthetic singer, with a few planted mistakes).
 demo-take:
@@ -163,17 +170,19 @@ _check-install:
     echo "install: the program and the score view's resources, man pages for every command, completion for bash, zsh and fish"
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
-# then choir on real singing beside five peer trackers, the judge on planted mistakes (both sets, dry and through
+# then choir on real singing beside five peer trackers (alone, and under accompaniments beside pYIN and Praat), the
+# judge on planted mistakes (both sets, dry and through
 # loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
 # speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
 # check at two sizes, the scan's pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
 bench: build (_apt bench_packages)
     cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --no-progress
-    python3 -m pip install -q music21 mir_eval
+    python3 -m pip install -q music21 mir_eval librosa praat-parselmouth soundfile soxr
     Benchmarks/compare-readers.py
     Benchmarks/compare-corpus.py
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
+    Benchmarks/compare-accompanied.py
     swift run -c release judge-figures
     swift run -c release judge-figures checking --loudspeakers --gate
     swift run -c release judge-figures checking --loudspeakers --speex

@@ -79,7 +79,11 @@ let package = Package(
         .target(name: "ChoirScore", dependencies: ["CZlib", "ChoirBase", "ChoirFiles"]),
         .target(name: "ChoirAudio", dependencies: ["CALSA", "CEventFD", "CSndFile", "ChoirFiles"]),
         .target(name: "ChoirPlayback", dependencies: ["ChoirScore", "ChoirAudio", "ChoirFiles", "CFluidSynth"]),
-        .target(name: "ChoirPitch", dependencies: ["ChoirBase", "CFFTW"]),
+        // Optimised in debug builds too: unoptimised, the learned tracker's network runs slower than real time, and the
+        // tests that practise whole takes with it would outlast their time limits.
+        .target(
+            name: "ChoirPitch", dependencies: ["ChoirBase", "CFFTW", "CSpeexDSP"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "ChoirPractice",
             dependencies: [
@@ -95,7 +99,10 @@ let package = Package(
         // searched, named by title.
         .target(
             name: "ChoirLibrary",
-            dependencies: ["ChoirBase", "ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirScan", "ChoirModel", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+            dependencies: [
+                "ChoirBase", "ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirScan", "ChoirModel",
+                .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit",
+            ]),
         // On POSIX sockets alone, so that every limit a client meets is choir's own (and no networking library is linked).
         .target(name: "ChoirServer"),
         // The page and the engraving's script are files under Resources/View, copied beside the program as
@@ -105,7 +112,8 @@ let package = Package(
             dependencies: ["ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirServer"],
             resources: [.copy("../../Resources/View")]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
-        .target(name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
+        .target(
+            name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",
@@ -116,14 +124,15 @@ let package = Package(
         .target(
             name: "ChoirTestSupport",
             dependencies: [
-                "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand", "CSpeexDSP",
+                "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand",
+                "CSpeexDSP",
             ]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore", "ChoirAudio"]),
         .executableTarget(
             name: "make-demo-take",
             dependencies: ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"]),
         // How the judge fares on every planted-mistake performance, in both sets: `swift run -c release judge-figures`.
-        .executableTarget(name: "judge-figures", dependencies: ["ChoirPractice", "ChoirTestSupport"]),
+        .executableTarget(name: "judge-figures", dependencies: ["ChoirPitch", "ChoirPractice", "ChoirTestSupport"]),
         // The singer of the real-time tests, in a process of its own like a person at a microphone.
         .executableTarget(name: "take-singer", dependencies: ["ChoirAudio"]),
         // A front end of the real-time tests that drives a live session through ChoirSession's API alone.

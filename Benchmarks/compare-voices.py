@@ -2,66 +2,32 @@
 """choir's pitch tracker on real recorded singing (../shared/voices), beside the peer trackers whose tracks ship
 with it, all scored by mir_eval against the reference tracks (its README): raw pitch accuracy at 50 cents, voicing
 recall and false alarms, octave and twelfth errors, on the reference's valid frames (for the voice with a guitar,
-those above 150 Hz). choir runs as `choir pitch` does on a file. The same figures are a test with hard floors
+those above 150 Hz). choir runs as `choir pitch` does on a file, with YIN and with the learned tracker (`--tracker net`). The same figures are a test with hard floors
 (ChoirPitchTests/RealVoiceTests); this is the independent scorer. Needs mir_eval (`just bench` installs it).
 """
 import collections, glob, os, subprocess, tempfile
 
-import mir_eval
 import numpy as np
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from voicescore import group, line, root, rows, score, voices
+
 choir = os.path.join(root, ".build", "release", "choir")
-voices = os.path.join(root, "..", "shared", "voices")
 peers = ["librosa-pyin", "praat-ac", "crepe-full", "pesto", "aubio-yin"]
-
-
-def rows(path):
-    return np.array([[float(x) for x in line.split(",")[:3]] for line in open(path) if line[0] not in "#t" and line.strip()])
-
-
-def group(name):
-    return "sung notes" if name.startswith("vocobox") else "voice with guitar" if name.startswith("librosa") else "a cappella"
-
-
-def score(name, estimate):
-    ref = rows(os.path.join(voices, "reference", f"{name}.consensus.csv"))
-    times, truth, valid = ref[:, 0], ref[:, 1], ref[:, 2] > 0
-    if group(name) == "voice with guitar":
-        valid &= ~((truth > 0) & (truth < 150))
-    t, f = estimate[:, 0], np.maximum(estimate[:, 1], 0)
-    keep = t >= 0
-    t, f = t[keep], f[keep]
-    if t[0] > times[0]:
-        t, f = np.r_[times[0], t], np.r_[0, f]
-    if t[-1] < times[-1]:
-        t, f = np.r_[t, times[-1]], np.r_[f, 0]
-    freq, voicing = mir_eval.melody.resample_melody_series(t, f, (f > 0).astype(float), times, kind="linear")
-    voiced, heard = (truth > 0)[valid], (voicing > 0.5)[valid]
-    cents = np.abs(mir_eval.melody.hz2cents(np.where(voicing > 0.5, freq, 1))[valid] - mir_eval.melody.hz2cents(np.maximum(truth, 1))[valid])
-    both = voiced & heard
-    return collections.Counter(
-        voiced=voiced.sum(), unvoiced=(~voiced).sum(), hits=(both & (cents <= 50)).sum(), recalled=both.sum(),
-        false_alarms=(~voiced & heard).sum(), octaves=(both & ((np.abs(cents - 1200) <= 50) | (np.abs(cents - 2400) <= 50))).sum(),
-        twelfths=(both & (np.abs(cents - 1902) <= 50)).sum())
-
-
-def line(label, c):
-    v, u = max(1, c["voiced"]), max(1, c["unvoiced"])
-    return (f"  {label:13} RPA {100 * c['hits'] / v:5.1f}%  recall {100 * c['recalled'] / v:5.1f}%  false alarms "
-            f"{100 * c['false_alarms'] / u:5.1f}%  octave {c['octaves']:3d}  twelfth {c['twelfths']:3d}")
 
 
 names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(voices, "takes", "*.wav")))
 totals = collections.defaultdict(collections.Counter)
 with tempfile.TemporaryDirectory() as folder:
     for name in names:
-        out = subprocess.run([choir, "pitch", os.path.join(voices, "takes", f"{name}.wav")], check=True, capture_output=True, text=True).stdout
-        totals[("choir", group(name))] += score(name, np.array([[float(x) for x in r.split(",")] for r in out.splitlines()[1:]]))
+        for label, tracker in [("choir", "yin"), ("choir net", "net")]:
+            out = subprocess.run(
+                [choir, "pitch", "--tracker", tracker, os.path.join(voices, "takes", f"{name}.wav")], check=True, capture_output=True, text=True
+            ).stdout
+            totals[(label, group(name))] += score(name, np.array([[float(x) for x in r.split(",")] for r in out.splitlines()[1:]]))
         for peer in peers:
             totals[(peer, group(name))] += score(name, rows(os.path.join(voices, "peers", peer, f"{name}.csv")))
 print(f"Real singing ({len(names)} takes), mir_eval against the reference tracks:")
 for kind in ["a cappella", "sung notes", "voice with guitar"]:
     print(f" {kind}")
-    for tracker in ["choir"] + peers:
+    for tracker in ["choir", "choir net"] + peers:
         print(line(tracker, totals[(tracker, kind)]))

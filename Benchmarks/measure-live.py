@@ -8,7 +8,10 @@ played into one, the bundled demo take played into the other, whose monitor is t
 2. Without a terminal, the piece looped for MINUTES (default 10) while a busy loop holds the other core:
    underruns, overruns and samples dropped (goal 0).
 
-Usage: Benchmarks/measure-live.py [MINUTES]. Needs pulseaudio, pulseaudio-utils and tmux, and a release build.
+The session judges as choir practice does by default (the mix on a device, so loudspeakers: YIN guided by the
+learned tracker); `--tracker yin|net|auto` picks another.
+
+Usage: Benchmarks/measure-live.py [MINUTES] [--tracker KIND]. Needs pulseaudio, pulseaudio-utils and tmux, and a release build.
 """
 import json, os, subprocess, sys, tempfile, time
 
@@ -18,10 +21,16 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 choir = os.path.join(root, ".build", "release", "choir")
 example = os.path.join(root, "Resources", "ExamplePieces", "amazing_grace.musicxml")
 take = os.path.join(root, "Resources", "DemoTakes", "amazing_grace_tenor.wav")
-minutes = float(sys.argv[1]) if len(sys.argv) > 1 else 10
+arguments = sys.argv[1:]
+tracker = []
+if "--tracker" in arguments:
+    at = arguments.index("--tracker")
+    tracker = arguments[at:at + 2]
+    del arguments[at:at + 2]
+minutes = float(arguments[0]) if arguments else 10
 
 
-session = [choir, "practice", example, "--part", "tenor", "--no-history", "--input", "pulse:mic.monitor", "--output", "pulse:out"]
+session = [choir, "practice", example, "--part", "tenor", "--no-history", "--input", "pulse:mic.monitor", "--output", "pulse:out"] + tracker
 
 with tempfile.TemporaryDirectory() as work:
     server, env = pulse_server(work, ["out", "mic"])

@@ -1,1 +1,2 @@
 #include <speex/speex_echo.h>
+#include <speex/speex_resampler.h>

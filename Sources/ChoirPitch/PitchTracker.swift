@@ -24,14 +24,28 @@ public enum PitchTrackerKind: String, Sendable, CaseIterable, Codable {
     /// choir's YIN tracker (``YINTracker``): candidate periods weighed as probabilistic YIN weighs them, followed
     /// through by a hidden Markov model.
     case yin
+    /// The learned tracker (SwiftF0's network): hears the voice through an accompaniment.
+    case net
+    /// Where other sound is expected (``PitchTrackerConfiguration/accompanied``), YIN guided by the learned tracker
+    /// (``CombinedTracker``); else YIN.
+    case auto
+
+    /// Whether this kind listens with the learned tracker, with or without other sound expected.
+    public func usesNetwork(accompanied: Bool) -> Bool {
+        self == .net || (self == .auto && accompanied)
+    }
 }
 
 /// A tracker that cannot be built as asked, with what was expected.
 public struct PitchTrackerError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String
+    /// Whether the learned tracker's weights file is missing or wrong (the message names it, and what rebuilds
+    /// it), rather than the configuration.
+    public var isWeights: Bool
 
-    public init(description: String) {
+    public init(description: String, isWeights: Bool = false) {
         self.description = description
+        self.isWeights = isWeights
     }
 }
 

@@ -4,6 +4,11 @@
 public struct PitchTrackerConfiguration: Equatable, Sendable {
     /// Which tracker.
     public var kind = PitchTrackerKind.yin
+    /// Whether other sound is expected in the signal besides the voice (a piano or a guitar in the room, a backing
+    /// track; not a mix whose echo is taken out first): what ``PitchTrackerKind/auto`` decides by.
+    public var accompanied = false
+    /// The learned tracker's weights file; nil for the one ``PitchNetWeights/locate(explicit:environment:)`` finds.
+    public var netWeights: String?
     public var sampleRate: Double
     /// Analysis window in samples; it must hold two periods of the lowest frequency.
     public var window: Int

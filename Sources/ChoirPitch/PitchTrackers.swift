@@ -2,17 +2,30 @@
 /// signal. Adding a tracker is one row; the rest of choir names none.
 public enum PitchTrackers {
     private struct Row: Sendable {
-        var kind: PitchTrackerKind
+        var name: String
         var make: @Sendable (PitchTrackerConfiguration) throws(PitchTrackerError) -> any PitchTracker
         var track: @Sendable ([Float], PitchTrackerConfiguration, Int) throws(PitchTrackerError) -> [PitchFrame]
     }
 
     private static let rows: [Row] = [
-        Row(kind: .yin, make: { (c) throws(PitchTrackerError) in try YINTracker(c) }, track: YINTracker.track)
+        Row(name: "yin", make: { (c) throws(PitchTrackerError) in try YINTracker(c) }, track: YINTracker.track),
+        Row(name: "net", make: { (c) throws(PitchTrackerError) in try NetTracker(c) }, track: NetTracker.track),
+        Row(name: "yin+net", make: { (c) throws(PitchTrackerError) in try CombinedTracker(c) }, track: CombinedTracker.track),
     ]
 
+    /// The tracker `configuration` names: `yin`, `net`, or `yin+net` (YIN guided by the network, what `auto` takes
+    /// where other sound is expected).
+    public static func name(of configuration: PitchTrackerConfiguration) -> String {
+        switch configuration.kind {
+        case .yin: "yin"
+        case .net: "net"
+        case .auto: configuration.accompanied ? "yin+net" : "yin"
+        }
+    }
+
     private static func row(for configuration: PitchTrackerConfiguration) -> Row {
-        rows.first { $0.kind == configuration.kind }!
+        let name = name(of: configuration)
+        return rows.first { $0.name == name }!
     }
 
     /// The tracker `configuration` names, built and checked: do it off the audio thread.

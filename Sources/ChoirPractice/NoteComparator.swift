@@ -537,6 +537,8 @@ public struct NoteComparator: Sendable {
             }
             averages.append(sum / Double(high - low))
         }
+        // Frames far apart (the learned tracker's, a gap between) may leave none a half cycle from both ends.
+        guard !averages.isEmpty else { return Centre(cents: middle, uncertainty: 0) }
         averages.sort()
         let n = averages.count
         return Centre(cents: n % 2 == 1 ? averages[n / 2] : (averages[n / 2 - 1] + averages[n / 2]) / 2, uncertainty: 0)

@@ -21,13 +21,18 @@ public struct TakeAnalysis: Sendable {
     /// (nil when nothing was played), and `singersLine` the singer's own line's share of it. The mix's echo path
     /// is learned against the other lines (a voice singing along with its own line correlates with it, which
     /// would lead the path astray), and the whole mix's echo taken out. Each frame's accompaniment is then the echo
-    /// taken out of its window.
+    /// taken out of its window. `tracker` tracks the pitch; `auto` takes the learned tracker only where
+    /// `accompanied` says other sound than the mix is expected: the mix's echo is taken out, and YIN hears the voice
+    /// in what is left as well as the learned tracker does.
     public init(
-        samples: [Float], sampleRate: Double, notes: [ExpectedNote], start: Double = 0, mix: [Float]?, singersLine: [Float]? = nil
+        samples: [Float], sampleRate: Double, notes: [ExpectedNote], start: Double = 0, mix: [Float]?, singersLine: [Float]? = nil,
+        tracker: PitchTrackerKind = .yin, accompanied: Bool = false
     ) throws(PitchTrackerError) {
         let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         guard let mix, !mix.isEmpty else {
-            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start)
+            try self.init(
+                cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start, tracker: tracker,
+                accompanied: accompanied)
             return
         }
         let path = EchoPath.forPractice(sampleRate: sampleRate, memory: .infinity)
@@ -60,14 +65,17 @@ public struct TakeAnalysis: Sendable {
         }
         try self.init(
             cleaned: cleaned, echo: echo, loudspeakers: (power(echo) / max(1e-12, power(mix))).squareRoot(),
-            sampleRate: sampleRate, notes: notes, start: start)
+            sampleRate: sampleRate, notes: notes, start: start, tracker: tracker, accompanied: accompanied)
     }
 
     /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`.
     public init(
-        cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote], start: Double = 0
+        cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote], start: Double = 0,
+        tracker: PitchTrackerKind = .yin, accompanied: Bool = false
     ) throws(PitchTrackerError) {
-        let configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
+        var configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
+        configuration.kind = tracker
+        configuration.accompanied = accompanied
         self.loudspeakers = loudspeakers
         frames = try PitchTrackers.track(signal: cleaned, configuration: configuration)
         spectra = SpectrumAnalyser.spectra(of: cleaned, sampleRate: sampleRate, hop: 0.005)

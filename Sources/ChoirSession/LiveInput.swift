@@ -7,7 +7,9 @@ import ChoirPractice
 /// echo canceller fed by taps on the mix, and the microphone's recording. Everything is allocated here: the
 /// session's thread only moves samples between them.
 struct LiveInput {
+    /// YIN, which drives the needle, and judges unless `judging` does (the learned tracker, with its longer lag).
     var tracker: any PitchTracker
+    var judging: (any PitchTracker)?
     var configuration: PitchTrackerConfiguration
     var spectra: SpectrumAnalyser
     /// The capture thread's ring of microphone samples (single producer: the capture thread).
@@ -21,7 +23,15 @@ struct LiveInput {
     init(_ device: String, plan: PracticePlan, resolved: ResolvedPlayback, notes: [ExpectedNote]) throws(SessionError) {
         let sampleRate = plan.sampleRate
         configuration = PracticeJudge.detector(for: notes, sampleRate: Double(sampleRate))
-        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        do throws(PitchTrackerError) {
+            tracker = try PitchTrackers.make(configuration)
+            var judged = configuration
+            judged.kind = plan.tracker
+            judged.accompanied = plan.accompanied
+            judging = judged.kind.usesNetwork(accompanied: judged.accompanied) ? try PitchTrackers.make(judged) : nil
+        } catch {
+            throw SessionError(error.isWeights ? .missing : .usage, "\(error)")
+        }
         ring = SPSCRing<Float>(minimumCapacity: sampleRate * 2, filler: 0)
         do {
             capture = try ALSACapture(device: device, sampleRate: sampleRate, periodFrames: 256, ring: ring)

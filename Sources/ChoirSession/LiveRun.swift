@@ -95,14 +95,18 @@ struct LiveRun {
                 let spectrumTime = time - Double(frames.window - window) / 2 / rate
                 judge.add(
                     frames.withSamples { analyser.analyse(UnsafeBufferPointer(rebasing: $0.suffix(analyser.length)), time: spectrumTime) })
-                // The tracker decides each frame a few hops after analysing it.
-                guard
-                    let pitch = frames.withSamples({
-                        tracker.analyse(UnsafeBufferPointer(rebasing: $0.suffix(window)), time: time, accompaniment: echo?.echoLevel ?? 0)
-                    })
-                else { continue }
+                // The trackers decide each frame a few hops after analysing it (the learned one, a few more).
+                let level = echo?.echoLevel ?? 0
+                let (shown, judged) = frames.withSamples { samples in
+                    let newest = UnsafeBufferPointer(rebasing: samples.suffix(window))
+                    return (
+                        tracker.analyse(newest, time: time, accompaniment: level),
+                        input.judging.map { $0.analyse(newest, time: time, accompaniment: level) }
+                    )
+                }
+                if let shown, let midi = judge.sungPitch(shown) { lastSung = (shown.time, midi) }
+                guard let pitch = input.judging == nil ? shown : judged ?? nil else { continue }
                 judge.add(pitch)
-                if let midi = judge.sungPitch(pitch) { lastSung = (pitch.time, midi) }
                 if pitch.time - lastSaved >= 0.25 {
                     feed.save(results: resolved.numbered(judge.results), trace: judge.trace)
                     lastSaved = pitch.time
@@ -120,7 +124,7 @@ struct LiveRun {
         let deviceError = capture.error ?? mix.playback?.error
         capture.stop()
         let recording = input.recording?.finish(latency: latency)
-        tracker.finish { judge.add($0) }
+        (input.judging ?? tracker).finish { judge.add($0) }
         judge.finish(at: position - latency)
         if ending == .completed, let deviceError { ending = .failed(SessionError(.audio, "\(deviceError)")) }
         do {

@@ -11,10 +11,10 @@ public enum PitchFile {
         let audio: AudioFile.Audio
         do { audio = try AudioFile.read(contentsOf: path) } catch { throw SessionError(reading: error) }
         let used = configuration(audio.sampleRate)
-        do {
+        do throws(PitchTrackerError) {
             return (audio.sampleRate, used, try PitchTrackers.track(signal: audio.samples, configuration: used))
         } catch {
-            throw SessionError(.usage, "\(path): \(error)")
+            throw error.isWeights ? SessionError(.missing, "\(error)") : SessionError(.usage, "\(path): \(error)")
         }
     }
 }

@@ -21,11 +21,19 @@ public struct PitchWriter {
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// The header: the CSV's column names, or the JSON's analysis settings.
-    public mutating func begin(sampleRate: Int, window: Int, hop: Int) {
-        switch format {
-        case .csv: append("time_s,f0_hz,confidence\n")
-        case .json: append("{\"sample_rate\": \(sampleRate), \"window\": \(window), \"hop\": \(hop), \"frames\": [")
+    /// The header: the CSV's column names, or the JSON's analysis settings: the tracker `configuration` names, and
+    /// for YIN (alone or guided) its window and hop in the recording's samples; the learned tracker alone hears
+    /// 16 kHz, 2048 samples at most around each frame, every 256.
+    public mutating func begin(sampleRate: Int, configuration: PitchTrackerConfiguration) {
+        let tracker = PitchTrackers.name(of: configuration)
+        switch (format, tracker) {
+        case (.csv, _): append("time_s,f0_hz,confidence\n")
+        case (.json, "net"):
+            append("{\"sample_rate\": \(sampleRate), \"tracker\": \"net\", \"window_s\": 0.128, \"hop_s\": 0.016, \"frames\": [")
+        case (.json, _):
+            append(
+                "{\"sample_rate\": \(sampleRate), \"tracker\": \"\(tracker)\", \"window\": \(configuration.window), "
+                    + "\"hop\": \(configuration.hop), \"frames\": [")
         }
     }
 

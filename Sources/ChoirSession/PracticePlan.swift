@@ -40,6 +40,12 @@ public struct PracticePlan: Sendable {
     public var latency: Double?
     /// Whether the microphone may hear the mix from loudspeakers, to be told apart from the singer.
     public var loudspeakers = true
+    /// The pitch tracker that judges: `auto` takes YIN guided by the learned one where other sound than the mix is
+    /// expected (``accompanied``), else YIN: the mix's own echo is taken out, and YIN hears the voice in what is left
+    /// as well as the learned tracker does. Live, YIN drives the needle whichever judges.
+    public var tracker = PitchTrackerKind.auto
+    /// Whether the singer has other sound around them than the mix (a piano or a guitar in the room).
+    public var accompanied = false
     /// Sample rate of live audio and of a written mix, in Hz.
     public var sampleRate = 48000
     /// Whether a take is moved to where its singing fits the score best (``TakeAlignment``), up to 3 s either way.

@@ -1,5 +1,6 @@
 import ChoirAudio
 import ChoirBase
+import ChoirPitch
 import ChoirPractice
 
 /// A practice session: the mix out, the singer's voice in, every note judged on one clock whose zero is the first
@@ -93,6 +94,14 @@ public final class PracticeSession: @unchecked Sendable {
                 throw SessionError(.usage, "--record keeps what a live microphone hears: expected --input DEVICE, not a take")
             }
             latency = plan.latency ?? 0
+            // The learned tracker's weights are read before the take, so that a missing file is said first.
+            if plan.tracker.usesNetwork(accompanied: plan.accompanied) {
+                do throws(PitchTrackerError) {
+                    _ = try PitchNetWeights.located()
+                } catch {
+                    throw SessionError(.missing, "\(error)")
+                }
+            }
             let take = try TakeInput(path, plan: plan, resolved: resolved, latency: latency)
             // A take shorter than the range is judged up to its end: the notes it holds whole (a take moved to fit
             // the score may hold a few more or fewer, which the session finds once it has heard it).
@@ -126,6 +135,7 @@ public final class PracticeSession: @unchecked Sendable {
         start.passes = resolved.schedule.passes
         start.next = notes.first
         start.time = -resolved.schedule.preroll
+        if case .live(let live) = source { start.judgeDelay = live.judging?.delay }
         broadcaster = EventBroadcaster(start)
     }
 

@@ -27,6 +27,9 @@ public struct SessionSnapshot: Sendable {
     /// When the newest sample behind the latest decided pitch reached the microphone's converter, in monotonic
     /// nanoseconds (live practice only): a front end measures its own delay from it.
     public var heard: Int?
+    /// Seconds by which the judge's frames follow the sound, where another tracker than the needle's judges (the
+    /// learned one, live): its verdicts come that much later than the needle moves.
+    public var judgeDelay: Double?
     /// The sung trace of the last ten seconds, on the score's clock.
     public var trace: [TracePoint] = []
     /// Every verdict so far, in the order given.

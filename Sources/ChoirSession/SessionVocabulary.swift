@@ -6,6 +6,8 @@ import ChoirPlayback
 
 /// What a session's pitch tracker listens for and how (``PitchFile``, ``Tuner``).
 public typealias PitchTrackerConfiguration = ChoirPitch.PitchTrackerConfiguration
+/// Which pitch tracker listens: YIN, the learned one, or the one that suits what else may sound.
+public typealias PitchTrackerKind = ChoirPitch.PitchTrackerKind
 /// One decided frame of a pitch track.
 public typealias PitchFrame = ChoirPitch.PitchFrame
 /// A line's event schedule, whose sung syllables a front end shows as lyrics.

@@ -22,7 +22,7 @@ struct TakeRun {
         do {
             analysis = try TakeAnalysis(
                 samples: input.audio.samples, sampleRate: Double(input.audio.sampleRate), notes: notes, start: offset,
-                mix: input.heard?.mix, singersLine: input.heard?.singersLine)
+                mix: input.heard?.mix, singersLine: input.heard?.singersLine, tracker: plan.tracker, accompanied: plan.accompanied)
         } catch {
             return SessionRun(ending: .failed(SessionError(.input, "\(input.path): \(error)")))
         }

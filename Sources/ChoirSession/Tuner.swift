@@ -69,7 +69,9 @@ public final class Tuner: @unchecked Sendable {
         self.configuration = configuration
         self.device = device
         self.duration = duration
-        do { tracker = try PitchTrackers.make(configuration) } catch { throw SessionError(.usage, "\(error)") }
+        do throws(PitchTrackerError) { tracker = try PitchTrackers.make(configuration) } catch {
+            throw SessionError(error.isWeights ? .missing : .usage, "\(error)")
+        }
         let rate = Int(configuration.sampleRate)
         ring = SPSCRing<Float>(minimumCapacity: rate, filler: 0)
         do {

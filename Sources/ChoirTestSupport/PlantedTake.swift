@@ -20,6 +20,10 @@ public struct PlantedTake {
         /// The other lines through loudspeakers in a room (``Loudspeakers``, the seed picks the room), `decibels`
         /// relative to the voice.
         case loudspeakers(decibels: Double, room: UInt64)
+        /// The other lines played in the room on an instrument choir did not play (`program`, General MIDI from 0: 0
+        /// a piano, 24 a nylon guitar), heard through the room as ``Loudspeakers`` colours it, `decibels` relative
+        /// to the voice: nothing to take out, so the session is told to expect it (`--accompanied`).
+        case accompaniment(decibels: Double, program: Int, room: UInt64)
     }
 
     public var name: String
@@ -75,6 +79,8 @@ public struct PlantedTake {
         public var take: [Float]
         /// The other lines' mix, as played (before the room), sample for sample with the take; nil for a dry take.
         public var played: [Float]?
+        /// Whether the take holds an accompaniment choir did not play (``Bleed/accompaniment(decibels:program:room:)``).
+        public var accompanied = false
     }
 
     /// Performs the take with `bleed`, with mistakes of `kinds`, of the range and tempo `playback` sets (its
@@ -92,44 +98,59 @@ public struct PlantedTake {
         let rate = singer.sampleRate
         var take = singer.perform(notes, mistakes: planted, length: schedule.length + 1)
         var played: [Float]?
-        if case .loudspeakers(let decibels, let room) = bleed {
+        var accompanied = false
+        func others(program: Int?) throws -> [Float] {
             var request = Mixer.Request()
             request.singers = [singerLine]
             request.muteMine = true
+            let programs = Instruments.programs(for: lines, in: score).map { program ?? $0 }
             let renderer = try SynthRenderer(
                 soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
-                sampleRate: Int(rate), schedule: schedule, programs: Instruments.programs(for: lines, in: score),
-                mixer: try Mixer(lineCount: lines.count, request: request))
+                sampleRate: Int(rate), schedule: schedule, programs: programs, mixer: try Mixer(lineCount: lines.count, request: request))
             let (left, right) = renderer.renderAll()
-            let mix = zip(left, right).map { ($0 + $1) / 2 }
+            return zip(left, right).map { ($0 + $1) / 2 }
+        }
+        func add(_ mix: [Float], decibels: Double, room: UInt64) {
             let heard = Loudspeakers(sampleRate: rate, seed: room).play(mix)
             func rms(_ x: [Float]) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
             let gain = Float(rms(take) / max(1e-9, rms(heard)) * pow(10, decibels / 20))
             for i in take.indices where i < heard.count { take[i] += gain * heard[i] }
-            played = mix
         }
-        return Performance(notes: notes, planted: planted, take: take, played: played)
+        switch bleed {
+        case .none: break
+        case .loudspeakers(let decibels, let room):
+            let mix = try others(program: nil)
+            add(mix, decibels: decibels, room: room)
+            played = mix
+        case .accompaniment(let decibels, let program, let room):
+            add(try others(program: program), decibels: decibels, room: room)
+            accompanied = true
+        }
+        return Performance(notes: notes, planted: planted, take: take, played: played, accompanied: accompanied)
     }
 
-    /// Performs the take, with `bleed`, and judges it as a file session does.
+    /// Performs the take, with `bleed`, and judges it as a file session does, with `tracker` (by default as a session
+    /// chooses: YIN guided by the learned tracker with an accompaniment choir did not play, else YIN).
     public func judge(
         bleed: Bleed, canceller: Canceller = .choir, options: NoteComparator.Options = NoteComparator.Options(),
-        kinds: [PlantedMistake] = PlantedMistake.allCases
+        kinds: [PlantedMistake] = PlantedMistake.allCases, tracker: PitchTrackerKind = .auto
     ) throws -> Outcome {
         let performance = try perform(bleed: bleed, kinds: kinds)
         let (notes, take, played, rate) = (performance.notes, performance.take, performance.played, singer.sampleRate)
+        let accompanied = performance.accompanied
         let analysis: TakeAnalysis
         if canceller == .speex, let played {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
-            analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes)
+            analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes, tracker: tracker)
         } else if canceller == .gate, let played {
             let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
             path.add(recording: take, mix: played)
             let (gain, delay) = path.coarse
             let echo = take.indices.map { $0 - delay >= 0 && $0 - delay < played.count ? Float(gain) * played[$0 - delay] : 0 }
-            analysis = try TakeAnalysis(cleaned: take, echo: echo, loudspeakers: gain, sampleRate: rate, notes: notes)
+            analysis = try TakeAnalysis(cleaned: take, echo: echo, loudspeakers: gain, sampleRate: rate, notes: notes, tracker: tracker)
         } else {
-            analysis = try TakeAnalysis(samples: take, sampleRate: rate, notes: notes, mix: played)
+            analysis = try TakeAnalysis(
+                samples: take, sampleRate: rate, notes: notes, mix: played, tracker: tracker, accompanied: accompanied)
         }
         var judge = analysis.judge(notes, options: options)
         analysis.feed(&judge) { _, _ in true }

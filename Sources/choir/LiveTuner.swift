@@ -42,7 +42,7 @@ private final class TunerScreen {
     private var writer = PitchWriter(format: .csv)
 
     init(_ configuration: PitchTrackerConfiguration) {
-        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), window: configuration.window, hop: configuration.hop) }
+        if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), configuration: configuration) }
     }
 
     /// Draws each reading until the tuner ends; q or a signal stops it.

@@ -35,6 +35,8 @@ struct LiveView {
         var correct: Int
         var judged: Int
         var locked: Bool
+        /// Seconds by which the verdicts follow the needle, where the learned tracker judges.
+        var judgeDelay: Double? = nil
     }
 
     /// The screen as `height` lines of at most `width` columns; with `colour`, ANSI colours and reverse video.
@@ -52,10 +54,12 @@ struct LiveView {
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
         let accuracy =
-            state.judged == 0
-            ? "accuracy –"
-            : String(
-                printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
+            (state.judged == 0
+                ? "accuracy –"
+                : String(
+                    printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct,
+                    state.judged))
+            + (state.judgeDelay.map { String(printf: ", judged %.2f s behind the needle", $0) } ?? "")
         let keys =
             state.locked
             ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"

@@ -44,6 +44,8 @@ extension Choir {
         @Option(help: "Output format for files: csv or json.")
         var format = PitchFormat.csv.rawValue
 
+        @OptionGroup var tracking: TrackerArguments
+
         func validate() throws {
             let _: PitchFormat = try named(format, for: "--format")
             if live && input != nil { throw ValidationError("give either a recording or --live, not both") }
@@ -51,9 +53,11 @@ extension Choir {
         }
 
         func configuration(sampleRate: Int) -> PitchTrackerConfiguration {
-            PitchTrackerConfiguration(
+            var configuration = PitchTrackerConfiguration(
                 sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
                 maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
+            tracking.apply(to: &configuration)
+            return configuration
         }
 
         func run() async throws {
@@ -64,7 +68,7 @@ extension Choir {
             let track: (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
             do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
             var out = PitchWriter(format: try named(format, for: "--format"))
-            out.begin(sampleRate: track.sampleRate, window: track.configuration.window, hop: track.configuration.hop)
+            out.begin(sampleRate: track.sampleRate, configuration: track.configuration)
             for frame in track.frames { out.write(frame) }
             out.end()
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChoirSession
 
 /// The options of everything that listens to the singer (practice and a plan's run): where the voice comes from,
-/// where the mix goes, the loudspeakers' round trip, and how much the reports say.
+/// where the mix goes, the loudspeakers' round trip, which pitch tracker judges, and how much the reports say.
 struct SingerArguments: ParsableArguments {
     @Option(
         name: [.customLong("input"), .customLong("input-device")],
@@ -29,6 +29,8 @@ struct SingerArguments: ParsableArguments {
     )
     var latency: Double?
 
+    @OptionGroup var tracking: TrackerArguments
+
     @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
     var verbose = false
 
@@ -43,5 +45,7 @@ struct SingerArguments: ParsableArguments {
         if let output = output ?? self.output { plan.output = MixDestination(output) }
         plan.latency = latency.map { $0 / 1000 }
         plan.loudspeakers = !headphones
+        plan.tracker = tracking.kind
+        plan.accompanied = tracking.accompanied
     }
 }

@@ -1,6 +1,7 @@
 // Judges every planted-mistake performance (PlantedTake.catalogue) dry and through loudspeakers, and prints how
 // well the verdicts match: `judge-figures [tuning|checking]... [--dry|--loudspeakers] [--db=-10] [--speex|--gate]
-// [--only=NAME] [--verbose]`.
+// [--piano|--guitar] [--only=NAME] [--tracker=yin|net|auto] [--verbose]`; the tracker is chosen as a session chooses it unless named.
+import ChoirPitch
 import ChoirPractice
 import ChoirTestSupport
 import Dispatch
@@ -13,7 +14,12 @@ let level = Double(arguments.first { $0.hasPrefix("--db=") }.map { String($0.dro
 var bleeds: [(String, PlantedTake.Bleed)] = [("dry", .none), ("loudspeakers at \(level) dB", .loudspeakers(decibels: level, room: 1))]
 if arguments.contains("--dry") { bleeds.removeLast() }
 if arguments.contains("--loudspeakers") { bleeds.removeFirst() }
+// An accompaniment choir did not play: the other lines on a piano or a guitar in the room.
+for (flag, name, program) in [("--piano", "piano", 0), ("--guitar", "guitar", 24)] where arguments.contains(flag) {
+    bleeds = [("\(name) in the room at \(level) dB", .accompaniment(decibels: level, program: program, room: 1))]
+}
 let filter = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+let tracker = arguments.first { $0.hasPrefix("--tracker=") }.flatMap { PitchTrackerKind(rawValue: String($0.dropFirst(10))) } ?? .auto
 let canceller = arguments.contains("--speex") ? PlantedTake.Canceller.speex : arguments.contains("--gate") ? .gate : .choir
 
 for set in sets.isEmpty ? [.tuning, .checking] : sets {
@@ -27,8 +33,13 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
         nonisolated(unsafe) let takes = takes
         DispatchQueue.concurrentPerform(iterations: takes.count) { i in
             var room = bleed
-            if case .loudspeakers(let decibels, _) = bleed { room = .loudspeakers(decibels: decibels, room: UInt64(i + 1)) }
-            shared[i] = try? takes[i].judge(bleed: room, canceller: canceller)
+            switch bleed {
+            case .loudspeakers(let decibels, _): room = .loudspeakers(decibels: decibels, room: UInt64(i + 1))
+            case .accompaniment(let decibels, let program, _):
+                room = .accompaniment(decibels: decibels, program: program, room: UInt64(i + 1))
+            case .none: break
+            }
+            shared[i] = try? takes[i].judge(bleed: room, canceller: canceller, tracker: tracker)
         }
         for (i, take) in takes.enumerated() {
             guard let outcome = outcomes[i] else {

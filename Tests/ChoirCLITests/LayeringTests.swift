@@ -35,7 +35,7 @@ struct LayeringTests {
         "choir-fuzz": ["ChoirScore", "ChoirAudio"],
         "take-singer": ["ChoirAudio"],
         "make-demo-take": ["ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPractice", "ChoirTestSupport"],
-        "judge-figures": ["ChoirPractice", "ChoirTestSupport"],
+        "judge-figures": ["ChoirPitch", "ChoirPractice", "ChoirTestSupport"],
     ]
 
     /// Pairs the map must never allow, however it grows: a front end touches no stream, device, synthesizer or

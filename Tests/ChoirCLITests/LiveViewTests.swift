@@ -91,4 +91,17 @@ extension LiveViewTests {
         let row = lenient.render(state, width: 40, height: 12, colour: true)[3]
         #expect(row.contains(green) && !row.contains(yellow), "\(row)")
     }
+
+    /// Where the learned tracker judges, the accuracy line says how far the verdicts follow the needle; else it is
+    /// as it was.
+    @Test func theJudgesDelayIsShownBesideTheAccuracy() {
+        var state = Self.state(at: 9.2)
+        (state.correct, state.judged) = (3, 4)
+        let rows = Self.view.render(state, width: 80, height: 24, colour: false)
+        #expect(rows[rows.count - 2] == "accuracy 75% (3 of 4 notes)", "\(rows)")
+        state.judgeDelay = 0.176
+        let judged = Self.view.render(state, width: 80, height: 24, colour: false)
+        #expect(judged[judged.count - 2] == "accuracy 75% (3 of 4 notes), judged 0.18 s behind the needle", "\(judged)")
+        #expect(judged[0] == rows[0] && judged[0].hasSuffix("playing"))
+    }
 }

@@ -108,4 +108,30 @@ struct PitchCommandTests {
             #expect(result.stderr == message)
         }
     }
+
+    /// The learned tracker's weights missing or wrong: one line naming the file and the command that rebuilds it,
+    /// from `pitch` and from `practice` (before the take is read), and a file the network cannot use is not read.
+    @Test func missingOrWrongWeightsAreNamed() throws {
+        let wav = try Self.tone(220, seconds: 0.5, rate: 16000, name: "weights")
+        let wrong = FileManager.default.temporaryDirectory.appendingPathComponent("choir-wrong-\(getpid()).weights")
+        try Data("CHPNET01".utf8).write(to: wrong)
+        defer { try? FileManager.default.removeItem(at: wrong) }
+        let rebuild = "expected SwiftF0's weights for --tracker net; rebuild them with `just net-weights`\n"
+        let cases: [([String], String, String)] = [
+            (["pitch", "--tracker", "net", wav.path], "/nonexistent/swiftf0.weights", "/nonexistent/swiftf0.weights: no such file: "),
+            (
+                ["pitch", "--tracker", "auto", "--accompanied", wav.path], wrong.path,
+                "\(wrong.path): not a choir pitch-net file (no CHPNET01 header): "
+            ),
+            (
+                ["practice", CLI.example, "--part", "tenor", "--input", wav.path, "--output", "none", "--no-history", "--accompanied"],
+                "/nonexistent/swiftf0.weights", "/nonexistent/swiftf0.weights: no such file: "
+            ),
+        ]
+        for (arguments, weights, problem) in cases {
+            let result = try CLI.run(arguments, environment: ["CHOIR_PITCH_NET": weights])
+            #expect(result.status == 66, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "choir: " + problem + rebuild, "\(arguments)")
+        }
+    }
 }

@@ -167,9 +167,10 @@ struct PitchTrackerTests {
         #expect(message(.init(sampleRate: 48000, voicingThreshold: 1.5)) == "voicing threshold 1.5: expected a value between 0 and 1")
     }
 
-    /// Every tracker the factory builds decides, fed window by window as a session feeds it, the frames it gives for
-    /// the whole signal at once: a live session and the judging of its recording hear the same pitches.
-    @Test(arguments: PitchTrackerKind.allCases)
+    /// YIN decides, fed window by window as a session feeds it, exactly the frames it gives for the whole signal at
+    /// once: a live session and the judging of its recording hear the same pitches. (The learned tracker, alone and
+    /// guiding YIN, is held to the same in `PitchNetTests.liveFramesAreTheFileFrames`, on a voice it hears.)
+    @Test(arguments: [PitchTrackerKind.yin])
     func aLiveTrackerDecidesAsAWholeSignalIsTracked(kind: PitchTrackerKind) throws {
         let rate = 16000.0
         var configuration = PitchTrackerConfiguration(sampleRate: rate, window: 1024, hop: 64, lookAhead: 0.05)

@@ -26,6 +26,13 @@ struct NoteComparatorTests {
         #expect(abs(unknown.cents - 12) <= unknown.uncertainty + 3, "centre \(unknown)")
     }
 
+    /// Two frames far apart (a learned tracker's, with a gap between them) leave no frame a half cycle from both
+    /// ends: the centre is their median, not a crash.
+    @Test func framesFarApartAreCentred() {
+        let track = [(time: 0.0, cents: 14.0), (time: 0.5, cents: 18.0)]
+        #expect(NoteComparator.centre(track, vibratoRate: nil).cents == 18)
+    }
+
     /// A long note shows the singer's vibrato rate; a straight tone shows none.
     @Test(arguments: [4.6, 5.5, 6.8])
     func vibratoRateOfALongNote(rate: Double) {

@@ -14,15 +14,22 @@ import Testing
 /// lines and seeds of its own.
 struct PlantedMistakeTests {
     /// The checking set's tallies, by singer, under `bleed` (each take in a room of its own).
-    static func tallies(_ bleed: PlantedTake.Bleed, kinds: [PlantedMistake] = PlantedMistake.allCases) throws -> [String: Tally] {
-        let takes = try PlantedTake.catalogue(.checking)
+    static func tallies(
+        _ bleed: PlantedTake.Bleed, kinds: [PlantedMistake] = PlantedMistake.allCases, only: (PlantedTake) -> Bool = { _ in true }
+    ) throws -> [String: Tally] {
+        let takes = try PlantedTake.catalogue(.checking).filter(only)
         nonisolated(unsafe) var outcomes = [PlantedTake.Outcome?](repeating: nil, count: takes.count)
         nonisolated(unsafe) let shared = takes
         outcomes.withUnsafeMutableBufferPointer { results in
             nonisolated(unsafe) let results = results
             DispatchQueue.concurrentPerform(iterations: takes.count) { i in
                 var room = bleed
-                if case .loudspeakers(let decibels, _) = bleed { room = .loudspeakers(decibels: decibels, room: UInt64(i + 1)) }
+                switch bleed {
+                case .loudspeakers(let decibels, _): room = .loudspeakers(decibels: decibels, room: UInt64(i + 1))
+                case .accompaniment(let decibels, let program, _):
+                    room = .accompaniment(decibels: decibels, program: program, room: UInt64(i + 1))
+                case .none: break
+                }
                 results[i] = try? shared[i].judge(bleed: room, kinds: kinds)
             }
         }
@@ -81,6 +88,20 @@ struct PlantedMistakeTests {
         }
     }
 
+    /// Real voices the judge was not tuned on, with the other lines on a piano in the room 6 dB under the voice,
+    /// which choir did not play and cannot take out: told to expect it (`--accompanied`), the session judges with YIN
+    /// guided by the learned tracker, and at least 55% of mistakes get the right verdict and 50% of flagged notes
+    /// are planted (58% and 57% measured), with at most 4 notes in the right octave called `octave`. YIN alone calls
+    /// dozens of them `octave` (`judge-figures checking --piano --db=-6 --tracker=yin`). Not yet as good as a dry take.
+    @Test func aPianoInTheRoomIsHeardThrough() throws {
+        let tally = try #require(
+            try Self.tallies(.accompaniment(decibels: -6, program: 0, room: 1)) { $0.singer is NoteSinger || $0.singer is PhraseSinger }[
+                "real voices"])
+        print("checking set, piano in the room at -6 dB, real voices: \(tally)")
+        #expect(tally.planted >= 30, "\(tally)")
+        #expect(tally.recall >= 0.55 && tally.precision >= 0.5 && tally.falseOctaves <= 4, "\(tally)")
+    }
+
     /// A real voice singing a whole line an octave up is called `octave` on (nearly) every note, and right with
     /// `--octave-ok`; the same voice in the written octave is never called `octave`.
     @Test func octaveVerdictsOnlyForAnOctaveAway() throws {
@@ -110,6 +131,7 @@ extension PlantedTake.Bleed: CustomTestStringConvertible {
         switch self {
         case .none: "dry"
         case .loudspeakers(let decibels, _): "loudspeakers at \(Int(decibels)) dB"
+        case .accompaniment(let decibels, let program, _): "\(program == 0 ? "piano" : "guitar") in the room at \(Int(decibels)) dB"
         }
     }
 }

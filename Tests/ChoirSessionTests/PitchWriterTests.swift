@@ -9,15 +9,17 @@ import Testing
 /// `choir pitch`'s files, written from frames whose values are known.
 struct PitchWriterTests {
     /// What `frames` make in `format`, written through a file as `choir pitch` writes standard output.
-    static func written(_ format: PitchFormat, sampleRate: Int = 48000, window: Int = 1024, hop: Int = 240, _ frames: [PitchFrame])
-        throws -> String
-    {
+    static func written(
+        _ format: PitchFormat,
+        with configuration: PitchTrackerConfiguration = PitchTrackerConfiguration(sampleRate: 48000, window: 1024, hop: 240),
+        _ frames: [PitchFrame]
+    ) throws -> String {
         let path = NSTemporaryDirectory() + "choir-pitch-\(UUID().uuidString)"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         #expect(descriptor >= 0)
         defer { unlink(path) }
         var writer = PitchWriter(format: format, descriptor: descriptor)
-        writer.begin(sampleRate: sampleRate, window: window, hop: hop)
+        writer.begin(sampleRate: Int(configuration.sampleRate), configuration: configuration)
         for frame in frames { writer.write(frame) }
         writer.end()
         close(descriptor)
@@ -39,14 +41,31 @@ struct PitchWriterTests {
     @Test func jsonHasTheSettingsThenTheFramesAsRows() throws {
         #expect(
             try Self.written(.json, Self.frames) == """
-                {"sample_rate": 48000, "window": 1024, "hop": 240, "frames": [
+                {"sample_rate": 48000, "tracker": "yin", "window": 1024, "hop": 240, "frames": [
                   [0.01000, 0.000, 0.123],
                   [1.50000, 220.000, 1.000],
                   [12.34568, 1046.500, 1.000]
                 ]}
 
                 """)
-        #expect(try Self.written(.json, []) == "{\"sample_rate\": 48000, \"window\": 1024, \"hop\": 240, \"frames\": []}\n")
+        #expect(
+            try Self.written(.json, [])
+                == "{\"sample_rate\": 48000, \"tracker\": \"yin\", \"window\": 1024, \"hop\": 240, \"frames\": []}\n")
+    }
+
+    /// The header names the tracker: YIN guided by the network (`auto` with other sound expected) keeps YIN's window
+    /// and hop; the network alone hears 128 ms around a frame every 16 ms, whatever YIN's settings.
+    @Test func jsonNamesTheTrackerAndItsFrames() throws {
+        var configuration = PitchTrackerConfiguration(sampleRate: 44100, window: 1024, hop: 256)
+        configuration.kind = .auto
+        configuration.accompanied = true
+        #expect(
+            try Self.written(.json, with: configuration, [])
+                == "{\"sample_rate\": 44100, \"tracker\": \"yin+net\", \"window\": 1024, \"hop\": 256, \"frames\": []}\n")
+        configuration.kind = .net
+        #expect(
+            try Self.written(.json, with: configuration, [])
+                == "{\"sample_rate\": 44100, \"tracker\": \"net\", \"window_s\": 0.128, \"hop_s\": 0.016, \"frames\": []}\n")
     }
 
     /// A take of a steady A3 (220 Hz), tracked from its file and written out: a row a hop, each at its frame's time,
