@@ -11,7 +11,9 @@ The accompaniments: the piano of Handel's "Lascia ch'io pianga" and of Beach's "
 strings). Take k gets accompaniment k mod 4, from a point 7·k seconds in. A level is the RMS over the frames the
 reference calls voiced: "6 dB below" is the accompaniment's RMS 6 dB under the voice's while it sings. With
 --whole-take, levels are RMS over the whole take instead (a take with silence around a note counts quieter, so the
-same figure puts the accompaniment lower under the singing).
+same figure puts the accompaniment lower under the singing). --set=tuning or --set=checking keeps every other take
+(in name order: the even ones tune, the odd ones check), so that what was tuned on one half is reported on the
+other. $CHOIR names the choir program to run (default: the release build).
 
 Needs librosa, praat-parselmouth, soundfile, soxr, mir_eval (`just bench` installs them) and a release build.
 """
@@ -25,7 +27,7 @@ import soxr
 
 from voicescore import group, line, root, rows, score, voices
 
-choir = os.path.join(root, ".build", "release", "choir")
+choir = os.environ.get("CHOIR") or os.path.join(root, ".build", "release", "choir")
 corpus = os.path.join(root, "..", "shared", "corpus")
 RANGE = (60.0, 1100.0)  # choir's singing range, given to every tracker
 ACCOMPANIMENTS = [
@@ -79,6 +81,9 @@ def sung_rms(name, audio, rate):
 trackers = ["choir (YIN)", "choir (net)", "choir (yin+net)", "pYIN", "Praat"]
 names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(voices, "takes", "*.wav")))
 mixed_names = [n for n in names if group(n) != "voice with guitar"]
+chosen = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")), None)
+if chosen:
+    mixed_names = [n for i, n in enumerate(mixed_names) if i % 2 == (0 if chosen == "tuning" else 1)]
 totals = collections.defaultdict(collections.Counter)
 with tempfile.TemporaryDirectory() as folder:
     accompaniments = render(folder)
@@ -110,7 +115,7 @@ with tempfile.TemporaryDirectory() as folder:
             totals[(tracker, "recorded with a guitar")] += score(name, track())
 
 conditions = ["voice alone", "12 dB below", "6 dB below", "0 dB below", "recorded with a guitar"]
-print(f"Real singing ({len(mixed_names)} takes) under accompaniments choir renders; raw pitch accuracy at 50 cents:")
+print(f"Real singing ({len(mixed_names)} takes{', the ' + chosen + ' set' if chosen else ''}) under accompaniments choir renders; raw pitch accuracy at 50 cents:")
 print("| voice + accompaniment | " + " | ".join(trackers) + " |")
 print("|---|" + "---|" * len(trackers))
 for condition in conditions:

@@ -16,54 +16,43 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(benchmark) }
     }
 
-    // One frame of a sung vowel through the tracker (YIN and the decoder), as the capture path runs it: a
-    // window of 2048 samples at 48 kHz.
+    // One window after another as the capture path hands them over, at 48 kHz with a hop of 256 samples, through
+    // `tracker`: no allocation.
     let voice = SyntheticVoice(sampleRate: 48000)
     let signal = voice.render([.init(start: 0, duration: 1, frequency: 196)], length: 1)
-    let tracker = try! PitchTrackers.make(.init(sampleRate: 48000, window: 2048, hop: 256))
-    Benchmark("Pitch frame (window 2048, 48 kHz)", configuration: noAllocation) { benchmark in
-        signal.withUnsafeBufferPointer { buffer in
-            var offset = 4096
-            for _ in benchmark.scaledIterations {
-                blackHole(tracker.analyse(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 2048)]), time: 0))
-                offset = offset + 256 < buffer.count - 2048 ? offset + 256 : 4096
+    func windows(_ name: String, _ tracker: any PitchTracker) {
+        Benchmark(name, configuration: noAllocation) { benchmark in
+            signal.withUnsafeBufferPointer { buffer in
+                var offset = 4096
+                for _ in benchmark.scaledIterations {
+                    blackHole(tracker.analyse(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 2048)]), time: 0))
+                    offset = offset + 256 < buffer.count - 2048 ? offset + 256 : 4096
+                }
             }
         }
+    }
+    // A frame of a sung vowel through YIN and the decoder.
+    var configuration = PitchTrackerConfiguration(sampleRate: 48000, window: 2048, hop: 256)
+    windows("Pitch frame (window 2048, 48 kHz)", try! PitchTrackers.make(configuration))
+    // The learned tracker (SwiftF0's network): resampled to 16 kHz, a network frame every third window.
+    configuration.kind = .net
+    windows("Learned tracker, one window (48 kHz, hop 256)", try! PitchTrackers.make(configuration))
+    // YIN guided by the network, as `auto` runs where other sound is expected: both trackers per window.
+    configuration.kind = .auto
+    configuration.accompanied = true
+    windows("YIN guided by the learned tracker, one window (48 kHz, hop 256)", try! PitchTrackers.make(configuration))
+
+    // A minute of singing at `rate`: 120 notes climbing and falling by semitones from D3.
+    func minuteOfSinging(at rate: Double) -> [Float] {
+        SyntheticVoice(sampleRate: rate).render(
+            (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * PitchMath.ratio(cents: Double($0 % 8 * 100))) },
+            length: 60)
     }
 
-    // The learned tracker (SwiftF0's network) on one window as a live session hands it over, at 48 kHz with YIN's
-    // hop of 256 samples: resampled to 16 kHz, and a network frame every third window. No allocation.
-    var learned = PitchTrackerConfiguration(sampleRate: 48000, window: 2048, hop: 256)
-    learned.kind = .net
-    let net = try! PitchTrackers.make(learned)
-    Benchmark("Learned tracker, one window (48 kHz, hop 256)", configuration: noAllocation) { benchmark in
-        signal.withUnsafeBufferPointer { buffer in
-            var offset = 4096
-            for _ in benchmark.scaledIterations {
-                blackHole(net.analyse(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 2048)]), time: 0))
-                offset = offset + 256 < buffer.count - 2048 ? offset + 256 : 4096
-            }
-        }
-    }
-    // YIN guided by the network, as `auto` runs where other sound is expected: both trackers per window.
-    learned.kind = .auto
-    learned.accompanied = true
-    let combined = try! PitchTrackers.make(learned)
-    Benchmark("YIN guided by the learned tracker, one window (48 kHz, hop 256)", configuration: noAllocation) { benchmark in
-        signal.withUnsafeBufferPointer { buffer in
-            var offset = 4096
-            for _ in benchmark.scaledIterations {
-                blackHole(combined.analyse(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 2048)]), time: 0))
-                offset = offset + 256 < buffer.count - 2048 ? offset + 256 : 4096
-            }
-        }
-    }
     // The network itself on a minute of 16 kHz singing, on one thread: a minute of audio per iteration, so the
     // throughput is minutes a second, that is, times real time over 60 (the issue asks 50 times real time).
-    let minute16k = SyntheticVoice(sampleRate: 16000).render(
-        (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * PitchMath.ratio(cents: Double($0 % 8 * 100))) },
-        length: 60)
-    let network = PitchNet(weights: try! PitchNetWeights.load(PitchNetWeights.locate(explicit: nil, environment: [:])))
+    let minute16k = minuteOfSinging(at: 16000)
+    let network = PitchNet(weights: try! PitchNetWeights.located())
     Benchmark(
         "Learned tracker, a minute of 16 kHz singing on one thread",
         configuration: .init(metrics: [.wallClock, .cpuTotal, .throughput], maxIterations: 20)
@@ -75,9 +64,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A file's analysis: a minute of singing, two threads, as `choir pitch` and a file session run it.
-    let minute = voice.render(
-        (0..<120).map { .init(start: Double($0) * 0.5, duration: 0.45, frequency: 147 * PitchMath.ratio(cents: Double($0 % 8 * 100))) },
-        length: 60)
+    let minute = minuteOfSinging(at: 48000)
     Benchmark("Track a minute of singing (48 kHz)", configuration: .init(maxIterations: 20)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try! PitchTrackers.track(signal: minute, configuration: .init(sampleRate: 48000)))
