@@ -5,7 +5,9 @@ import ChoirBase
 /// a period to the cent every few milliseconds, but where a piano or the loudspeakers repeat too, the period it
 /// chooses may be theirs. So each YIN frame keeps, of the periods YIN weighed for its window, the one within
 /// 60 cents of the network's pitch there; where none is, the network's own pitch stands if the network is sure
-/// the frame is voiced; where the network hears no voice (voicing under 0.25), the frame is unvoiced.
+/// the frame is voiced; where the network hears no voice (voicing under 0.25), the frame is unvoiced, unless it
+/// carries on the note the frame before sang (within a semitone), which needs only a voicing of 0.05: the network
+/// is least sure inside a held note where the accompaniment swells, not where a voice starts.
 ///
 /// Frames come at YIN's rate, each once the network has decided the frames around it: ``delay`` is the network's.
 /// Building one allocates both trackers and a queue; `analyse` allocates nothing.
@@ -19,11 +21,15 @@ final class CombinedTracker: PitchTracker, @unchecked Sendable {
     private var first = 0, count = 0
     /// The network's two newest frames.
     private var guides: (PitchFrame?, PitchFrame?) = (nil, nil)
+    /// The pitch of the last frame handed over (0 if unvoiced).
+    private var last = 0.0
 
     /// Within this of the network's pitch, a period YIN weighed is the voice's.
     static let reach = 60.0
-    /// Below this voicing the network hears no voice.
+    /// Below this voicing the network hears no voice…
     static let silent = 0.25
+    /// …except on the note the frame before sang, where it hears none below this.
+    static let held = 0.05
 
     public init(_ configuration: PitchTrackerConfiguration) throws(PitchTrackerError) {
         self.configuration = configuration
@@ -64,21 +70,26 @@ final class CombinedTracker: PitchTracker, @unchecked Sendable {
         }
         while count > 0 { body(next()) }
         guides = (nil, nil)
+        last = 0
     }
 
     private func next() -> PitchFrame {
         let frame = waiting[first]
         first = (first + 1) % capacity
         count -= 1
-        return Self.guided(frame, between: guides.0, and: guides.1)
+        let guided = Self.guided(frame, between: guides.0, and: guides.1, after: last)
+        last = guided.frequency
+        return guided
     }
 
-    /// `frame` guided by the network's frames `before` and `after` it (either may be missing).
-    static func guided(_ frame: PitchFrame, between before: PitchFrame?, and after: PitchFrame?) -> PitchFrame {
+    /// `frame` guided by the network's frames `before` and `after` it (either may be missing), the frame before it
+    /// having been decided at `previous` Hz (0 if unvoiced).
+    static func guided(_ frame: PitchFrame, between before: PitchFrame?, and after: PitchFrame?, after previous: Double) -> PitchFrame {
         guard let guide = guide(at: frame.time, before, after) else { return frame }
         var out = frame
         out.frequency = 0
-        guard guide.voicing >= silent else { return out }
+        let holding = previous > 0 && abs(PitchMath.cents(guide.frequency, from: previous)) < 100
+        guard guide.voicing >= (holding ? held : silent) else { return out }
         var best: PitchCandidate?
         var nearest = reach
         for i in 0..<frame.candidates.count {
@@ -133,9 +144,12 @@ final class CombinedTracker: PitchTracker, @unchecked Sendable {
         }
         let (frames, guides) = (try tracks[0].get(), try tracks[1].get())
         var next = 0
+        var last = 0.0
         return frames.map { frame in
             while next < guides.count && guides[next].time < frame.time { next += 1 }
-            return guided(frame, between: next > 0 ? guides[next - 1] : nil, and: next < guides.count ? guides[next] : nil)
+            let guided = guided(frame, between: next > 0 ? guides[next - 1] : nil, and: next < guides.count ? guides[next] : nil, after: last)
+            last = guided.frequency
+            return guided
         }
     }
 }

@@ -164,8 +164,10 @@ struct RealVoiceTests {
     }
 
     /// The learned tracker, alone and guiding YIN, on the same takes: on a voice alone at least 97% a cappella and
-    /// 98.5% on sung notes, no octave or twelfth errors; the voice recorded with a guitar at least 90% alone and 93%
-    /// guiding YIN (YIN alone: 67%), with no octave errors.
+    /// 98.5% on sung notes alone, 98.5% and 99% guiding YIN (measured 98.9% and 99.4%: a held note stays voiced
+    /// where the network grows unsure; 97.8% and 99.2% without that), no octave or twelfth errors and at most 2%
+    /// false alarms; the voice recorded with a guitar at least 90% alone and 93% guiding YIN (YIN alone: 67%), with
+    /// no octave errors.
     @Test(arguments: [PitchTrackerKind.net, .auto])
     func theLearnedTrackerHearsTheVoiceThroughTheGuitar(kind: PitchTrackerKind) throws {
         let ours = try Self.scores { try Self.net($0, kind: kind) }
@@ -173,7 +175,8 @@ struct RealVoiceTests {
         for group in Group.allCases { table += "  \(group.rawValue): \(ours[group]!)\n" }
         print(table)
         let aCappella = ours[.aCappella]!, notes = ours[.sungNotes]!, guitar = ours[.withGuitar]!
-        #expect(aCappella.accuracy >= 0.97 && notes.accuracy >= 0.985, "\(table)")
+        #expect(aCappella.accuracy >= (kind == .net ? 0.97 : 0.985) && notes.accuracy >= (kind == .net ? 0.985 : 0.99), "\(table)")
+        #expect((aCappella + notes).falseAlarmRate <= 0.02, "\(table)")
         #expect((aCappella + notes).octaves + (aCappella + notes).twelfths == 0, "\(table)")
         #expect(guitar.accuracy >= (kind == .net ? 0.90 : 0.93) && guitar.octaves == 0, "\(table)")
     }
