@@ -4,7 +4,7 @@ import ChoirBase
 /// is the voice's through an accompaniment but reads it coarsely (a frame every 16 ms, a few cents off); YIN reads
 /// a period to the cent every few milliseconds, but where a piano or the loudspeakers repeat too, the period it
 /// chooses may be theirs. So each YIN frame keeps, of the periods YIN weighed for its window, the one within
-/// 60 cents of the network's pitch there; where none is, the network's own pitch stands if the network is sure
+/// 30 cents of the network's pitch there; where none is, the network's own pitch stands if the network is sure
 /// the frame is voiced; where the network hears no voice (voicing under 0.25), the frame is unvoiced, unless it
 /// carries on the note the frame before sang (within a semitone), which needs only a voicing of 0.05: the network
 /// is least sure inside a held note where the accompaniment swells, not where a voice starts.
@@ -25,7 +25,7 @@ final class CombinedTracker: PitchTracker, @unchecked Sendable {
     private var last = 0.0
 
     /// Within this of the network's pitch, a period YIN weighed is the voice's.
-    static let reach = 60.0
+    static let reach = 30.0
     /// Below this voicing the network hears no voice…
     static let silent = 0.25
     /// …except on the note the frame before sang, where it hears none below this.
@@ -147,7 +147,8 @@ final class CombinedTracker: PitchTracker, @unchecked Sendable {
         var last = 0.0
         return frames.map { frame in
             while next < guides.count && guides[next].time < frame.time { next += 1 }
-            let guided = guided(frame, between: next > 0 ? guides[next - 1] : nil, and: next < guides.count ? guides[next] : nil, after: last)
+            let guided = guided(
+                frame, between: next > 0 ? guides[next - 1] : nil, and: next < guides.count ? guides[next] : nil, after: last)
             last = guided.frequency
             return guided
         }
