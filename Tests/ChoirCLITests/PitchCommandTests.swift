@@ -109,6 +109,32 @@ struct PitchCommandTests {
         }
     }
 
+    /// `--tracker net` tracks a file at the network's pace: the JSON header names it and its 128 ms window and 16 ms
+    /// hop, a frame every 16 ms from 0, and a sung 330 Hz (choir's synthetic voice, at 44.1 kHz) is voiced within 10
+    /// cents of the voice's pitch through its middle; `auto` with `--accompanied` is YIN guided by it, at YIN's hop.
+    @Test func theLearnedTrackerTracksAFile() throws {
+        let voice = SyntheticVoice(sampleRate: 44100)
+        let notes = [SyntheticVoice.Note(start: 0.1, duration: 0.8, frequency: 330)]
+        let wav = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-net-\(getpid()).wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        try AudioFile.write(voice.render(notes, length: 1), sampleRate: 44100, to: wav.path)
+        let result = try CLI.run(["pitch", wav.path, "--tracker", "net", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["tracker"] as? String == "net" && json["window_s"] as? Double == 0.128 && json["hop_s"] as? Double == 0.016)
+        let frames = try #require(json["frames"] as? [[Double]])
+        #expect(abs(frames.count - 62) <= 1, "\(frames.count) frames")
+        for (index, frame) in frames.enumerated() {
+            #expect(abs(frame[0] - Double(index) * 0.016) < 1e-6)
+            if frame[0] > 0.3 && frame[0] < 0.8 {
+                #expect(frame[1] > 0 && abs(1200 * log2(frame[1] / voice.truth(notes, at: frame[0])!)) < 10, "\(frame)")
+            }
+        }
+        let guided = try CLI.run(["pitch", wav.path, "--tracker", "auto", "--accompanied", "--format", "json"])
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(guided.stdout.utf8)) as? [String: Any])
+        #expect(header["tracker"] as? String == "yin+net" && header["hop"] as? Int == 256)
+    }
+
     /// The learned tracker's weights missing or wrong: one line naming the file and the command that rebuilds it,
     /// from `pitch` and from `practice` (before the take is read), and a file the network cannot use is not read.
     @Test func missingOrWrongWeightsAreNamed() throws {

@@ -101,6 +101,14 @@ struct VocabularyTests {
             "Error: --format jsno: unknown value 'jsno' (did you mean 'json'?): expected csv or json\n"
         ),
         (
+            ["pitch", PracticeCommandTests.take, "--tracker", "nett"], 64,
+            "Error: --tracker nett: unknown value 'nett' (did you mean 'net'?): expected yin, net or auto\n"
+        ),
+        (
+            ["practice", CLI.example, "--part", "T", "--tracker", "yinn"], 64,
+            "Error: --tracker yinn: unknown value 'yinn' (did you mean 'yin'?): expected yin, net or auto\n"
+        ),
+        (
             ["library", "search", "--key", "Gmajr"], 64,
             "Error: --key Gmajr: unknown mode 'majr' (did you mean 'major'?): expected a key such as G, G major, e minor or B♭, "
                 + "in a mode of major, minor, dorian, phrygian, lydian, mixolydian, aeolian, locrian, ionian\n"
