@@ -27,6 +27,8 @@ public final class SessionFeed: @unchecked Sendable {
         var results = 0
         var traceEnd = -Double.infinity
         var snapshot = SessionSnapshot()
+        /// The state as the tabs were last sent it.
+        var shown = SessionSnapshot()
         /// When the last state was sent, in ms on the monotonic clock.
         var at = 0
         /// Whether a pitch came after the last position.
@@ -86,8 +88,11 @@ public final class SessionFeed: @unchecked Sendable {
                 sent.pitched = true
             case .audio: (urgent, due) = (false, false)
             }
-            if urgent || (due && now - sent.at >= 16 && !Self.same(previous, snapshot)) {
+            // Against what the tabs were last sent, so that a change held back for coming too soon after the last
+            // goes with the next event, even one that changes nothing itself.
+            if urgent || (due && now - sent.at >= 16 && !Self.same(sent.shown, snapshot)) {
                 sent.at = now
+                sent.shown = snapshot
                 sent.sequence += 1
                 let message = state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)
                 sent.results = snapshot.results.count
