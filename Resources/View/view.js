@@ -14,6 +14,8 @@ let pages = [];
 // The engraving fits the notation pane: one per pane size, as the server engraves it; each page's systems (their top
 // and bottom as shares of its height) and each measure's system; the page the reader turned to, until the music turns.
 let engravings = new Map(), engravingSize = "", systems = new Map(), measureSystem = new Map(), turned = null, report = null;
+// The singer's highlight (the style sheet's), for the roll.
+const mineColour = getComputedStyle(document.documentElement).getPropertyValue("--mine").trim();
 
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
 
@@ -125,7 +127,13 @@ function relayout() {
     const size = paneSize();
     // Before the first engraving is in, the page's load engraves for the pane as it is then.
     if (!pages.length || `${size.width}x${size.height}` === engravingSize) return;
-    try { install(await engravingFor(size)); } catch (error) { status(`Could not lay the score out again: ${error.message}`); }
+    try {
+      const engraving = await engravingFor(size), latest = paneSize();
+      // Resized again meanwhile: the newer size's turn installs its own.
+      if (latest.width === size.width && latest.height === size.height) install(engraving);
+    } catch (error) {
+      status(`Could not lay the score out again: ${error.message}`);
+    }
   }, 250);
 }
 
@@ -265,7 +273,8 @@ function frame() {
     $("#stage").dataset.time = time.toFixed(3);
     const following = pagesFor(time);
     if (turned && turned.following !== following.join("/")) turned = null;
-    if (turned) showPages(turned.page, turned.page);
+    // A page turned to stays in sight, if the pane's new engraving has fewer pages, as its last.
+    if (turned) showPages(Math.min(turned.page, pages.length), Math.min(turned.page, pages.length));
     else showPages(...following);
     moveBall(time);
     drawRoll(time);
@@ -332,11 +341,10 @@ function drawRoll(time) {
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.font = `bold ${Math.min(14, Math.max(9, lane))}px system-ui, sans-serif`;
-  const mine = getComputedStyle(document.body).getPropertyValue("--mine");
   for (const note of score.notes) {
     const judged = verdicts.get(note.index), left = x(note.onset), length = Math.max(2, note.duration * perSecond - 2);
     if (left > width || left + length < 0) continue;
-    g.fillStyle = judged ? score.colours[judged.verdict] : mine;
+    g.fillStyle = judged ? score.colours[judged.verdict] : mineColour;
     g.fillRect(left, y(note.midi) - lane / 2, length, lane);
     if (!judged) {
       g.strokeStyle = "#8d7a1c";

@@ -13,7 +13,9 @@ public final class ViewServer: Sendable {
     public var port: UInt16 { server.port }
 
     /// Starts serving `score` (the page's music, as JSON), `engravings` at `engraving.json` and `hub`'s WebSocket.
-    public init(score: String, hub: ViewHub, engravings: PageEngravings? = nil, limits: ServerLimits = ServerLimits()) throws(SessionError) {
+    public init(
+        score: String, hub: ViewHub, engravings: PageEngravings? = nil, limits: ServerLimits = ServerLimits()
+    ) throws(SessionError) {
         var router = Router()
         let asset = { (text: String, type: String) in
             { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }

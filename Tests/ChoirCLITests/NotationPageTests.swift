@@ -19,7 +19,7 @@ import Testing
 
     /// `choir view --device none` in a window 1,600 px wide and one 900 px wide: the engraving is as wide as the
     /// window and as high as the pane, and the wider window's systems hold more measures. A window resized in
-    /// steps is engraved again once, for the size it ends at. The roll names the tenor's pitches at their lanes and
+    /// steps is engraved again once, for the size it ends at; the server takes sizes in 10 px steps, within bounds. The roll names the tenor's pitches at their lanes and
     /// numbers the measures at their barlines. In a tall window, a half-page turn shows whole systems only.
     @Test func theEngravingFillsTheWindow() throws {
         let data = try PracticeCommandTests.dataHome()
@@ -47,6 +47,13 @@ import Testing
         #expect(try browser.wait("document.querySelector('#stage').dataset.engraving.startsWith('1600x')"))
         let resized = try #require(try browser.eval(Self.engraved) as? [String: Any])
         #expect((resized["width"] as? Double ?? 0) >= 0.98 * 1600 && resized["asked"] as? Int == 2, "\(resized)")
+        // Sizes are engraved in 10 px steps, from 300 × 200 to 4,000 × 4,000; outside them, or without one, 400.
+        let stepped = try browser.eval(
+            "fetch('engraving.json?width=1605&height=549').then((answer) => answer.json()).then((e) => [e.width, e.height])")
+        #expect(stepped as? [Int] == [1600, 540], "\(stepped)")
+        for query in ["", "?width=299&height=500", "?width=800&height=4001", "?width=wide&height=500"] {
+            #expect(try ScoreViewTests.status(viewing.address + "engraving.json" + query) == 400, "\(query)")
+        }
 
         // The roll at the start: each pitch the tenor sings named at its lane, where its notes are drawn, higher
         // pitches higher; the measures numbered from the pickup's at the cursor (30% across), 2.25 s apart (three
@@ -118,7 +125,7 @@ import Testing
             ["view", CLI.example, "--part", line, "--device", "none", "--to", "4", "--bpm", "160"], data: data)
         let browser = try Browser()
         try browser.open(viewing.address)
-        try #require(try browser.wait("(document.querySelector('#stage').dataset.engraving || '') !== ''"))
+        try #require(try browser.wait("document.querySelectorAll('g.note.mine').length > 0"))
         try browser.key("Space")
         let sample = """
             (() => { const ball = document.querySelector('#ball'), note = ball.dataset.id && document.getElementById(ball.dataset.id);
@@ -155,7 +162,9 @@ import Testing
             ["practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", "none", "--view"], data: data)
         let browser = try Browser()
         try browser.open(viewing.address, width: 900, height: 1000)
-        #expect(try browser.wait("!document.querySelector('#report').hidden && (document.querySelector('#stage').dataset.engraving || '') !== ''"))
+        #expect(
+            try browser.wait(
+                "!document.querySelector('#report').hidden && (document.querySelector('#stage').dataset.engraving || '') !== ''"))
 
         let colours = try #require(
             try browser.eval(
@@ -190,7 +199,8 @@ import Testing
         _ = try browser.screenshot(data + "/judged.png")
 
         // The pages, turned back and on.
-        let turned = "(() => { const stage = document.querySelector('#stage'); return `${stage.dataset.top}/${stage.dataset.bottom} ${document.querySelector('#pageno').textContent}`; })()"
+        let turned =
+            "(() => { const stage = document.querySelector('#stage'); return `${stage.dataset.top}/${stage.dataset.bottom} ${document.querySelector('#pageno').textContent}`; })()"
         let last = try #require(try browser.eval("document.querySelectorAll('.page').length") as? Int)
         #expect(last >= 2)
         #expect(try browser.eval(turned) as? String == "\(last)/\(last) page \(last) of \(last)")
