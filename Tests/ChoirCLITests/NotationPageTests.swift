@@ -20,7 +20,8 @@ import Testing
     /// `choir view --device none` in a window 1,600 px wide and one 900 px wide: the engraving is as wide as the
     /// window and as high as the pane, and the wider window's systems hold more measures. A window resized in
     /// steps is engraved again once, for the size it ends at; the server takes sizes in 10 px steps, within bounds. The roll names the tenor's pitches at their lanes and
-    /// numbers the measures at their barlines. In a tall window, a half-page turn shows whole systems only.
+    /// numbers the measures at their barlines. In a tall window, a half-page turn shows whole systems only, and a
+    /// page turned back stays until the music turns a page.
     @Test func theEngravingFillsTheWindow() throws {
         let data = try PracticeCommandTests.dataHome()
         let viewing = try ScoreViewTests.Viewing(["view", CLI.example, "--part", "tenor", "--device", "none"], data: data)
@@ -110,6 +111,15 @@ import Testing
                 """) as? [[Any]])
         let partly = cut.filter { ($0[1] as? Int ?? 0) > 0 && ($0[1] as? Int ?? 0) < ($0[2] as? Int ?? 0) - 1 }
         #expect(cut.count >= 2 && partly.isEmpty, "systems in sight by slot (seen, height, lyrics): \(cut)")
+        // During the session, a page turned back stays until the music turns a page itself (here sought to the last
+        // measure, on page 2).
+        let stage = "`${document.querySelector('#stage').dataset.top}/${document.querySelector('#stage').dataset.bottom}`"
+        try browser.key("PageUp")
+        #expect(try browser.wait("\(stage) === '1/1'"))
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try browser.eval(stage) as? String == "1/1")
+        _ = try browser.eval(#"document.querySelector('g.measure[data-n="16"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))"#)
+        #expect(try browser.wait("\(stage) === '2/2'"))
         // A line on its input ends `choir view`.
         try viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
