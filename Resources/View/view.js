@@ -191,6 +191,7 @@ function apply(message) {
   if (message.ended) flags.push("ended");
   $("#flags").textContent = flags.join(", ");
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
+  $('#bar button[data-key=" "]').setAttribute("aria-label", message.paused ? "Play" : "Pause");
   const judged = [...verdicts.values()];
   const right = judged.filter((v) => v.verdict === "correct").length;
   $("#accuracy").textContent = judged.length ? `accuracy ${Math.round((100 * right) / judged.length)}% (${right} of ${judged.length} notes)` : "accuracy –";

@@ -165,7 +165,7 @@ import Testing
     /// (CIE76 ΔE over 40, and so are their notes), every judged note carries its verdict's own sign, and the legend
     /// gives each colour and sign its name. Once the session is over the last page shows, and the pages can be
     /// turned back and on with Page Up and Page Down, and with buttons named for a screen reader that the Tab key
-    /// reaches and Enter presses.
+    /// reaches and Enter presses; every button on the bar has such a name.
     @Test func aFinishedSessionsPagesCanBeTurned() throws {
         let data = try PracticeCommandTests.dataHome()
         let viewing = try ScoreViewTests.Viewing(
@@ -227,6 +227,15 @@ import Testing
             ['Previous page', 'Next page'].map((name) => { const button = document.querySelector(`button[aria-label="${name}"]`);
               return button ? `tab index ${button.tabIndex}, disabled ${button.disabled}, hidden ${button.hidden}` : 'none'; })
             """
+        // Every button on the bar has a name a screen reader says (the play button says Play or Pause, as it does).
+        let names =
+            try browser.eval("[...document.querySelectorAll('#bar button')].map((button) => button.getAttribute('aria-label') || '')")
+            as? [String]
+        #expect(
+            names?.map { $0 == "Play" ? "Pause" : $0 } == [
+                "Back a measure", "Pause", "On a measure", "Loop this phrase", "Slower", "Faster", "Mute my line", "Sound my next note",
+                "End the session", "Performance mode", "Previous page", "Next page",
+            ], "\(names ?? [])")
         let buttons = try browser.eval(named) as? [String]
         #expect(buttons == Array(repeating: "tab index 0, disabled false, hidden false", count: 2), "\(buttons ?? [])")
         var focused = ""
