@@ -195,6 +195,8 @@ public final class SessionFeed: @unchecked Sendable {
                 "colours",
                 .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })
             ),
+            // Each verdict's sign, which tells it apart where its colour does not.
+            ("marks", .object(Verdict.allCases.map { ($0.rawValue, .string($0.mark)) })),
             ("pages", .array(score.engraving.pages.map(JSON.string))),
             ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
             ("measures", .array(measures)), ("notes", .array(notes)),
