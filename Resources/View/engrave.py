@@ -1,8 +1,8 @@
 """choir's engraving: the MusicXML document in the request (a JSON file named by the one argument) laid out by
-Verovio in portrait pages (A4's proportions) with staves large enough to read at arm's length, every note tied to
-its staff, layer, measure, onset and pitch through Verovio's MEI and time map; the engraving as JSON on stdout.
-Run by ChoirView's Engraving, which reads it from choir's resources."""
-import json, sys, xml.etree.ElementTree as tree
+Verovio in pages of the request's size in CSS pixels (else portrait pages in A4's proportions), staves the same size
+whatever the page's, every note tied to its staff, layer, measure, onset and pitch through Verovio's MEI and time
+map; the engraving as JSON on stdout. Run by ChoirView's Engraving, which reads it from choir's resources."""
+import json, re, sys, xml.etree.ElementTree as tree
 import verovio
 
 MEI = "{http://www.music-encoding.org/ns/mei}"
@@ -11,17 +11,32 @@ ID = "{http://www.w3.org/XML/1998/namespace}id"
 with open(sys.argv[1], encoding="utf-8") as file:
     request = json.load(file)
 toolkit = verovio.toolkit()
+width, height = request.get("width") or 750, request.get("height") or 1060
 options = {
-    "pageWidth": 1500, "pageHeight": 2120, "scale": 50, "adjustPageHeight": False, "xmlIdSeed": 1,
-    "footer": "none", "breaks": "auto",
+    "adjustPageHeight": False, "shrinkToFit": True, "xmlIdSeed": 1, "footer": "none", "breaks": "auto",
     "svgAdditionalAttribute": ["note@pname", "note@oct", "measure@n", "staff@n", "layer@n", "verse@n"],
 }
 if request["transpose"]:
     options["transpose"] = "%+d" % request["transpose"]
-toolkit.setOptions(options)
+
+
+def lay_out(scale):
+    """Pages of the request's size at `scale` (at 50 a page's CSS pixels are half Verovio's units and a staff is
+    about 25 px high); how much Verovio shrank the tallest system to fit its page (1: not at all)."""
+    toolkit.setOptions(dict(options, scale=scale, pageWidth=width * 100 // scale, pageHeight=height * 100 // scale))
+    toolkit.redoLayout()
+    pages = [toolkit.renderToSVG(page) for page in range(1, toolkit.getPageCount() + 1)]
+    drawn = [float(re.search(r'class="definition-scale"[^>]*viewBox="[^"]* ([0-9.]+)"', page).group(1)) for page in pages]
+    return pages, min(1, (height * 100 // scale * 10) / max(drawn))
+
+
+toolkit.setOptions(dict(options, scale=50))
 if not toolkit.loadData(request["document"]):
     sys.exit("the document is not MusicXML Verovio can read")
-pages = [toolkit.renderToSVG(page) for page in range(1, toolkit.getPageCount() + 1)]
+# A system taller than the page is laid out again at the scale that fits it, using the page's whole width.
+pages, shrunk = lay_out(50)
+if shrunk < 0.99:
+    pages, _ = lay_out(max(20, int(50 * shrunk)))
 onsets = {}
 for moment in toolkit.renderToTimemap({"includeMeasures": True, "includeRests": False}):
     for id in moment.get("on", []):

@@ -10,7 +10,12 @@ const commands = {
 // In performance mode only these move the music; everything else is ignored.
 const transportKeys = new Set([" ", "ArrowLeft", "ArrowRight"]);
 let score, socket, clock = { time: 0, at: 0, rate: 0 }, state = null, verdicts = new Map(), trace = [], wakeLock = null;
-let pages = [], notePlace = new Map(), measureMiddle = new Map();
+let pages = [];
+// The engraving fits the notation pane: one per pane size, as the server engraves it; each page's systems (their top
+// and bottom as shares of its height) and each measure's system; the page the reader turned to, until the music turns.
+let engravings = new Map(), engravingSize = "", systems = new Map(), measureSystem = new Map(), turned = null, report = null;
+// The singer's highlight (the style sheet's), for the roll.
+const mineColour = getComputedStyle(document.documentElement).getPropertyValue("--mine").trim();
 
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
 
@@ -38,7 +43,37 @@ async function load() {
   // Playing without a singer: nothing is judged, and there is no line of theirs to mute or sound.
   $("#accuracy").hidden = !score.judged;
   for (const key of ["m", "p"]) $(`#bar button[data-key="${key}"]`).hidden = !score.part;
-  for (const [index, svg] of score.pages.entries()) {
+  showLegend();
+  restoreLayout();
+  // The engraving at this pane's size; the session's own (A4 portrait) if the server cannot give one.
+  install(await engravingFor(paneSize()).catch(() => ({ pages: score.pages })));
+  connect();
+  requestAnimationFrame(frame);
+}
+
+// The notation pane's size as the server engraves to it: in steps of 10 px, within what it takes.
+function paneSize() {
+  const pane = $("#notation").getBoundingClientRect(), step = (x, low, high) => Math.max(low, Math.min(high, Math.floor(x / 10) * 10));
+  return { width: step(pane.width, 300, 4000), height: step(pane.height, 200, 4000) };
+}
+
+async function engravingFor(size) {
+  const key = `${size.width}x${size.height}`;
+  if (!engravings.has(key)) {
+    const answer = await fetch(`${base}engraving.json?width=${size.width}&height=${size.height}`);
+    if (!answer.ok) throw new Error(await answer.text());
+    if (engravings.size >= 8) engravings.clear();
+    engravings.set(key, await answer.json());
+  }
+  return engravings.get(key);
+}
+
+// Puts an engraving's pages on the shelf in place of the last one's, with the singer's lines, the verdicts and the
+// report's heat map on them again (the ids are the same in every engraving).
+function install(engraving) {
+  for (const page of pages) page.remove();
+  pages = [];
+  for (const [index, svg] of engraving.pages.entries()) {
     const page = document.createElement("div");
     page.className = "page";
     page.dataset.page = index + 1;
@@ -46,6 +81,9 @@ async function load() {
     $("#shelf").append(page);
     pages.push(page);
   }
+  if (engraving.measures) for (const measure of score.measures) measure.page = engraving.measures[measure.id] ?? measure.page;
+  engravingSize = engraving.width ? `${engraving.width}x${engraving.height}` : "";
+  $("#stage").dataset.engraving = engravingSize;
   for (const [staff, layer] of score.mine) {
     for (const note of document.querySelectorAll(`g.staff[data-n="${staff}"] > g.layer[data-n="${layer}"] g.note`)) note.classList.add("mine");
   }
@@ -55,10 +93,62 @@ async function load() {
       if (played !== undefined) send({ command: "seek", measure: played });
     });
   }
-  restoreLayout();
+  delete $("#stage").dataset.top;
   layout();
-  connect();
-  requestAnimationFrame(frame);
+  markMine();
+  for (const index of verdicts.keys()) paintVerdict(index);
+  if (report) heatMap(report);
+}
+
+// A highlighter's band behind each of the singer's staves, lyrics included, as high as the staff reaches anywhere
+// in its system.
+function markMine() {
+  for (const system of document.querySelectorAll("g.system")) {
+    for (const [n] of score.mine) {
+      const staves = [...system.querySelectorAll(`g.staff[data-n="${n}"]`)].filter((staff) => !staff.querySelector(":scope > rect.mine-band"));
+      const boxes = staves.map((staff) => staff.getBBox()), top = Math.min(...boxes.map((box) => box.y));
+      const bottom = Math.max(...boxes.map((box) => box.y + box.height));
+      staves.forEach((staff, index) => {
+        const band = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+        band.setAttribute("class", "mine-band");
+        for (const [key, value] of Object.entries({ x: boxes[index].x, y: top, width: boxes[index].width, height: bottom - top })) band.setAttribute(key, value);
+        staff.prepend(band);
+      });
+    }
+  }
+}
+
+// Engraves again for the pane's new size once it has kept it for a quarter of a second.
+let resizing = 0;
+function relayout() {
+  layout();
+  clearTimeout(resizing);
+  resizing = setTimeout(async () => {
+    const size = paneSize();
+    // Before the first engraving is in, the page's load engraves for the pane as it is then.
+    if (!pages.length || `${size.width}x${size.height}` === engravingSize) return;
+    try {
+      const engraving = await engravingFor(size), latest = paneSize();
+      // Resized again meanwhile: the newer size's turn installs its own.
+      if (latest.width === size.width && latest.height === size.height) install(engraving);
+    } catch (error) {
+      status(`Could not lay the score out again: ${error.message}`);
+    }
+  }, 250);
+}
+
+// What each colour and sign on the page means.
+function showLegend() {
+  const legend = $("#legend"), item = (className, swatch, mark, text) => {
+    const span = document.createElement("span"), key = document.createElement("i");
+    span.className = className;
+    key.style.background = swatch;
+    key.textContent = mark;
+    span.append(key, text);
+    legend.append(span);
+  };
+  if (score.mine.length) item("mine", "var(--mine)", "", "your line");
+  if (score.judged) for (const [verdict, mark] of Object.entries(score.marks)) item(`verdict ${verdict}`, score.colours[verdict], mark, verdict);
 }
 
 // A measure played more than once (repeats) is sought where it comes next after the cursor.
@@ -101,9 +191,8 @@ function apply(message) {
   if (message.ended) flags.push("ended");
   $("#flags").textContent = flags.join(", ");
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
-  const judged = [...verdicts.values()];
-  const right = judged.filter((v) => v.verdict === "correct").length;
-  $("#accuracy").textContent = judged.length ? `accuracy ${Math.round((100 * right) / judged.length)}% (${right} of ${judged.length} notes)` : "accuracy –";
+  $('#bar button[data-key=" "]').setAttribute("aria-label", message.paused ? "Play" : "Pause");
+  $("#accuracy").textContent = message.accuracy;
   document.body.dataset.time = message.time.toFixed(3);
   // The paint that shows this message is reported back, so that choir can measure the view's delay.
   requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence }), 0));
@@ -120,35 +209,72 @@ function paintVerdict(index) {
   let title = element.querySelector(":scope > title");
   if (!title) { title = document.createElementNS("http://www.w3.org/2000/svg", "title"); element.prepend(title); }
   title.textContent = judged.said;
+  // The verdict's sign over the note, above its stem when the stem goes up.
+  let mark = element.querySelector(":scope > text.verdict-mark");
+  if (!mark) {
+    const head = (element.querySelector(".notehead") || element).getBBox(), stem = element.querySelector(":scope > .stem");
+    const top = Math.min(head.y, stem ? stem.getBBox().y : head.y);
+    mark = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    mark.setAttribute("class", "verdict-mark");
+    mark.setAttribute("x", head.x + head.width / 2);
+    mark.setAttribute("y", top - head.height * 0.4);
+    mark.setAttribute("font-size", head.height * 2);
+    element.append(mark);
+  }
+  mark.textContent = score.marks[judged.verdict];
 }
 
-// Pages: the one the cursor is on fills the stage; once the cursor passes the middle of a page, the top half
-// shows the next page's top while the bottom half keeps this one.
+// Pages: the one the cursor is on fills the stage; once the cursor leaves a page's first system, the stage is split
+// at the edge of the cursor's system: below, this page from that system on; above, the next page's systems that fit.
+// The third number is the cursor's system on its page.
 function pagesFor(time) {
   const measure = score.measures[playedMeasureAt(time)];
-  if (!measure) return [1, 1];
-  const page = measure.page, lower = (measureMiddle.get(measure.id) ?? 0) > 0.5;
-  return lower && page < pages.length ? [page + 1, page] : [page, page];
+  if (!measure) return [1, 1, 0];
+  const page = measure.page, system = measureSystem.get(measure.id) ?? 0;
+  return system > 0 && page < pages.length ? [page + 1, page, system] : [page, page, 0];
 }
 
-function showPages(top, bottom) {
+function showPages(top, bottom, system = 0) {
   const stage = $("#stage");
-  if (stage.dataset.top == top && stage.dataset.bottom == bottom) return;
+  if (stage.dataset.top == top && stage.dataset.bottom == bottom && stage.dataset.system == system) return;
   for (const page of pages) $("#shelf").append(page);
   if (top === bottom) $("#full").append(pages[top - 1]);
-  else { $("#top").append(pages[top - 1]); $("#bottom").append(pages[bottom - 1]); }
+  else {
+    // Split halfway between the cursor's system and the one above it; the next page shows whole systems only.
+    const here = systems.get(bottom) || [], next = systems.get(top) || [];
+    const split = here[system] ? (here[system - 1].bottom + here[system].top) / 2 : 0.5;
+    const fitting = next.filter((s) => s.bottom <= split), after = next[fitting.length];
+    const fit = fitting.length ? Math.min(split, after ? (fitting[fitting.length - 1].bottom + after.top) / 2 : split) : 0;
+    stage.style.setProperty("--split", split);
+    stage.style.setProperty("--fit", fit);
+    $("#top").append(pages[top - 1]);
+    $("#bottom").append(pages[bottom - 1]);
+  }
   $("#top").hidden = $("#bottom").hidden = top === bottom;
   $("#full").hidden = top !== bottom;
   stage.dataset.top = top;
   stage.dataset.bottom = bottom;
+  stage.dataset.system = system;
+  $("#pageno").textContent = `page ${bottom} of ${pages.length}`;
+}
+
+// Turns `by` pages from the one read now; the music takes the stage back when it turns a page itself.
+function turnPage(by) {
+  if (!score || !pages.length) return;
+  const following = pagesFor(now());
+  const from = turned ? turned.page : following[1];
+  turned = { page: Math.max(1, Math.min(pages.length, from + by)), following: following.join("/") };
 }
 
 function frame() {
   const time = now();
   if (score) {
     $("#stage").dataset.time = time.toFixed(3);
-    const [top, bottom] = pagesFor(time);
-    showPages(top, bottom);
+    const following = pagesFor(time);
+    if (turned && turned.following !== following.join("/")) turned = null;
+    // A page turned to stays in sight, if the pane's new engraving has fewer pages, as its last.
+    if (turned) showPages(Math.min(turned.page, pages.length), Math.min(turned.page, pages.length));
+    else showPages(...following);
     moveBall(time);
     drawRoll(time);
     markLyric(time);
@@ -156,14 +282,17 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+// The ball lands on each note's head and bounces to the next one in the same system, never higher than the staff
+// above it reaches (its lyrics included), so that it is always seen on the singer's own staff.
 function moveBall(time) {
   const ball = $("#ball"), note = noteAt(time);
   const element = note && note.id && document.getElementById(note.id);
   const stage = $("#stage").getBoundingClientRect();
   const place = (el) => {
-    const head = (el.querySelector(".notehead") || el).getBoundingClientRect();
-    const staff = el.closest("g.staff").getBoundingClientRect();
-    return head.width ? { x: head.left + head.width / 2 - stage.left, y: staff.top - stage.top } : null;
+    const head = (el.querySelector(".notehead") || el).getBoundingClientRect(), staff = el.closest("g.staff");
+    const staves = [...staff.parentNode.querySelectorAll(":scope > g.staff")], above = staves[staves.indexOf(staff) - 1];
+    const ceiling = above ? above.getBoundingClientRect().bottom : staff.getBoundingClientRect().top - 40;
+    return head.width ? { x: head.left + head.width / 2 - stage.left, y: head.top - 9 - stage.top, ceiling: ceiling + 9 - stage.top, system: el.closest("g.system") } : null;
   };
   const here = element && !$("#shelf").contains(element) && place(element);
   if (!here) { ball.hidden = true; return; }
@@ -171,10 +300,11 @@ function moveBall(time) {
   const there = nextElement && !$("#shelf").contains(nextElement) && place(nextElement);
   const span = next ? next.onset - note.onset : note.duration;
   const share = Math.max(0, Math.min(1, (time - note.onset) / Math.max(span, 0.05)));
-  const glide = there && Math.abs(there.y - here.y) < 5 ? there.x - here.x : 0;
+  const glide = there && there.system === here.system && there.x > here.x;
+  const x = glide ? here.x + (there.x - here.x) * share : here.x, y = glide ? here.y + (there.y - here.y) * share : here.y;
   ball.hidden = false;
-  ball.style.left = `${here.x + glide * share}px`;
-  ball.style.top = `${here.y - 14 - 36 * Math.sin(Math.PI * share)}px`;
+  ball.style.left = `${x}px`;
+  ball.style.top = `${Math.max(Math.min(y, glide ? Math.max(here.ceiling, there.ceiling) : here.ceiling), y - 36 * Math.sin(Math.PI * share))}px`;
   ball.dataset.note = note.index;
   ball.dataset.id = note.id;
   for (const syllable of document.querySelectorAll("g.syl.now")) syllable.classList.remove("now");
@@ -198,19 +328,71 @@ function drawRoll(time) {
   const y = (midi) => height - ((midi - low) / (high - low)) * height;
   const perSecond = width / 10, x = (t) => width * 0.3 + (t - time) * perSecond;
   const lane = Math.max(3, height / (high - low) - 1);
+  labelLanes(y, height);
+  labelBars(x, width);
+  // A faint line along each pitch the line sings, a firmer one at each barline.
+  g.fillStyle = "#eef1f5";
+  for (const midi of new Set(pitches)) g.fillRect(0, Math.round(y(midi)), width, 1);
   for (const measure of score.measures) {
-    g.fillStyle = "#dde2e8";
+    g.fillStyle = "#b9c2cd";
     g.fillRect(Math.round(x(measure.start)), 0, 1, height);
   }
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.font = `bold ${Math.min(14, Math.max(9, lane))}px system-ui, sans-serif`;
   for (const note of score.notes) {
-    const judged = verdicts.get(note.index);
-    g.fillStyle = judged ? score.colours[judged.verdict] : "#9db9e8";
-    g.fillRect(x(note.onset), y(note.midi) - lane / 2, Math.max(2, note.duration * perSecond - 2), lane);
+    const judged = verdicts.get(note.index), left = x(note.onset), length = Math.max(2, note.duration * perSecond - 2);
+    if (left > width || left + length < 0) continue;
+    g.fillStyle = judged ? score.colours[judged.verdict] : mineColour;
+    g.fillRect(left, y(note.midi) - lane / 2, length, lane);
+    if (!judged) {
+      g.strokeStyle = "#8d7a1c";
+      g.strokeRect(left + 0.5, y(note.midi) - lane / 2 + 0.5, length - 1, lane - 1);
+    } else if (length > lane) {
+      g.fillStyle = "#fff";
+      g.fillText(score.marks[judged.verdict], left + lane / 2 + 1, y(note.midi));
+    }
   }
   g.fillStyle = "#222";
   for (const [t, midi] of trace) if (t > time - 8 && t <= time + 0.05) g.fillRect(x(t) - 1, y(midi) - 1, 3, 3);
   g.fillStyle = "#e8590c";
   g.fillRect(Math.round(x(time)), 0, 2, height);
+}
+
+// Each pitch the line sings named at its lane's height (as the engine spells it), on the roll's left edge.
+function labelLanes(y, height) {
+  const lanes = $("#lanes");
+  if (lanes.dataset.height === String(height)) return;
+  lanes.dataset.height = height;
+  lanes.replaceChildren();
+  const names = new Map();
+  for (const note of score.notes) if (!names.has(note.midi)) names.set(note.midi, note.name);
+  for (const [midi, name] of [...names].sort((a, b) => a[0] - b[0])) {
+    const label = document.createElement("span");
+    label.textContent = name;
+    label.dataset.midi = midi;
+    label.style.top = `${y(midi)}px`;
+    lanes.append(label);
+  }
+}
+
+// The number of each measure in sight, at its barline.
+function labelBars(x, width) {
+  const bars = $("#bars"), shown = new Map([...bars.children].map((label) => [label.dataset.measure, label]));
+  score.measures.forEach((measure, index) => {
+    const left = x(measure.start), key = String(index);
+    if (left < 0 || left > width - 20) return;
+    let label = shown.get(key);
+    if (!label) {
+      label = document.createElement("span");
+      label.dataset.measure = key;
+      label.textContent = measure.number;
+      bars.append(label);
+    }
+    shown.delete(key);
+    label.style.left = `${left}px`;
+  });
+  for (const label of shown.values()) label.remove();
 }
 
 function markLyric(time) {
@@ -233,7 +415,13 @@ function markLyric(time) {
   }
 }
 
-function showReport(report) {
+function showReport(message) {
+  report = message;
+  heatMap(report);
+  showSummary(report);
+}
+
+function heatMap(report) {
   for (const [id, accuracy] of report.measures) {
     const measure = document.getElementById(id);
     if (!measure || measure.querySelector(":scope > rect.heat")) continue;
@@ -246,6 +434,9 @@ function showReport(report) {
     rect.dataset.accuracy = accuracy;
     measure.prepend(rect);
   }
+}
+
+function showSummary(report) {
   const section = $("#report");
   section.replaceChildren();
   const heading = document.createElement("h2");
@@ -256,6 +447,7 @@ function showReport(report) {
     if (!count) continue;
     const item = document.createElement("span"), swatch = document.createElement("i");
     swatch.style.background = score.colours[verdict];
+    swatch.textContent = score.marks[verdict];
     item.append(swatch, `${verdict} ${count}`);
     legend.append(item);
   }
@@ -325,14 +517,19 @@ function layout() {
   document.body.style.setProperty("--page-height", `${height}px`);
   for (const page of pages) {
     const box = page.getBoundingClientRect();
-    for (const measure of page.querySelectorAll("g.measure")) {
-      const staff = measure.getBoundingClientRect();
-      if (box.height) measureMiddle.set(measure.id, (staff.top + staff.height / 2 - box.top) / box.height);
-    }
+    if (!box.height) continue;
+    const found = [...page.querySelectorAll("g.system")].map((system, index) => {
+      for (const measure of system.querySelectorAll("g.measure")) measureSystem.set(measure.id, index);
+      const edge = system.getBoundingClientRect();
+      return { top: (edge.top - box.top) / box.height, bottom: (edge.bottom - box.top) / box.height };
+    });
+    systems.set(Number(page.dataset.page), found);
   }
+  if ($("#stage").dataset.system !== "0") delete $("#stage").dataset.top;
 }
 
-addEventListener("resize", layout);
+// The window, a divider, a pane shown or hidden, the report or performance mode: whatever resizes the notation pane.
+new ResizeObserver(relayout).observe($("#notation"));
 
 async function performance_(on) {
   document.body.classList.toggle("performance", on);
@@ -346,8 +543,12 @@ async function performance_(on) {
   }
 }
 
+// Turning pages only changes what this tab shows: it works in performance mode too.
+const pageKeys = { PageUp: -1, PageDown: 1 };
+
 function press(key) {
   const performing = document.body.classList.contains("performance");
+  if (key in pageKeys) return turnPage(pageKeys[key]);
   if (key === "f" && !performing) return performance_(true);
   if (key === "Escape" && performing) return performance_(false);
   if (performing && !transportKeys.has(key)) return;
@@ -356,7 +557,7 @@ function press(key) {
 
 addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey || event.target.matches("input")) return;
-  if (commands[event.key] || event.key === "f" || event.key === "Escape") {
+  if (commands[event.key] || event.key in pageKeys || event.key === "f" || event.key === "Escape") {
     event.preventDefault();
     press(event.key);
   }

@@ -21,4 +21,21 @@ public enum Verdict: String, Sendable, Codable, CaseIterable {
 
     /// Whether the verdict is about time rather than pitch.
     public var isTiming: Bool { [.early, .late, .rushed, .dragged].contains(self) }
+
+    /// A sign that tells the verdict without its colour (for the colour-blind): a tick, the way the pitch or the
+    /// time went, a cross, 8 for the octave, a ring for a note not sung.
+    public var mark: String {
+        switch self {
+        case .correct: "✓"
+        case .flat: "↓"
+        case .sharp: "↑"
+        case .wrong: "✗"
+        case .octave: "8"
+        case .early: "←"
+        case .late: "→"
+        case .rushed: "⇐"
+        case .dragged: "⇒"
+        case .missing: "○"
+        }
+    }
 }

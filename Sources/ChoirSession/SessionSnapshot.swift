@@ -1,3 +1,4 @@
+import ChoirBase
 import ChoirPractice
 
 /// Where a session is and what it has judged, at one moment: what its events (``SessionEvent``) add up to.
@@ -52,6 +53,16 @@ public struct SessionSnapshot: Sendable {
         if mineMuted { flags.append("my part muted") }
         if locked { flags.append("locked") }
         return flags
+    }
+
+    /// The running accuracy over every note judged so far (each pass's), in the words every front end shows:
+    /// "accuracy 93% (26 of 28 notes)", or "accuracy –" before the first verdict; where another tracker than the
+    /// needle's judges, how far the verdicts follow it: ", judged 0.18 s behind the needle".
+    public var accuracy: String {
+        let behind = judgeDelay.map { String(printf: ", judged %.2f s behind the needle", $0) } ?? ""
+        guard !results.isEmpty else { return "accuracy –" + behind }
+        let correct = results.count { $0.verdict.isCorrect }
+        return "accuracy \(Int((100 * Double(correct) / Double(results.count)).rounded()))% (\(correct) of \(results.count) notes)" + behind
     }
 
     /// Takes in what `event` says has happened.

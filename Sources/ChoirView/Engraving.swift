@@ -40,23 +40,41 @@ public struct Engraving: Codable, Sendable, Equatable {
         public var page: Int
     }
 
-    /// Engraves the score at `path`, `transpose` semitones from its written key, or reads the engraving cached in
-    /// `cache` (a folder) from an earlier run.
-    public static func of(score path: String, transpose: Int, cache: String? = Engraving.defaultCache) throws(SessionError) -> Engraving {
+    /// A page's size in CSS pixels, to engrave the score to fill a window's notation pane: the staves keep their
+    /// size, and a wider page fits more measures in a system.
+    public struct PageSize: Hashable, Sendable {
+        public var width: Int
+        public var height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+
+        /// The widths and heights the engraver takes: from a phone's to a wall screen's.
+        public static let widths = 300...4000, heights = 200...4000
+    }
+
+    /// Engraves the score at `path`, `transpose` semitones from its written key, in pages of `page`'s size (nil:
+    /// portrait pages in A4's proportions, 750 px wide), or reads the engraving cached in `cache` (a folder) from an
+    /// earlier run.
+    public static func of(
+        score path: String, transpose: Int, page: PageSize? = nil, cache: String? = Engraving.defaultCache
+    ) throws(SessionError) -> Engraving {
         let document: [UInt8]
         do {
             document = try ScoreReader.document(data: ScoreReader.contents(of: path), file: path).utf8
         } catch {
             throw SessionError(error.unreadable ? .missing : .input, "\(error)")
         }
-        let key = cacheKey(document, transpose: transpose)
+        let key = cacheKey(document, transpose: transpose, page: page)
         let cached = cache.map { "\($0)/\(key).json" }
         if let cached, let data = FileManager.default.contents(atPath: cached),
             let engraving = try? JSONDecoder().decode(Engraving.self, from: data), !engraving.pages.isEmpty
         {
             return engraving
         }
-        let engraving = try engrave(document, file: path, transpose: transpose)
+        let engraving = try engrave(document, file: path, transpose: transpose, page: page)
         if let cache, let cached, let data = try? JSONEncoder().encode(engraving) {
             // A cache that cannot be written costs the next run an engraving, nothing more.
             try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
@@ -72,19 +90,21 @@ public struct Engraving: Codable, Sendable, Equatable {
         return environment["HOME"].map { "\($0)/.cache/choir/engravings" }
     }
 
-    /// The document, the transposition and the layout, hashed (FNV-1a, 64 bits): a changed score is a new key.
-    static func cacheKey(_ document: [UInt8], transpose: Int) -> String {
+    /// The document, the transposition, the page's size and the layout, hashed (FNV-1a, 64 bits): a changed score
+    /// is a new key.
+    static func cacheKey(_ document: [UInt8], transpose: Int, page: PageSize? = nil) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in document + Array("\(transpose) \(layoutVersion)".utf8) {
+        let size = page.map { " \($0.width)x\($0.height)" } ?? ""
+        for byte in document + Array("\(transpose) \(layoutVersion)\(size)".utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
     }
 
     /// Bumped whenever `engrave.py` lays pages out differently.
-    static let layoutVersion = 2
+    static let layoutVersion = 3
 
-    private static func engrave(_ document: [UInt8], file: String, transpose: Int) throws(SessionError) -> Engraving {
+    private static func engrave(_ document: [UInt8], file: String, transpose: Int, page: PageSize?) throws(SessionError) -> Engraving {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("choir-engrave-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let request = folder.appendingPathComponent("request.json"), output = folder.appendingPathComponent("engraving.json")
@@ -93,7 +113,10 @@ public struct Engraving: Codable, Sendable, Equatable {
         let script = try ViewAssets.text("engrave.py")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let body = JSON.object([("document", .string(String(decoding: document, as: UTF8.self))), ("transpose", .int(transpose))])
+            let body = JSON.object([
+                ("document", .string(String(decoding: document, as: UTF8.self))), ("transpose", .int(transpose)),
+                ("width", page.map { .int($0.width) } ?? .null), ("height", page.map { .int($0.height) } ?? .null),
+            ])
             try Data(body.serialized().utf8).write(to: request)
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)

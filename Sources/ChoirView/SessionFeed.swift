@@ -27,6 +27,8 @@ public final class SessionFeed: @unchecked Sendable {
         var results = 0
         var traceEnd = -Double.infinity
         var snapshot = SessionSnapshot()
+        /// The state as the tabs were last sent it.
+        var shown = SessionSnapshot()
         /// When the last state was sent, in ms on the monotonic clock.
         var at = 0
         /// Whether a pitch came after the last position.
@@ -86,8 +88,11 @@ public final class SessionFeed: @unchecked Sendable {
                 sent.pitched = true
             case .audio: (urgent, due) = (false, false)
             }
-            if urgent || (due && now - sent.at >= 16 && !Self.same(previous, snapshot)) {
+            // Against what the tabs were last sent, so that a change held back for coming too soon after the last
+            // goes with the next event, even one that changes nothing itself.
+            if urgent || (due && now - sent.at >= 16 && !Self.same(sent.shown, snapshot)) {
                 sent.at = now
+                sent.shown = snapshot
                 sent.sequence += 1
                 let message = state(snapshot, sequence: sent.sequence, results: sent.results, traceAfter: sent.traceEnd)
                 sent.results = snapshot.results.count
@@ -134,7 +139,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("flags", .array(snapshot.flags.map(JSON.string))),
             ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
-            ("results", .array(results.map(Self.result))), ("ended", .bool(snapshot.ended)),
+            ("results", .array(results.map(Self.result))), ("accuracy", .string(snapshot.accuracy)), ("ended", .bool(snapshot.ended)),
         ])
         return message.serialized()
     }
@@ -190,6 +195,8 @@ public final class SessionFeed: @unchecked Sendable {
                 "colours",
                 .object(HTMLReport.colours.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) })
             ),
+            // Each verdict's sign, which tells it apart where its colour does not.
+            ("marks", .object(Verdict.allCases.map { ($0.rawValue, .string($0.mark)) })),
             ("pages", .array(score.engraving.pages.map(JSON.string))),
             ("mine", .array(score.mine.map { .array([.int($0.staff), .int($0.layer)]) })),
             ("measures", .array(measures)), ("notes", .array(notes)),

@@ -2,8 +2,9 @@ import ChoirBase
 import ChoirServer
 import ChoirSession
 
-/// The page's server (``LoopbackServer``): the page, its script and style (``ViewAssets``), the one score, and the WebSocket the
-/// tabs follow the session on, every address under the server's token.
+/// The page's server (``LoopbackServer``): the page, its script and style (``ViewAssets``), the one score, its
+/// engraving at each tab's size (``PageEngravings``), and the WebSocket the tabs follow the session on, every address
+/// under the server's token.
 public final class ViewServer: Sendable {
     private let server: LoopbackServer
 
@@ -11,8 +12,10 @@ public final class ViewServer: Sendable {
     public var address: String { server.address }
     public var port: UInt16 { server.port }
 
-    /// Starts serving `score` (the page's music, as JSON) and `hub`'s WebSocket.
-    public init(score: String, hub: ViewHub, limits: ServerLimits = ServerLimits()) throws(SessionError) {
+    /// Starts serving `score` (the page's music, as JSON), `engravings` at `engraving.json` and `hub`'s WebSocket.
+    public init(
+        score: String, hub: ViewHub, engravings: PageEngravings? = nil, limits: ServerLimits = ServerLimits()
+    ) throws(SessionError) {
         var router = Router()
         let asset = { (text: String, type: String) in
             { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
@@ -22,6 +25,7 @@ public final class ViewServer: Sendable {
         router.get("view.js", asset(try ViewAssets.text("view.js"), "text/javascript; charset=utf-8"))
         router.get("view.css", asset(try ViewAssets.text("view.css"), "text/css; charset=utf-8"))
         router.get("score.json", asset(score, "application/json"))
+        if let engravings { router.get("engraving.json") { engravings.respond($0) } }
         router.webSocket("live") { hub.open($0) }
         do {
             server = try LoopbackServer(

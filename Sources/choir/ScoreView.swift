@@ -16,9 +16,11 @@ final class ScoreView {
     init(_ session: any SteeredSession, open: Bool) throws {
         let engraving: Engraving
         do {
-            engraving = try Engraving.of(score: session.resolved.plan.score, transpose: session.resolved.plan.transpose)
+            let (score, transpose) = (session.resolved.plan.score, session.resolved.plan.transpose)
+            engraving = try Engraving.of(score: score, transpose: transpose)
             feed = SessionFeed(session, engraving: engraving)
-            server = try ViewServer(score: feed.setup, hub: feed.hub)
+            server = try ViewServer(
+                score: feed.setup, hub: feed.hub, engravings: PageEngravings(score: score, transpose: transpose, base: engraving))
         } catch {
             throw fail(error)
         }

@@ -46,6 +46,8 @@ final class Browser {
     /// before the old page goes, so what is asked next may meet the old page or none.
     func reload() throws { try ask(["reload": true]) }
     func eval(_ script: String) throws -> Any { try ask(["eval": script]) }
+    /// Resizes the window, as its user would.
+    func resize(width: Int, height: Int) throws { try ask(["viewport": [width, height]]) }
     func key(_ key: String) throws { try ask(["key": key]) }
 
     /// Evaluates `script` every 50 ms until it is true, for up to `timeout` seconds (a page loading in between

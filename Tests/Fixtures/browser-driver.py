@@ -3,6 +3,7 @@
 One JSON request per line on standard input, one JSON answer per line on standard output:
   {"open": URL, "width": W, "height": H}   load a page
   {"reload": true}                         load the page again, answering once it has loaded
+  {"viewport": [W, H]}                     resize the window
   {"eval": "JS expression"}                its value
   {"key": "Space"}                         press a key (Playwright's names)
   {"screenshot": PATH}                     a PNG of the viewport
@@ -27,6 +28,9 @@ with sync_playwright() as playwright:
                 answer = {"ok": True}
             elif "reload" in request:
                 page.reload()
+                answer = {"ok": True}
+            elif "viewport" in request:
+                page.set_viewport_size({"width": request["viewport"][0], "height": request["viewport"][1]})
                 answer = {"ok": True}
             elif "eval" in request:
                 answer = {"value": page.evaluate(request["eval"])}
