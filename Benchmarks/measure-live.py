@@ -8,8 +8,8 @@ played into one, the bundled demo take played into the other, whose monitor is t
 2. Without a terminal, the piece looped for MINUTES (default 10) while a busy loop holds the other core:
    underruns, overruns and samples dropped (goal 0).
 
-The session judges as choir practice does by default (the mix on a device, so loudspeakers: YIN guided by the
-learned tracker); `--tracker yin|net|auto` picks another.
+The session judges as choir practice does by default (YIN, the mix's echo taken out of what the microphone hears);
+`--tracker net` has the learned tracker judge, beside YIN's needle.
 
 Usage: Benchmarks/measure-live.py [MINUTES] [--tracker KIND]. Needs pulseaudio, pulseaudio-utils and tmux, and a release build.
 """
