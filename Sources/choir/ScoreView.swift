@@ -53,7 +53,7 @@ final class ScoreView {
     }
 
     /// `$BROWSER`, else `xdg-open`, detached from the terminal.
-    private static func browse(_ address: String) {
+    static func browse(_ address: String) {
         let browser = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

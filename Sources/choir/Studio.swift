@@ -1,0 +1,56 @@
+import ArgumentParser
+import ChoirBase
+import ChoirLibrary
+import ChoirSession
+import ChoirView
+import FoundationEssentials
+
+extension Choir {
+    /// `choir studio`: the library in the browser, one local app on 127.0.0.1 behind a token.
+    struct Studio: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open your library in the browser: find pieces and add scores (its address is the first line printed).",
+            discussion: """
+                FOLDER's scores are added to the library first (changed and moved files noticed, as `choir library add` \
+                does), and scores brought to the page are filed there. A line on standard input, or a signal, ends it.
+                """)
+
+        @Argument(help: "A folder of scores (default: scores/ beside the history, where the library's are filed).")
+        var folder: String?
+
+        @Flag(name: .customLong("open"), help: "Open the app in the desktop's browser.")
+        var openStudio = false
+
+        func run() async throws {
+            let signals = SignalWatcher()
+            let library = try openLibrary()
+            if let folder, (try? FileManager.default.attributesOfItem(atPath: folder))?[.type] as? FileAttributeType != .typeDirectory {
+                throw fail("\(folder): no such folder: expected a folder of scores", ExitStatus.noInput)
+            }
+            let folder = folder ?? Library.defaultFolder(history: PracticePlan.defaultHistory)
+            let server: StudioServer
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let changes = try library.add(Library.scores(in: [folder]))
+                server = try StudioServer(library: library, folder: folder)
+                FileOutput.write("Studio: \(server.address)\n")
+                FileOutput.write(Library.added(changes, total: try library.entries().count))
+            } catch {
+                throw fail(error)
+            }
+            defer { server.stop() }
+            if openStudio { ScoreView.browse(server.address) }
+            let (inputs, stop) = FrontEndInput.stream(AsyncStream<Never> { _ in }, typing: .lines, signals: signals)
+            defer { stop() }
+            // A line ends the studio; the end of input leaves the page in charge (a launcher gives no terminal).
+            waiting: for await input in inputs {
+                switch input {
+                case .line(let text): if text.contains("\n") { break waiting }
+                case .signal: break waiting
+                case .event, .key, .closed: continue
+                }
+            }
+            if let signal = signals.received { throw ExitCode(128 + signal) }
+        }
+    }
+}
