@@ -20,12 +20,14 @@ function element(tag, attributes, ...children) {
 }
 
 /// One piece as `choir library list` describes it: title, composer, voicing, key, length and each line's range.
-function piece(listed) {
+function pieceItem(listed) {
   const voicing = listed.voicing || "instruments";
   const extra = listed.accompaniment.length ? " + " + listed.accompaniment.join(", ") : "";
   const minutes = Math.floor(listed.seconds / 60), seconds = String(Math.round(listed.seconds % 60)).padStart(2, "0");
+  const open = element("button", { type: "button", class: "open", "aria-label": `Open ${listed.title}` }, "Open");
+  open.addEventListener("click", () => openPiece(listed.path));
   const item = element("li", { "data-path": listed.path },
-    element("h2", {}, listed.title),
+    element("h2", {}, listed.title), open,
     listed.composer ? element("span", { class: "composer" }, listed.composer) : "",
     element("p", { class: "facts" }, `${voicing}${extra} · ${listed.key} · ${listed.measures} measures · ${minutes}:${seconds}`),
     element("p", { class: "ranges" }, ...listed.lines.map((line) =>
@@ -55,7 +57,7 @@ async function search() {
     return;
   }
   problem("");
-  $("#pieces").replaceChildren(...body.map(piece));
+  $("#pieces").replaceChildren(...body.map(pieceItem));
   $("#message").textContent = body.length === 1 ? "1 piece" : `${body.length} pieces`;
   if (mine === 1) performance.mark("listed"); // The library's first paint, for the tests' figure.
 }
@@ -96,5 +98,106 @@ document.addEventListener("drop", (event) => {
   event.preventDefault();
   document.body.classList.remove("dragging");
   add([...event.dataTransfer.files]);
+});
+// The piece screen: the mix, transposition and tempo as `choir play` takes them, sent to the server whole with each
+// request; the session it starts shows in the score view's own page.
+let piece = null, session = null;
+
+function pieceProblem(text) {
+  $("#piece-error").textContent = text || "";
+  $("#piece-error").hidden = !text;
+}
+
+/// The piece screen's settings as the server's query: the library path, my lines, each line's volume, mute, solo
+/// and instrument where they differ from the piece's own, the transposition and the tempo.
+function pieceQuery() {
+  const query = new URLSearchParams({ path: piece.path });
+  for (const row of document.querySelectorAll("#mixer tbody tr")) {
+    const line = row.dataset.line, original = piece.lines.find((l) => l.name === line);
+    if (row.querySelector(".mine").checked) query.append("mine", line);
+    const volume = row.querySelector(".volume").value;
+    if (Number(volume) !== original.volume) query.append("volume", `${line}:${volume}`);
+    if (row.querySelector(".mute").checked) query.append("mute", line);
+    if (row.querySelector(".solo").checked) query.append("solo", line);
+    const instrument = row.querySelector(".instrument").value;
+    if (instrument !== original.instrument) query.append("instrument", `${line}:${instrument}`);
+  }
+  if ($("#transpose").value !== "0") query.set("transpose", $("#transpose").value);
+  if ($("#tempo").value !== "100") query.set("tempo", $("#tempo").value);
+  return query;
+}
+
+function settingsChanged() {
+  $("#tempo-shown").textContent = `${$("#tempo").value}%`;
+  $("#download").href = `${base}mix.wav?${pieceQuery()}`;
+}
+
+async function openPiece(path) {
+  const answer = await fetch(`${base}piece.json?${new URLSearchParams({ path })}`, { cache: "no-store" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    problem(body.error);
+    return;
+  }
+  piece = body;
+  $("#piece-title").textContent = piece.title;
+  $("#mixer tbody").replaceChildren(...piece.lines.map((line) => {
+    const named = (what) => ({ "aria-label": `${line.name} ${what}` });
+    const mine = element("input", { type: "checkbox", class: "mine", "aria-label": `${line.name} is mine` });
+    mine.checked = line.mine;
+    const volume = element("input", { type: "range", class: "volume", min: "0", max: "100", step: "1", ...named("volume") });
+    volume.value = String(line.volume);
+    const instrument = element("select", { class: "instrument", ...named("instrument") },
+      ...piece.instruments.map((name) => element("option", {}, name)));
+    instrument.value = line.instrument;
+    return element("tr", { "data-line": line.name },
+      element("th", { scope: "row" }, line.name), element("td", {}, mine), element("td", {}, volume),
+      element("td", {}, element("input", { type: "checkbox", class: "mute", "aria-label": `Mute ${line.name}` })),
+      element("td", {}, element("input", { type: "checkbox", class: "solo", "aria-label": `Solo ${line.name}` })),
+      element("td", {}, instrument));
+  }));
+  $("#transpose").replaceChildren(...piece.transpositions.map((n) =>
+    element("option", { value: String(n) }, n === 0 ? "as written" : `${n > 0 ? "+" : "−"}${Math.abs(n)} semitones`)));
+  $("#transpose").value = "0";
+  $("#tempo").value = "100";
+  settingsChanged();
+  pieceProblem("");
+  $("#library").hidden = true;
+  $("#piece").hidden = false;
+  $("#piece-title").focus();
+}
+
+/// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
+async function start(kind, body) {
+  const query = pieceQuery();
+  if (body) query.set("name", body.name);
+  const answer = await fetch(`${base}${kind}?${query}`, { method: "POST", body: body || "" });
+  const said = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(said.error);
+    return;
+  }
+  pieceProblem("");
+  session = said.session;
+  $("#score").src = `${base}session/${session}/`;
+  $("#score").hidden = false;
+  $("#pause").disabled = $("#stop").disabled = false;
+  $("#session-state").textContent = kind === "play" ? "playing" : body ? `judging ${body.name}` : "listening";
+}
+
+async function steer(command) {
+  if (session !== null) await fetch(`${base}session/${session}/${command}`, { method: "POST" });
+}
+
+$("#mixer").addEventListener("input", settingsChanged);
+$("#settings").addEventListener("input", settingsChanged);
+$("#play").addEventListener("click", () => start("play"));
+$("#pause").addEventListener("click", () => steer("pause"));
+$("#stop").addEventListener("click", () => steer("stop"));
+$("#take").addEventListener("click", () => start("take", $("#take-file").files[0]));
+$("#back").addEventListener("click", () => {
+  $("#piece").hidden = true;
+  $("#library").hidden = false;
+  search();
 });
 search();

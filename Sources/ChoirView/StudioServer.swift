@@ -6,17 +6,24 @@ import ChoirSession
 import Foundation
 
 /// `choir studio`'s server (``LoopbackServer``, behind its token, Host and Origin checked): the app's page, script and
-/// style (``ViewAssets``), and the library as the app asks for it, through the same engine calls as `choir library`:
-/// `library.json` lists and searches it (``LibraryQuery``, ``Library/found(_:)``), a POST to `library` adds the score
-/// in its body (``Library/add(upload:named:into:)``).
+/// style (``ViewAssets``), and what the app asks of the engine, through the calls the terminal's commands make:
+/// - `library.json` lists and searches the library (``LibraryQuery``, ``Library/found(_:)``), a POST to `library` adds
+///   the score in its body (``Library/add(upload:named:into:)``);
+/// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
+///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
+///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page.
 public final class StudioServer: Sendable {
     private let server: LoopbackServer
+    private let sessions: StudioSessions
 
     /// The app's address, token included.
     public var address: String { server.address }
 
-    /// Serves the app on `library`, filing scores brought to the page in `folder`.
-    public init(library: Library, folder: String, limits: ServerLimits = ServerLimits()) throws(SessionError) {
+    /// Serves the app on `library`, filing scores brought to the page in `folder`, playing and listening on
+    /// `devices`.
+    public init(library: Library, folder: String, devices: StudioDevices, limits: ServerLimits = ServerLimits()) throws(SessionError) {
+        let sessions = StudioSessions(devices: devices)
+        self.sessions = sessions
         var router = Router()
         let asset = { (text: String, type: String) in
             { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
@@ -27,17 +34,43 @@ public final class StudioServer: Sendable {
         router.get("studio.css", asset(try ViewAssets.text("studio.css"), "text/css; charset=utf-8"))
         router.get("library.json") { Self.search(library, $0) }
         router.post("library") { Self.add(library, folder: folder, $0) }
+        router.get("piece.json") { request in
+            Self.answer { () throws in StudioPiece.json(try StudioPiece.plan(request, library: library).resolve()) }
+        }
+        router.get("mix.wav") { Self.render(library, $0) }
+        router.post("play") { request in
+            Self.answer { () throws in
+                .object([("session", .int(try sessions.play(try StudioPiece.plan(request, library: library).resolve())))])
+            }
+        }
+        router.post("take") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
+            }
+        }
+        for (name, command) in [("pause", SessionCommand.togglePause), ("stop", .quit)] {
+            router.post("session/:id/\(name)") { request in
+                guard let id = request.parameters["id"].flatMap(Int.init), sessions.send(command, to: id) else {
+                    return .plain(404, "no such session")
+                }
+                return HTTPResponse(status: 204)
+            }
+        }
+        sessions.route(
+            &router, page: try ViewAssets.text("view.html"), script: try ViewAssets.text("view.js"), style: try ViewAssets.text("view.css"))
         do {
-            server = try LoopbackServer(
-                router: router, limits: limits,
-                headers: [("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; img-src 'self' data:")])
+            server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", ViewServer.policy)])
         } catch {
             throw SessionError(.deviceUnavailable, "the studio cannot listen on 127.0.0.1: \(error)")
         }
     }
 
-    /// Stops serving, closing every connection.
-    public func stop() { server.stop() }
+    /// Ends the session playing, if any, and stops serving, closing every connection.
+    public func stop() {
+        sessions.end()
+        server.stop()
+    }
 
     /// `library.json?text=…&voicing=…&part=…&lowest=…&highest=…&key=…`: the pieces found, as `choir library search
     /// --json` prints them; a query that is not one gets 422 and the command's one-line error.
@@ -71,6 +104,36 @@ public final class StudioServer: Sendable {
         } catch {
             return json(422, .object([("error", .string("\(error)"))]))
         }
+    }
+
+    /// `mix.wav?…`: the mix as the piece screen sets it, rendered as `choir render` renders it.
+    static func render(_ library: Library, _ request: HTTPRequest) -> HTTPResponse {
+        let file = NSTemporaryDirectory() + "choir-studio-mix-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            let resolved = try StudioPiece.plan(request, library: library).resolve()
+            try MixRender.wav(resolved, to: file, sampleRate: 48000)
+            return HTTPResponse(contentType: "audio/wav", body: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        } catch {
+            return json(422, .object([("error", .string("\(error)"))]))
+        }
+    }
+
+    /// The take a `take` request's body holds, kept in a file named like the one sent (by its extension the session
+    /// reads it); nil for an empty body: the microphone.
+    private static func take(_ request: HTTPRequest) throws -> String? {
+        guard !request.body.isEmpty else { return nil }
+        let name = request.query("name") ?? "take.wav"
+        let dot = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ".wav"
+        let file =
+            NSTemporaryDirectory() + "choir-studio-take-\(UUID().uuidString)" + dot.filter { $0.isLetter || $0.isNumber || $0 == "." }
+        try Data(request.body).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    /// The JSON `work` gives, or 422 with its one-line error.
+    private static func answer(_ work: () throws -> JSON) -> HTTPResponse {
+        do { return json(200, try work()) } catch { return json(422, .object([("error", .string("\(error)"))])) }
     }
 
     private static func json(_ status: Int, _ value: JSON) -> HTTPResponse {

@@ -24,18 +24,15 @@ public final class ViewServer: Sendable {
         router.get("score.json", asset(score, "application/json"))
         router.webSocket("live") { hub.open($0) }
         do {
-            server = try LoopbackServer(
-                router: router, limits: limits,
-                headers: [
-                    (
-                        "Content-Security-Policy",
-                        "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
-                    )
-                ])
+            server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", Self.policy)])
         } catch {
             throw SessionError(.deviceUnavailable, "the score view cannot listen on 127.0.0.1: \(error)")
         }
     }
+
+    /// What the page may load: choir's own files alone, and the WebSocket to choir.
+    static let policy =
+        "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
 
     /// Stops serving, closing every connection.
     public func stop() { server.stop() }

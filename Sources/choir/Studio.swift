@@ -9,7 +9,7 @@ extension Choir {
     /// `choir studio`: the library in the browser, one local app on 127.0.0.1 behind a token.
     struct Studio: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Open your library in the browser: find pieces and add scores (its address is the first line printed).",
+            abstract: "Your library in the browser: find and add scores, mix a piece, play it and sing takes (the address is printed first).",
             discussion: """
                 FOLDER's scores are added to the library first (changed and moved files noticed, as `choir library add` \
                 does), and scores brought to the page are filed there. A line on standard input, or a signal, ends it.
@@ -20,6 +20,11 @@ extension Choir {
 
         @Flag(name: .customLong("open"), help: "Open the app in the desktop's browser.")
         var openStudio = false
+
+        @OptionGroup var output: PlaybackDevice
+
+        @Option(name: .customLong("input"), help: "The microphone for takes sung live: an ALSA capture device.")
+        var input = "default"
 
         func run() async throws {
             let signals = SignalWatcher()
@@ -32,7 +37,11 @@ extension Choir {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 let changes = try library.add(Library.scores(in: [folder]))
-                server = try StudioServer(library: library, folder: folder)
+                var devices = StudioDevices()
+                (devices.output, devices.input, devices.period, devices.sampleRate) = (
+                    output.device, input, output.period, output.sampleRate
+                )
+                server = try StudioServer(library: library, folder: folder, devices: devices)
                 FileOutput.write("Studio: \(server.address)\n")
                 FileOutput.write(Library.added(changes, total: try library.entries().count))
             } catch {

@@ -47,6 +47,8 @@ final class Browser {
     func reload() throws { try ask(["reload": true]) }
     func eval(_ script: String) throws -> Any { try ask(["eval": script]) }
     func key(_ key: String) throws { try ask(["key": key]) }
+    /// Chooses `files` in the file input `selector`, as its dialog would.
+    func choose(_ selector: String, files: [String]) throws { try ask(["choose": selector, "files": files]) }
 
     /// Evaluates `script` every 50 ms until it is true, for up to `timeout` seconds (a page loading in between
     /// is waited for).

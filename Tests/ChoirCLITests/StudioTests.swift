@@ -144,6 +144,127 @@ import Testing
         #expect(viewing.finish() == 0)
     }
 
+    /// The root-mean-square level of the mix the piece screen's "Download the mix" gives now, decoded by the browser.
+    static func mixLevel(_ browser: Browser) throws -> Double {
+        try #require(
+            try browser.eval(
+                """
+                (async () => { const bytes = await (await fetch(document.querySelector('#download').href)).arrayBuffer();
+                  const audio = await new OfflineAudioContext(2, 1, 48000).decodeAudioData(bytes);
+                  let sum = 0, count = 0;
+                  for (let c = 0; c < audio.numberOfChannels; c++) for (const x of audio.getChannelData(c)) { sum += x * x; count++; }
+                  return Math.sqrt(sum / count); })()
+                """) as? Double)
+    }
+
+    /// The score view's page in the piece screen's frame.
+    static let frame = "document.querySelector('#score').contentDocument"
+
+    /// The piece screen, with `--device none`: two lines chosen as mine are the session's (highlighted on their
+    /// staves, the ball's), the Tenor's volume slider moved by keyboard changes its level in the rendered mix (to
+    /// silence, then to half: linear gains), Play plays silently on the music's true time and Pause holds it, and a
+    /// take chosen as a file is judged live on the engraved score with the report on it, the same accuracy the history
+    /// keeps.
+    @Test func aPieceIsMixedPlayedAndATakeJudgedFromThePage() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        let viewing = try ScoreViewTests.Viewing(
+            ["studio", folder, "--device", "none", "--input", "hw:99"], data: data, announced: Self.announced)
+        let browser = try Browser()
+        try browser.open(viewing.address)
+        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
+        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
+        #expect(try browser.wait("!document.querySelector('#piece').hidden && document.querySelectorAll('#mixer tbody tr').length === 4"))
+        let named = try browser.eval(
+            "['Tenor volume', 'Tenor instrument', 'Tenor is mine', 'Mute Tenor', 'Solo Tenor'].map((n) => document.querySelectorAll(`[aria-label=\"${n}\"]`).length)"
+        )
+        #expect(named as? [Int] == [1, 1, 1, 1, 1])
+        #expect(try browser.eval("document.querySelector('[aria-label=\"Tenor instrument\"]').value") as? String == "Choir Aahs")
+
+        // The mix: the tenor alone, then its slider to the bottom and up five pages, by keyboard.
+        _ = try browser.eval("document.querySelector('[aria-label=\"Solo Tenor\"]').click()")
+        let full = try Self.mixLevel(browser)
+        _ = try browser.eval("document.querySelector('[aria-label=\"Tenor volume\"]').focus()")
+        try browser.key("Home")
+        #expect(try browser.eval("document.querySelector('[aria-label=\"Tenor volume\"]').value") as? String == "0")
+        let silent = try Self.mixLevel(browser)
+        for _ in 0..<5 { try browser.key("PageUp") }
+        #expect(try browser.eval("document.querySelector('[aria-label=\"Tenor volume\"]').value") as? String == "50")
+        let half = try Self.mixLevel(browser)
+        print("studio: the tenor alone at 100, 0 and 50: RMS \(full), \(silent), \(half)")
+        #expect(full > 0.01)
+        #expect(silent < 1e-4)
+        #expect(abs(half / full - 0.5) < 0.02, "\(half / full)")
+        _ = try browser.eval("document.querySelector('[aria-label=\"Solo Tenor\"]').click()")
+
+        // Tenor and Bass as mine; Play, silently on the music's true time.
+        for line in ["Tenor", "Bass"] { _ = try browser.eval("document.querySelector('[aria-label=\"\(line) is mine\"]').click()") }
+        _ = try browser.eval("document.querySelector('#play').click()")
+        #expect(
+            try browser.wait(
+                "!document.querySelector('#score').hidden && /^m\\. \\d/.test(\(Self.frame).querySelector('#where')?.textContent ?? '')"))
+        let staves = try #require(
+            try browser.eval(
+                "[1, 2, 3, 4].map((n) => \(Self.frame).querySelectorAll(`g.staff[data-n=\"${n}\"] g.note.mine`).length)") as? [Int])
+        #expect(staves[0] == 0 && staves[1] == 0 && staves[2] > 20 && staves[3] > 20, "\(staves)")
+        let measure = "Number(\(Self.frame).querySelector('#where').textContent.match(/m\\. (\\d+)/)[1])"
+        let first = try #require(try browser.eval(measure) as? Int)
+        Thread.sleep(forTimeInterval: 4.5)
+        // ♩ = 80 in 3/4: a measure every 2.25 s.
+        let later = try #require(try browser.eval(measure) as? Int)
+        #expect((first + 1...first + 3).contains(later), "m. \(first), then m. \(later) 4.5 s later")
+        _ = try browser.eval("document.querySelector('#pause').click()")
+        #expect(try browser.wait("(\(Self.frame).querySelector('#flags')?.textContent ?? '').includes('paused')"))
+        let held = try browser.eval("\(Self.frame).querySelector('#where').textContent") as? String
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try browser.eval("\(Self.frame).querySelector('#where').textContent") as? String == held)
+
+        // Transposed down a tone at half tempo: the session's tempo, its notes two semitones lower.
+        let written =
+            try browser.eval(
+                "fetch(\(Self.frame).location.href + 'score.json').then((r) => r.json()).then((s) => s.notes.map((n) => n.midi))") as? [Int]
+        _ = try browser.eval("document.querySelector('#tempo').focus()")
+        for _ in 0..<10 { try browser.key("ArrowLeft") }
+        #expect(try browser.eval("document.querySelector('[aria-label=\"Tempo\"]').value") as? String == "50")
+        _ = try browser.eval(
+            "(() => { const t = document.querySelector('[aria-label=\"Transposition\"]'); t.value = '-2'; t.dispatchEvent(new Event('input', { bubbles: true })); return true })()"
+        )
+        _ = try browser.eval("document.querySelector('#play').click()")
+        #expect(try browser.wait("(\(Self.frame).querySelector('#tempo')?.textContent ?? '').startsWith('♩ = 40')"))
+        let transposed =
+            try browser.eval(
+                "fetch(\(Self.frame).location.href + 'score.json').then((r) => r.json()).then((s) => s.notes.map((n) => n.midi))") as? [Int]
+        #expect(written?.isEmpty == false && transposed == written?.map { $0 - 2 })
+        for _ in 0..<10 { try browser.key("ArrowRight") }
+        _ = try browser.eval(
+            "(() => { const t = document.querySelector('[aria-label=\"Transposition\"]'); t.value = '0'; t.dispatchEvent(new Event('input', { bubbles: true })); return true })()"
+        )
+
+        // The microphone is the engine's: one that is not there is said in one line on the page.
+        _ = try browser.eval("document.querySelector('#take').click()")
+        #expect(try browser.wait("!document.querySelector('#piece-error').hidden"))
+        let microphone = try browser.eval("document.querySelector('#piece-error').textContent") as? String ?? ""
+        #expect(microphone.contains("hw:99") && !microphone.contains("\n"), "\(microphone)")
+
+        // A take from a file, of the tenor alone: judged on the score, the report there, kept in the history.
+        _ = try browser.eval("document.querySelector('[aria-label=\"Bass is mine\"]').click()")
+        try browser.choose("#take-file", files: [CLI.root.path + "/Resources/DemoTakes/amazing_grace_tenor.wav"])
+        _ = try browser.eval("document.querySelector('#take').click()")
+        #expect(try browser.wait("!(\(Self.frame).querySelector('#report')?.hidden ?? true)", timeout: 30))
+        #expect(try browser.eval("\(Self.frame).querySelectorAll('g.note.judged').length") as? Int ?? 0 > 20)
+        let heading = try #require(try browser.eval("\(Self.frame).querySelector('#report h2').textContent") as? String)
+        let history = try CLI.run(["history"], environment: ["XDG_DATA_HOME": data])
+        let sessions = history.stdout.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        #expect(sessions.count == 1, "\(history.stdout)")
+        let accuracy = try #require(sessions.first?.split(separator: " ").first { $0.hasSuffix("%") })
+        #expect(heading.hasPrefix("Accuracy \(accuracy) ("), "\(heading) \(history.stdout)")
+
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        #expect(viewing.finish() == 0)
+    }
+
     /// A folder that is not there is a one-line error (66), and the studio starts nothing.
     @Test func aMissingFolderIsAOneLineError() throws {
         let data = try PracticeCommandTests.dataHome()

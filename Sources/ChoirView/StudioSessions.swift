@@ -1,0 +1,126 @@
+import ChoirBase
+import ChoirServer
+import ChoirSession
+import Foundation
+
+/// Where the studio's sessions play and listen, as `choir studio`'s options say.
+public struct StudioDevices: Sendable {
+    /// Where the mix plays: an ALSA device, or "none" (silence, on the music's true time).
+    public var output = "default"
+    /// The microphone a take sung live comes from: an ALSA capture device.
+    public var input = "default"
+    public var period = 256
+    public var sampleRate = 48000
+
+    public init() {}
+}
+
+/// The studio's session, one at a time: the mix played from the piece screen (``PlaybackSession``) or a take
+/// judged (``PracticeSession``), each followed by a ``SessionFeed`` that the page shows at `session/N/` through the
+/// score view's own page. Starting another ends the one before.
+final class StudioSessions: Sendable {
+    private struct Running {
+        var id: Int
+        var session: any SteeredSession
+        var feed: SessionFeed
+        /// The take's file, when the page sent it: removed with the session.
+        var take: String?
+    }
+
+    private let running = Locked<Running?>(nil)
+    private let count = Locked(0)
+    let devices: StudioDevices
+
+    init(devices: StudioDevices) { self.devices = devices }
+
+    /// Plays `resolved`'s mix on the studio's output; returns the session's number.
+    func play(_ resolved: ResolvedPlayback) throws(SessionError) -> Int {
+        let session = try PlaybackSession(
+            resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, holdsAtEnd: true)
+        return try begin(session, take: nil) { () throws(SessionError) in try session.start() }
+    }
+
+    /// Judges a take of `playback`: the recording at `take` (which the session then owns), else the studio's microphone
+    /// with the mix on its output.
+    func practise(_ playback: PlaybackPlan, take: String?) throws(SessionError) -> Int {
+        var plan = PracticePlan(playback: playback)
+        if let take {
+            plan.input = .take(take)
+        } else {
+            plan.input = .device(devices.input)
+            plan.output = MixDestination(devices.output)
+        }
+        plan.sampleRate = devices.sampleRate
+        let session = try PracticeSession(plan)
+        return try begin(session, take: take) { () throws(SessionError) in try session.start() }
+    }
+
+    /// Engraves `session`'s score, follows it and starts it, ending the session before.
+    private func begin(_ session: any SteeredSession, take: String?, start: () throws(SessionError) -> Void) throws(SessionError) -> Int {
+        let engraving: Engraving
+        do {
+            engraving = try Engraving.of(score: session.resolved.plan.score, transpose: session.resolved.plan.transpose)
+        } catch {
+            session.send(.quit)
+            throw error
+        }
+        let feed = SessionFeed(session, engraving: engraving)
+        let id = count.withLock { count in
+            count += 1
+            return count
+        }
+        end()
+        feed.start()
+        try start()
+        running.withLock { $0 = Running(id: id, session: session, feed: feed, take: take) }
+        return id
+    }
+
+    /// Passes a command to session `id`, if it is the one running.
+    func send(_ command: SessionCommand, to id: Int) -> Bool {
+        guard let session = running.withLock({ $0?.id == id ? $0?.session : nil }) else { return false }
+        session.send(command)
+        return true
+    }
+
+    /// The feed of session `id`, if it is the one running.
+    func feed(_ id: String?) -> SessionFeed? {
+        running.withLock { running in running.flatMap { String($0.id) == id ? $0.feed : nil } }
+    }
+
+    /// Ends the running session, if any, and lets its tabs go.
+    func end() {
+        guard
+            let ended = running.withLock({ running in
+                defer { running = nil }
+                return running
+            })
+        else { return }
+        ended.session.send(.quit)
+        if let playback = ended.session as? PlaybackSession { playback.stop() }
+        if let practice = ended.session as? PracticeSession { _ = practice.wait() }
+        ended.feed.stop()
+        if let take = ended.take { try? FileManager.default.removeItem(atPath: take) }
+    }
+
+    /// The routes of `session/N/`: the score view's page, script and style, the session's music, its WebSocket.
+    func route(_ router: inout Router, page: String, script: String, style: String) {
+        let asset = { (text: String, type: String) in
+            { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
+        }
+        router.get("session/:id/", asset(page, "text/html; charset=utf-8"))
+        router.get("session/:id/view.js", asset(script, "text/javascript; charset=utf-8"))
+        router.get("session/:id/view.css", asset(style, "text/css; charset=utf-8"))
+        router.get("session/:id/score.json") { [self] request in
+            guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
+            return HTTPResponse(contentType: "application/json", body: Array(feed.setup.utf8))
+        }
+        router.webSocket("session/:id/live") { [self] socket in
+            guard let feed = feed(socket.request.parameters["id"]) else {
+                socket.close(code: 1008, reason: "no such session")
+                return WebSocket.Handlers(text: { _ in })
+            }
+            return feed.hub.open(socket)
+        }
+    }
+}
