@@ -165,6 +165,29 @@ async function openPiece(path) {
   $("#library").hidden = true;
   $("#piece").hidden = false;
   $("#piece-title").focus();
+  await progress();
+}
+
+/// The piece's sessions over time and its marks, as the history keeps them.
+async function progress() {
+  const answer = await fetch(`${base}progress.json?${new URLSearchParams({ path: piece.path })}`, { cache: "no-store" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(body.error);
+    return;
+  }
+  $("#sessions tbody").replaceChildren(...body.sessions.map((s) => {
+    const bar = element("meter", { min: "0", max: "100", value: String(s.accuracy), "aria-label": `Accuracy of session ${s.id}` });
+    return element("tr", { "data-session": String(s.id) },
+      element("td", {}, s.date), element("td", {}, s.part), element("td", {}, `♩ = ${s.tempo}`),
+      element("td", {}, bar, ` ${s.accuracy.toFixed(1)}%`),
+      element("td", {}, s.sung ? `${s.correct} of ${s.notes}` : "nothing sung"));
+  }));
+  if (!body.sessions.length) $("#sessions tbody").append(element("tr", {}, element("td", { colspan: "5" }, "No sessions yet.")));
+  $("#marks").replaceChildren(...body.marks.map((mark) =>
+    element("li", { "data-mark": String(mark.id) }, `m. ${mark.measure}${mark.line ? ` (${mark.line})` : ""}: ${mark.text}`)));
+  if (!body.marks.length) $("#marks").append(element("li", {}, "No marks yet."));
+  document.body.dataset.progress = String(Number(document.body.dataset.progress || 0) + 1);
 }
 
 /// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
@@ -179,11 +202,66 @@ async function start(kind, body) {
   }
   pieceProblem("");
   session = said.session;
+  follow(session);
   $("#score").src = `${base}session/${session}/`;
   $("#score").hidden = false;
   $("#pause").disabled = $("#stop").disabled = false;
   $("#session-state").textContent = kind === "play" ? "playing" : body ? `judging ${body.name}` : "listening";
 }
+
+// The session's own events, beside the score's page: its report means the history has it.
+let following = null;
+function follow(id) {
+  if (following) following.close();
+  following = new WebSocket(`ws://${location.host}${base}session/${id}/live`);
+  following.addEventListener("message", (event) => {
+    if (JSON.parse(event.data).type === "report") progress();
+  });
+}
+
+// Marks: with "Add a mark" pressed, a click on a measure of the score asks what to remember there.
+let measures = new Map(), marking = null;
+
+function setMarking(on) {
+  $("#marking").setAttribute("aria-pressed", String(on));
+  $("#marking-hint").hidden = !on;
+  if (!on) $("#mark-form").hidden = true;
+}
+
+$("#score").addEventListener("load", async () => {
+  const frame = $("#score").contentDocument;
+  const setup = await (await fetch(`${base}session/${session}/score.json`, { cache: "no-store" })).json();
+  measures = new Map(setup.measures.map((m) => [m.id, m.number]));
+  $("#marking").disabled = false;
+  frame.addEventListener("click", (event) => {
+    const measure = event.target.closest && event.target.closest("g.measure");
+    if ($("#marking").getAttribute("aria-pressed") !== "true" || !measure || !measures.has(measure.id)) return;
+    event.stopPropagation();
+    event.preventDefault();
+    marking = measures.get(measure.id);
+    $("#mark-measure").textContent = marking;
+    $("#mark-form").hidden = false;
+    $("#mark-text").focus();
+  }, true);
+});
+$("#marking").addEventListener("click", () => setMarking($("#marking").getAttribute("aria-pressed") !== "true"));
+$("#mark-cancel").addEventListener("click", () => setMarking(false));
+$("#mark-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const query = pieceQuery();
+  query.set("measure", marking);
+  query.set("text", $("#mark-text").value);
+  const answer = await fetch(`${base}marks?${query}`, { method: "POST" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(body.error);
+    return;
+  }
+  pieceProblem("");
+  $("#mark-text").value = "";
+  setMarking(false);
+  await progress();
+});
 
 async function steer(command) {
   if (session !== null) await fetch(`${base}session/${session}/${command}`, { method: "POST" });

@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirLibrary
+import ChoirPractice
 import ChoirScore
 import ChoirServer
 import ChoirSession
@@ -11,7 +12,9 @@ import Foundation
 ///   the score in its body (``Library/add(upload:named:into:)``);
 /// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
 ///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
-///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page.
+///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page;
+/// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
+///   marks a measure as `choir mark add` does.
 public final class StudioServer: Sendable {
     private let server: LoopbackServer
     private let sessions: StudioSessions
@@ -21,7 +24,9 @@ public final class StudioServer: Sendable {
 
     /// Serves the app on `library`, filing scores brought to the page in `folder`, playing and listening on
     /// `devices`.
-    public init(library: Library, folder: String, devices: StudioDevices, limits: ServerLimits = ServerLimits()) throws(SessionError) {
+    public init(
+        library: Library, history: PracticeHistory, folder: String, devices: StudioDevices, limits: ServerLimits = ServerLimits()
+    ) throws(SessionError) {
         let sessions = StudioSessions(devices: devices)
         self.sessions = sessions
         var router = Router()
@@ -47,6 +52,17 @@ public final class StudioServer: Sendable {
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
                 return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
+            }
+        }
+        router.get("progress.json") { request in
+            Self.answer { () throws in try StudioProgress.json(try StudioPiece.plan(request, library: library).score, history: history) }
+        }
+        router.post("marks") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                let kept = try history.mark(
+                    score: plan.score, lines: plan.parts, measure: request.query("measure") ?? "", text: request.query("text") ?? "")
+                return .array(kept.map(StudioProgress.json))
             }
         }
         for (name, command) in [("pause", SessionCommand.togglePause), ("stop", .quit)] {

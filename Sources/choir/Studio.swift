@@ -9,7 +9,8 @@ extension Choir {
     /// `choir studio`: the library in the browser, one local app on 127.0.0.1 behind a token.
     struct Studio: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Your library in the browser: find and add scores, mix a piece, play it and sing takes (the address is printed first).",
+            abstract:
+                "Your library in the browser: find and add scores, mix a piece, play it and sing takes (the address is printed first).",
             discussion: """
                 FOLDER's scores are added to the library first (changed and moved files noticed, as `choir library add` \
                 does), and scores brought to the page are filed there. A line on standard input, or a signal, ends it.
@@ -41,7 +42,7 @@ extension Choir {
                 (devices.output, devices.input, devices.period, devices.sampleRate) = (
                     output.device, input, output.period, output.sampleRate
                 )
-                server = try StudioServer(library: library, folder: folder, devices: devices)
+                server = try StudioServer(library: library, history: try openHistory(), folder: folder, devices: devices)
                 FileOutput.write("Studio: \(server.address)\n")
                 FileOutput.write(Library.added(changes, total: try library.entries().count))
             } catch {

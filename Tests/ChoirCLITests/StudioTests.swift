@@ -164,7 +164,7 @@ import Testing
     /// staves, the ball's), the Tenor's volume slider moved by keyboard changes its level in the rendered mix (to
     /// silence, then to half: linear gains), Play plays silently on the music's true time and Pause holds it, and a
     /// take chosen as a file is judged live on the engraved score with the report on it, the same accuracy the history
-    /// keeps.
+    /// keeps, which the piece's progress then lists; a click on a measure adds a mark to my line.
     @Test func aPieceIsMixedPlayedAndATakeJudgedFromThePage() throws {
         let data = try PracticeCommandTests.dataHome()
         let folder = data + "/scores"
@@ -182,6 +182,7 @@ import Testing
         )
         #expect(named as? [Int] == [1, 1, 1, 1, 1])
         #expect(try browser.eval("document.querySelector('[aria-label=\"Tenor instrument\"]').value") as? String == "Choir Aahs")
+        #expect(try browser.wait("document.querySelector('#sessions tbody').textContent === 'No sessions yet.'"))
 
         // The mix: the tenor alone, then its slider to the bottom and up five pages, by keyboard.
         _ = try browser.eval("document.querySelector('[aria-label=\"Solo Tenor\"]').click()")
@@ -260,6 +261,32 @@ import Testing
         #expect(sessions.count == 1, "\(history.stdout)")
         let accuracy = try #require(sessions.first?.split(separator: " ").first { $0.hasSuffix("%") })
         #expect(heading.hasPrefix("Accuracy \(accuracy) ("), "\(heading) \(history.stdout)")
+
+        // The session in the piece's progress, as the history lists it.
+        #expect(try browser.wait("document.querySelectorAll('#sessions tbody tr[data-session]').length === 1"))
+        let row = try browser.eval("document.querySelector('#sessions tbody tr[data-session]').textContent") as? String ?? ""
+        #expect(row.contains("Tenor") && row.contains("♩ = 80") && row.contains(" \(accuracy)"), "\(row)")
+
+        // A mark, by a click on measure 5 of the score: for my line, kept as `choir mark add` keeps it.
+        _ = try browser.eval("document.querySelector('#marking').click()")
+        _ = try browser.eval(
+            """
+            fetch(\(Self.frame).location.href + 'score.json').then((r) => r.json()).then((setup) => {
+              const id = setup.measures.find((m) => m.number === '5').id;
+              \(Self.frame).getElementById(id).dispatchEvent(new MouseEvent('click', { bubbles: true })); return true })
+            """)
+        #expect(try browser.wait("!document.querySelector('#mark-form').hidden"))
+        #expect(try browser.eval("document.querySelector('#mark-measure').textContent") as? String == "5")
+        #expect(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String == "Mark text")
+        _ = try browser.eval("document.querySelector('#mark-text').value = \"breathe after 'grace'\"")
+        _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
+        #expect(try browser.wait("document.querySelectorAll('#marks li[data-mark]').length === 1"))
+        #expect(try browser.eval("document.querySelector('#marks li').textContent") as? String == "m. 5 (Tenor): breathe after 'grace'")
+        print(
+            "studio: resident memory with the example open, played and a take judged: \(try Self.residentKiB(viewing.process.processIdentifier) / 1024) MiB"
+        )
+        let marks = try CLI.run(["mark", "list"], environment: ["XDG_DATA_HOME": data])
+        #expect(marks.stdout == "Amazing Grace\n     1  m. 5    Tenor        breathe after 'grace'\n", "\(marks.stdout)")
 
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
