@@ -30,13 +30,7 @@ public final class StudioServer: Sendable {
         let sessions = StudioSessions(devices: devices)
         self.sessions = sessions
         var router = Router()
-        let asset = { (text: String, type: String) in
-            { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
-        }
-        // Read once, here: a missing file stops the studio before it serves anything.
-        router.get("", asset(try ViewAssets.text("studio.html"), "text/html; charset=utf-8"))
-        router.get("studio.js", asset(try ViewAssets.text("studio.js"), "text/javascript; charset=utf-8"))
-        router.get("studio.css", asset(try ViewAssets.text("studio.css"), "text/css; charset=utf-8"))
+        try router.serve(page: "studio.html", files: ["studio.js", "studio.css"])
         router.get("library.json") { Self.search(library, $0) }
         router.post("library") { Self.add(library, folder: folder, $0) }
         router.get("piece.json") { request in
@@ -73,8 +67,7 @@ public final class StudioServer: Sendable {
                 return HTTPResponse(status: 204)
             }
         }
-        sessions.route(
-            &router, page: try ViewAssets.text("view.html"), script: try ViewAssets.text("view.js"), style: try ViewAssets.text("view.css"))
+        try sessions.route(&router)
         do {
             server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", ViewServer.policy)])
         } catch {

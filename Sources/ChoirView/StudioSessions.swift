@@ -104,13 +104,8 @@ final class StudioSessions: Sendable {
     }
 
     /// The routes of `session/N/`: the score view's page, script and style, the session's music, its WebSocket.
-    func route(_ router: inout Router, page: String, script: String, style: String) {
-        let asset = { (text: String, type: String) in
-            { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
-        }
-        router.get("session/:id/", asset(page, "text/html; charset=utf-8"))
-        router.get("session/:id/view.js", asset(script, "text/javascript; charset=utf-8"))
-        router.get("session/:id/view.css", asset(style, "text/css; charset=utf-8"))
+    func route(_ router: inout Router) throws(SessionError) {
+        try router.serve(page: "view.html", files: ["view.js", "view.css"], at: "session/:id/")
         router.get("session/:id/score.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
             return HTTPResponse(contentType: "application/json", body: Array(feed.setup.utf8))

@@ -14,14 +14,8 @@ public final class ViewServer: Sendable {
     /// Starts serving `score` (the page's music, as JSON) and `hub`'s WebSocket.
     public init(score: String, hub: ViewHub, limits: ServerLimits = ServerLimits()) throws(SessionError) {
         var router = Router()
-        let asset = { (text: String, type: String) in
-            { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
-        }
-        // Read once, here: a missing file stops the view before it serves anything.
-        router.get("", asset(try ViewAssets.text("view.html"), "text/html; charset=utf-8"))
-        router.get("view.js", asset(try ViewAssets.text("view.js"), "text/javascript; charset=utf-8"))
-        router.get("view.css", asset(try ViewAssets.text("view.css"), "text/css; charset=utf-8"))
-        router.get("score.json", asset(score, "application/json"))
+        try router.serve(page: "view.html", files: ["view.js", "view.css"])
+        router.get("score.json", Router.text(score, type: "application/json"))
         router.webSocket("live") { hub.open($0) }
         do {
             server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", Self.policy)])
