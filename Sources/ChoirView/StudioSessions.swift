@@ -29,19 +29,26 @@ final class StudioSessions: Sendable {
 
     private let running = Locked<Running?>(nil)
     private let count = Locked(0)
+    /// Held from ending one session to starting the next, so that two requests at once start one after the other.
+    private let starting = NSLock()
     let devices: StudioDevices
 
     init(devices: StudioDevices) { self.devices = devices }
 
     /// Plays `resolved`'s mix on the studio's output; returns the session's number.
     func play(_ resolved: ResolvedPlayback) throws(SessionError) -> Int {
+        let engraving = try Self.engrave(resolved.plan)
+        starting.lock()
+        defer { starting.unlock() }
+        // The session before lets the device go first.
+        end()
         let session = try PlaybackSession(
             resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, holdsAtEnd: true)
-        return try begin(session, take: nil) { () throws(SessionError) in try session.start() }
+        return try follow(session, engraving: engraving, take: nil) { () throws(SessionError) in try session.start() }
     }
 
-    /// Judges a take of `playback`: the recording at `take` (which the session then owns), else the studio's microphone
-    /// with the mix on its output.
+    /// Judges a take of `playback`: the recording at `take` (which the session then owns, and which is removed if
+    /// none starts), else the studio's microphone with the mix on its output.
     func practise(_ playback: PlaybackPlan, take: String?) throws(SessionError) -> Int {
         var plan = PracticePlan(playback: playback)
         if let take {
@@ -51,27 +58,38 @@ final class StudioSessions: Sendable {
             plan.output = MixDestination(devices.output)
         }
         plan.sampleRate = devices.sampleRate
-        let session = try PracticeSession(plan)
-        return try begin(session, take: take) { () throws(SessionError) in try session.start() }
-    }
-
-    /// Engraves `session`'s score, follows it and starts it, ending the session before.
-    private func begin(_ session: any SteeredSession, take: String?, start: () throws(SessionError) -> Void) throws(SessionError) -> Int {
-        let engraving: Engraving
         do {
-            engraving = try Engraving.of(score: session.resolved.plan.score, transpose: session.resolved.plan.transpose)
+            let engraving = try Self.engrave(playback)
+            starting.lock()
+            defer { starting.unlock() }
+            end()
+            let session = try PracticeSession(plan)
+            return try follow(session, engraving: engraving, take: take) { () throws(SessionError) in try session.start() }
         } catch {
-            session.send(.quit)
+            if let take { try? FileManager.default.removeItem(atPath: take) }
             throw error
         }
+    }
+
+    /// The engraving of `plan`'s score in its key, engraved before the session before ends, which plays on meanwhile.
+    private static func engrave(_ plan: PlaybackPlan) throws(SessionError) -> Engraving {
+        try Engraving.of(score: plan.score, transpose: plan.transpose)
+    }
+
+    /// Follows `session` on `engraving` and starts it.
+    private func follow(_ session: any SteeredSession, engraving: Engraving, take: String?, start: () throws(SessionError) -> Void)
+        throws(SessionError) -> Int
+    {
         let feed = SessionFeed(session, engraving: engraving)
         let id = count.withLock { count in
             count += 1
             return count
         }
-        end()
         feed.start()
-        try start()
+        do { try start() } catch {
+            feed.stop()
+            throw error
+        }
         running.withLock { $0 = Running(id: id, session: session, feed: feed, take: take) }
         return id
     }
