@@ -219,28 +219,28 @@ function follow(id) {
   });
 }
 
-// Marks: with "Add a mark" pressed, a click on a measure of the score asks what to remember there.
-let measures = new Map(), marking = null;
+// Marks: with "Add a mark" pressed, a click on a measure of the score (or its number typed) and what to remember.
+let measures = new Map();
 
 function setMarking(on) {
   $("#marking").setAttribute("aria-pressed", String(on));
-  $("#marking-hint").hidden = !on;
-  if (!on) $("#mark-form").hidden = true;
+  $("#mark-form").hidden = !on;
+  if (!on) return;
+  $("#mark-measure").value = $("#mark-text").value = "";
+  $("#mark-measure").focus();
 }
 
 $("#score").addEventListener("load", async () => {
   const frame = $("#score").contentDocument;
   const setup = await (await fetch(`${base}session/${session}/score.json`, { cache: "no-store" })).json();
   measures = new Map(setup.measures.map((m) => [m.id, m.number]));
-  $("#marking").disabled = false;
   frame.addEventListener("click", (event) => {
     const measure = event.target.closest && event.target.closest("g.measure");
     if ($("#marking").getAttribute("aria-pressed") !== "true" || !measure || !measures.has(measure.id)) return;
+    // The mark is what the click is for: the score's page does not also go there.
     event.stopPropagation();
     event.preventDefault();
-    marking = measures.get(measure.id);
-    $("#mark-measure").textContent = marking;
-    $("#mark-form").hidden = false;
+    $("#mark-measure").value = measures.get(measure.id);
     $("#mark-text").focus();
   }, true);
 });
@@ -249,7 +249,7 @@ $("#mark-cancel").addEventListener("click", () => setMarking(false));
 $("#mark-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const query = pieceQuery();
-  query.set("measure", marking);
+  query.set("measure", $("#mark-measure").value.trim());
   query.set("text", $("#mark-text").value);
   const answer = await fetch(`${base}marks?${query}`, { method: "POST" });
   const body = await answer.json();
@@ -258,7 +258,6 @@ $("#mark-form").addEventListener("submit", async (event) => {
     return;
   }
   pieceProblem("");
-  $("#mark-text").value = "";
   setMarking(false);
   await progress();
 });

@@ -269,14 +269,14 @@ import Testing
 
         // A mark, by a click on measure 5 of the score: for my line, kept as `choir mark add` keeps it.
         _ = try browser.eval("document.querySelector('#marking').click()")
+        #expect(try browser.wait("!document.querySelector('#mark-form').hidden"))
         _ = try browser.eval(
             """
             fetch(\(Self.frame).location.href + 'score.json').then((r) => r.json()).then((setup) => {
               const id = setup.measures.find((m) => m.number === '5').id;
               \(Self.frame).getElementById(id).dispatchEvent(new MouseEvent('click', { bubbles: true })); return true })
             """)
-        #expect(try browser.wait("!document.querySelector('#mark-form').hidden"))
-        #expect(try browser.eval("document.querySelector('#mark-measure').textContent") as? String == "5")
+        #expect(try browser.wait("document.querySelector('#mark-measure').value === '5'"))
         #expect(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String == "Mark text")
         _ = try browser.eval("document.querySelector('#mark-text').value = \"breathe after 'grace'\"")
         _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
@@ -287,6 +287,15 @@ import Testing
         )
         let marks = try CLI.run(["mark", "list"], environment: ["XDG_DATA_HOME": data])
         #expect(marks.stdout == "Amazing Grace\n     1  m. 5    Tenor        breathe after 'grace'\n", "\(marks.stdout)")
+        // By keyboard: the measure typed; one the score does not have is said in `choir mark add`'s words.
+        _ = try browser.eval("document.querySelector('#marking').focus()")
+        try browser.key("Enter")
+        #expect(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String == "Mark measure")
+        for key in ["9", "9", "Tab", "x", "Enter"] { try browser.key(key) }
+        #expect(try browser.wait("!document.querySelector('#piece-error').hidden"))
+        #expect(
+            try browser.eval("document.querySelector('#piece-error').textContent") as? String
+                == "\(folder)/amazing_grace.musicxml: measure 99 is not in the score: expected 0–16")
 
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
