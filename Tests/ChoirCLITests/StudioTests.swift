@@ -181,6 +181,20 @@ import Testing
             "['Tenor volume', 'Tenor instrument', 'Tenor is mine', 'Mute Tenor', 'Solo Tenor'].map((n) => document.querySelectorAll(`[aria-label=\"${n}\"]`).length)"
         )
         #expect(named as? [Int] == [1, 1, 1, 1, 1])
+        // Every control of the piece has a name, and Tab walks a line's row in order.
+        let unnamed = try browser.eval(
+            """
+            [...document.querySelectorAll('#piece input, #piece select, #piece button, #piece a')]
+              .filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim())).map((e) => e.outerHTML)
+            """)
+        #expect((unnamed as? [String])?.isEmpty == true, "\(String(describing: unnamed))")
+        _ = try browser.eval("document.querySelector('[aria-label=\"Tenor is mine\"]').focus()")
+        var walked: [String] = []
+        for _ in 0..<4 {
+            try browser.key("Tab")
+            walked.append(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String ?? "")
+        }
+        #expect(walked == ["Tenor volume", "Mute Tenor", "Solo Tenor", "Tenor instrument"], "\(walked)")
         #expect(try browser.eval("document.querySelector('[aria-label=\"Tenor instrument\"]').value") as? String == "Choir Aahs")
         #expect(try browser.wait("document.querySelector('#sessions tbody').textContent === 'No sessions yet.'"))
 
