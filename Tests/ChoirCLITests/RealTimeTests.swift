@@ -535,7 +535,9 @@ extension RealTimeTests {
             // The page shows its time rounded to the millisecond, so a note that starts within half of one may be
             // either side of it.
             let near = Set([time - 5e-4, time + 5e-4].map { edge in notes.lastIndex { ($0[0] as! Double) * 0.5 <= edge } ?? -1 })
-            if sample[1] as? Bool != false || !near.contains(sample[2] as? Int ?? -2) { followed.append("\(sample) against notes \(near.sorted())") }
+            if sample[1] as? Bool != false || !near.contains(sample[2] as? Int ?? -2) {
+                followed.append("\(sample) against notes \(near.sorted())")
+            }
         }
         // Playing from the first sample on, the page has a time past 0 in every one; one lost to a slow page at most.
         #expect(sampled >= 7 && followed.isEmpty, "\(sampled) of 8 samples while playing: \(followed)")
