@@ -266,7 +266,14 @@ import Testing
         // A take from a file, of the tenor alone: judged on the score, the report there, kept in the history.
         _ = try browser.eval("document.querySelector('[aria-label=\"Bass is mine\"]').click()")
         try browser.choose("#take-file", files: [CLI.root.path + "/Resources/DemoTakes/amazing_grace_tenor.wav"])
-        _ = try browser.eval("document.querySelector('#take').click()")
+        _ = try browser.eval(
+            "(() => { window.before = session; window.asked = performance.now(); document.querySelector('#take').click(); return true })()")
+        #expect(
+            try browser.wait(
+                "session !== window.before && \(Self.frame).location.pathname.endsWith(`/session/${session}/`) && \(Self.frame).querySelectorAll('g.note').length > 0",
+                timeout: 30))
+        let drawn = try browser.eval("performance.now() - window.asked") as? Double ?? -1
+        print("studio: the take's engraved score (cached) drawn \(Int(drawn)) ms after Start take, polled every 50 ms")
         #expect(try browser.wait("!(\(Self.frame).querySelector('#report')?.hidden ?? true)", timeout: 30))
         #expect(try browser.eval("\(Self.frame).querySelectorAll('g.note.judged').length") as? Int ?? 0 > 20)
         let heading = try #require(try browser.eval("\(Self.frame).querySelector('#report h2').textContent") as? String)
