@@ -124,6 +124,8 @@ function pieceQuery() {
   }
   if ($("#transpose").value !== "0") query.set("transpose", $("#transpose").value);
   if ($("#tempo").value !== "100") query.set("tempo", $("#tempo").value);
+  if ($("#countin").checked) query.set("countin", "1");
+  if ($("#click").checked) query.set("click", "1");
   return query;
 }
 

@@ -8,7 +8,8 @@ import ChoirSession
 /// needs to offer (the lines with their instruments, the instruments, the transpositions, the tempo).
 ///
 /// The query names the piece by its library path and says the rest as `choir play` would:
-/// `path=…&mine=Tenor&mine=Bass&volume=Tenor:40&mute=Alto&solo=Bass&instrument=Soprano:Flute&transpose=-2&tempo=80`.
+/// `path=…&mine=Tenor&mine=Bass&volume=Tenor:40&mute=Alto&solo=Bass&instrument=Soprano:Flute&transpose=-2&tempo=80`,
+/// and `countin=1`, `click=1`.
 enum StudioPiece {
     /// The plan `request`'s query describes, for a piece of `library` (a path that is not one is refused, so that
     /// the page reads nothing else on the disk).
@@ -33,6 +34,9 @@ enum StudioPiece {
         plan.instruments = try pairs("instrument").map { ($0.line, $0.value) }
         plan.muted = values("mute", request)
         plan.soloed = values("solo", request)
+        // A bar of clicks first, with my first note; a click throughout.
+        plan.countIn = request.query("countin") == "1"
+        plan.click = request.query("click") == "1"
         if let text = request.query("transpose") {
             guard let semitones = Int(text) else { throw SessionError(.usage, "transposition \(text): expected -12 to 12 semitones") }
             plan.transpose = semitones

@@ -75,6 +75,10 @@ public final class StudioServer: Sendable {
         }
     }
 
+    /// How long after the microphone the page painted what was sung, in the last take sung live: median, 95th
+    /// percentile and maximum in ms (complete once the server has stopped).
+    public var lag: (median: Int, percentile95: Int, maximum: Int)? { sessions.lastLag.withLock { $0 } }
+
     /// Ends the session playing, if any, and stops serving, closing every connection.
     public func stop() {
         sessions.end()

@@ -28,6 +28,9 @@ final class StudioSessions: Sendable {
     }
 
     private let running = Locked<Running?>(nil)
+    /// How long after the microphone the page painted what was sung, in the last live take that has ended (see
+    /// ``SessionFeed/lag``).
+    let lastLag = Locked<(median: Int, percentile95: Int, maximum: Int)?>(nil)
     private let count = Locked(0)
     /// Held from ending one session to starting the next, so that two requests at once start one after the other.
     private let starting = NSLock()
@@ -117,6 +120,7 @@ final class StudioSessions: Sendable {
         ended.session.send(.quit)
         if let playback = ended.session as? PlaybackSession { playback.stop() }
         if let practice = ended.session as? PracticeSession { _ = practice.wait() }
+        if let lag = ended.feed.lag { lastLag.withLock { $0 = lag } }
         ended.feed.stop()
         if let take = ended.take { try? FileManager.default.removeItem(atPath: take) }
     }

@@ -44,12 +44,15 @@ final class ScoreView {
     func close() {
         feed.stop()
         server.stop()
-        if let lag = feed.lag {
-            var standardError = StandardError()
-            print(
-                "choir: the score view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                    + "at most \(lag.maximum) ms)", to: &standardError)
-        }
+        if let lag = feed.lag { Self.say(lag, shown: "the score view") }
+    }
+
+    /// Says how long after the microphone `shown` painted what was sung.
+    static func say(_ lag: (median: Int, percentile95: Int, maximum: Int), shown: String) {
+        var standardError = StandardError()
+        print(
+            "choir: \(shown) showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                + "at most \(lag.maximum) ms)", to: &standardError)
     }
 
     /// `$BROWSER`, else `xdg-open`, detached from the terminal.

@@ -48,7 +48,10 @@ extension Choir {
             } catch {
                 throw fail(error)
             }
-            defer { server.stop() }
+            defer {
+                server.stop()
+                if let lag = server.lag { ScoreView.say(lag, shown: "the studio") }
+            }
             if openStudio { ScoreView.browse(server.address) }
             let (inputs, stop) = FrontEndInput.stream(AsyncStream<Never> { _ in }, typing: .lines, signals: signals)
             defer { stop() }

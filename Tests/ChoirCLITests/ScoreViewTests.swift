@@ -11,11 +11,11 @@ import Testing
         let input = Pipe(), output = Pipe(), errors = Pipe()
         let address: String
 
-        init(_ arguments: [String], data: String, announced: String = "Score view: ") throws {
+        init(_ arguments: [String], data: String, announced: String = "Score view: ", environment: [String: String] = [:]) throws {
             process.executableURL = CLI.executable
             process.arguments = arguments
             process.currentDirectoryURL = CLI.root
-            process.environment = ProcessInfo.processInfo.environment.merging(
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(
                 ["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1"]) { $1 }
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
             try process.run()

@@ -145,7 +145,10 @@ import Testing
     }
 
     /// The root-mean-square level of the mix the piece screen's "Download the mix" gives now, decoded by the browser.
-    static func mixLevel(_ browser: Browser) throws -> Double {
+    static func mixLevel(_ browser: Browser) throws -> Double { try mix(browser)[0] }
+
+    /// The level and the length in seconds of the mix "Download the mix" gives now.
+    static func mix(_ browser: Browser) throws -> [Double] {
         try #require(
             try browser.eval(
                 """
@@ -153,8 +156,8 @@ import Testing
                   const audio = await new OfflineAudioContext(2, 1, 48000).decodeAudioData(bytes);
                   let sum = 0, count = 0;
                   for (let c = 0; c < audio.numberOfChannels; c++) for (const x of audio.getChannelData(c)) { sum += x * x; count++; }
-                  return Math.sqrt(sum / count); })()
-                """) as? Double)
+                  return [Math.sqrt(sum / count), audio.duration]; })()
+                """) as? [Double])
     }
 
     /// The score view's page in the piece screen's frame.
@@ -212,6 +215,12 @@ import Testing
         #expect(full > 0.01)
         #expect(silent < 1e-4)
         #expect(abs(half / full - 0.5) < 0.02, "\(half / full)")
+        // A count-in adds a bar of clicks: 3 beats at ♩ = 80.
+        let plain = try Self.mix(browser)[1]
+        _ = try browser.eval("document.querySelector('#countin').click()")
+        let counted = try Self.mix(browser)[1]
+        #expect(abs(counted - plain - 2.25) < 0.01, "\(plain) s, with a count-in \(counted) s")
+        _ = try browser.eval("document.querySelector('#countin').click()")
         _ = try browser.eval("document.querySelector('[aria-label=\"Solo Tenor\"]').click()")
 
         // Tenor and Bass as mine; Play, silently on the music's true time.
@@ -320,6 +329,60 @@ import Testing
 
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
+    }
+
+    /// A take sung live from the page: the studio plays the mix with a count-in into one PulseAudio null sink while
+    /// take-singer, hearing it, sings the demo take into the other, whose monitor is the studio's microphone. The
+    /// notes are judged on the score as they are sung, the report comes on the score, and the session is in the
+    /// piece's progress; at its end the studio says how long after the microphone the page showed what was sung.
+    @Test func aTakeSungLiveIsJudgedOnThePage() throws {
+        let server = try RealTimeTests.server()
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        let viewing = try ScoreViewTests.Viewing(
+            ["studio", folder, "--device", "pulse:choir_test", "--input", "pulse:choir_mic.monitor", "--period", "512"], data: data,
+            announced: Self.announced, environment: server.environment)
+        let browser = try Browser()
+        try browser.open(viewing.address)
+        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
+        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
+        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        for control in ["Tenor is mine", "Count-in"] {
+            _ = try browser.eval(
+                "[...document.querySelectorAll('#piece input')].find((e) => e.getAttribute('aria-label') === '\(control)' || e.labels?.[0]?.textContent.trim() === '\(control)').click()"
+            )
+        }
+        let take = CLI.root.path + "/Resources/DemoTakes/amazing_grace_tenor.wav"
+        let (singer, sung, singerErr) = try RealTimeTests.startSinger(take: take, data: data, server: server)
+        defer { if singer.isRunning { kill(singer.processIdentifier, SIGKILL) } }
+        _ = try browser.eval("document.querySelector('#take').click()")
+        #expect(try browser.wait("(\(Self.frame)?.querySelectorAll('g.note.judged').length ?? 0) > 3", timeout: 30))
+        #expect(try browser.wait("!(\(Self.frame).querySelector('#report')?.hidden ?? true)", timeout: 90))
+        let judged = try browser.eval("\(Self.frame).querySelectorAll('g.note.judged').length") as? Int ?? 0
+        let heading = try browser.eval("\(Self.frame).querySelector('#report h2').textContent") as? String ?? ""
+        #expect(try browser.wait("document.querySelectorAll('#sessions tbody tr[data-session]').length === 1"))
+        singer.waitUntilExit()
+        let sang = String(decoding: sung.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // The singer's own underruns (a loaded machine) are the test's, not choir's: said, not held against it.
+        #expect(singer.terminationStatus == 0, "\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        // The same take judged from its file, as the terminal judges it.
+        let file = try CLI.run(
+            [
+                "practice", CLI.example, "--part", "tenor", "--no-history", "--input", take, "--output", "none", "--report",
+                data + "/file.json",
+            ])
+        let notes = try #require((try PracticeCommandTests.json(data + "/file.json")["notes"] as? [Any])?.count, "\(file.stderr)")
+        print(
+            "studio: the live take on the page: \(heading), \(judged) notes coloured; from the file, \(notes) notes judged; the singer: \(sang)"
+        )
+        #expect(judged >= notes * 9 / 10, "\(judged) of \(notes)")
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        #expect(viewing.finish() == 0)
+        let said = String(decoding: viewing.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print(said)
+        #expect(said.contains("choir: the studio showed what was sung "), "\(said)")
     }
 
     /// A folder that is not there is a one-line error (66), and the studio starts nothing.
