@@ -45,6 +45,9 @@ extension Choir {
                 server = try StudioServer(library: library, history: try openHistory(), folder: folder, devices: devices)
                 FileOutput.write("Studio: \(server.address)\n")
                 FileOutput.write(Library.added(changes, total: try library.entries().count))
+                // A score in FOLDER that choir cannot read is said, and the studio serves the rest.
+                var standardError = StandardError()
+                for case (_, .failure(let error)) in changes { print("choir: \(error)", to: &standardError) }
             } catch {
                 throw fail(error)
             }

@@ -13,6 +13,7 @@ import Testing
         let folder = data + "/scores here"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        try Data("<score-partwise>".utf8).write(to: URL(fileURLWithPath: folder + "/torn.musicxml"))
         return (try ScoreViewTests.Viewing(["studio", folder], data: data, announced: announced), folder, data)
     }
 
@@ -103,7 +104,10 @@ import Testing
         #expect(
             try browser.eval("document.querySelector('#error').textContent") as? String
                 == "broken.musicxml:1:28: unexpected end of file: expected </part-list>")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["amazing_grace.musicxml", "divisi.musicxml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                "amazing_grace.musicxml", "divisi.musicxml", "torn.musicxml",
+            ])
         #expect(try browser.eval("document.querySelectorAll('#pieces li').length") as? Int == 2)
 
         // Search: the page finds what `choir library search` finds.
@@ -142,6 +146,12 @@ import Testing
 
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
+        // FOLDER's torn score was said in the reader's words; the studio served the rest.
+        let said = String(decoding: viewing.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "choir: \(folder)/torn.musicxml:1:17: unexpected end of file: expected </score-partwise>\n", "\(said)")
+        let printed = String(decoding: viewing.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            printed.contains("1 score in the library: 1 added, 0 updated, 0 moved, 0 unchanged, 1 not scores choir can read"), "\(printed)")
     }
 
     /// The root-mean-square level of the mix the piece screen's "Download the mix" gives now, decoded by the browser.
