@@ -111,8 +111,11 @@ public final class ALSACapture: @unchecked Sendable {
             if got >= 0 {
                 ring.write(UnsafeBufferPointer(start: buffer, count: Int(got)))
                 captured += Int(got)
+                // A sound server's plugin hands its fragments over in bursts of periods and reports one delay for
+                // the whole burst, so frames read + delay is right only once the burst has been read. Published
+                // mid-burst, a session woken by the doorbell saw readings up to a fragment (50 ms) apart.
                 var delay = snd_pcm_sframes_t(0)
-                if snd_pcm_delay(pcm, &delay) == 0 { clock.publish(frame: captured + Int(delay)) }
+                if snd_pcm_avail(pcm) < periodFrames && snd_pcm_delay(pcm, &delay) == 0 { clock.publish(frame: captured + Int(delay)) }
                 doorbell.ring()
                 continue
             }

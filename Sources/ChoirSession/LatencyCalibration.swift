@@ -38,12 +38,9 @@ public enum LatencyCalibration {
         } catch {
             throw SessionError(.deviceUnavailable, "\(error)")
         }
-        let alignment = StreamAlignment(capture: capture.clock, playback: playback.clock, sampleRate: sampleRate)
+        var readings = StreamReadings()
         var captured = [Float](repeating: 0, count: signal.count + 2 * sampleRate)
         var count = 0
-        // The offset as it was while each part was captured: a sound server may change its latency as streams come
-        // and go, and the device's clock no longer moves once the signal has ended.
-        var offsets: [(captured: Int, offset: Double)] = []
         do {
             try capture.start(following: playback)
         } catch {
@@ -54,22 +51,21 @@ public enum LatencyCalibration {
         while AudioClock.now() < deadline && count < captured.count && capture.isRunning && playback.error == nil {
             let got = captured.withUnsafeMutableBufferPointer { ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[count...])) }
             count += got
-            alignment.update()
-            if let offset = alignment.offset, !playback.isFinished { offsets.append((count, offset)) }
+            // The device's clock no longer moves once the signal has ended.
+            readings.take(capture: capture.clock.reading, playback: playback.isFinished ? nil : playback.clock.reading)
             if playback.isFinished {
                 finishedAt = finishedAt ?? AudioClock.now()
                 // Wait for the last sweep's echo to come back.
                 if AudioClock.now() - finishedAt! > Int(latestSeconds * 1e9) { break }
             }
-            // Wait for about a capture period. Not on the capture's doorbell: woken in step with the capture, the
-            // alignment sampled both clocks at one phase of the sound server's cycle, and the round trip through a
-            // null sink came out about 8 ms later than with this sleep, and unsteady.
-            if got == 0 { usleep(UInt32(256 * 1_000_000 / sampleRate)) }
+            if got == 0 { capture.doorbell.wait(timeout: 0.1) { ring.available == 0 && capture.isRunning } }
         }
         capture.stop()
         playback.stop()
         if let error = capture.error ?? playback.error { throw SessionError(.audio, "\(error)") }
-        guard !offsets.isEmpty else { throw SessionError(.audio, "playback device '\(output)' never started playing") }
+        let length = Int(sweepSeconds * rate)
+        let offsets = starts.compactMap { readings.offset(atPlaybackFrame: $0 + length, sampleRate: sampleRate) }
+        guard offsets.count == starts.count else { throw SessionError(.audio, "playback device '\(output)' never started playing") }
         let lags = Self.lags(of: Array(captured[..<count]), offsets: offsets, signal: signal, starts: starts, sampleRate: rate)
         let heard = lags.filter { $0.strength >= 0.3 }.map(\.lag).sorted()
         guard heard.count >= sweeps - 2 else {
@@ -127,17 +123,15 @@ public enum LatencyCalibration {
     }
 
     /// Each sweep's lag, in seconds after where the clocks put it (negative when earlier), and how clearly
-    /// it was heard. `offsets` take capture frames to the playback frames heard at those moments.
+    /// it was heard. `offsets` take capture frames to the playback frames heard at those moments, one for each
+    /// sweep, as the streams were when it had been played.
     static func lags(
-        of captured: [Float], offsets: [(captured: Int, offset: Double)], signal: [Float], starts: [Int],
-        sampleRate: Double
+        of captured: [Float], offsets: [Double], signal: [Float], starts: [Int], sampleRate: Double
     ) -> [(lag: Double, strength: Double)] {
         let length = Int(sweepSeconds * sampleRate)
         let earliest = Int(earliestSeconds * sampleRate), latest = Int(latestSeconds * sampleRate)
-        return starts.map { start in
-            // The offset from when the sweep had been played.
-            let end = Double(start + length)
-            let offset = Int((offsets.first { Double($0.captured) + $0.offset >= end } ?? offsets.last!).offset.rounded())
+        return zip(starts, offsets).map { start, offset in
+            let offset = Int(offset.rounded())
             // The captured sound from `earliest` before the sweep to `latest` after its end, by playback frame.
             let from = start - earliest - offset
             let heard = (from..<(from + earliest + length + latest)).map { $0 >= 0 && $0 < captured.count ? captured[$0] : 0 }
@@ -145,6 +139,36 @@ public enum LatencyCalibration {
                 of: heard, behind: Array(signal[start..<(start + length)]), maximumLag: earliest + latest)
             return (Double(lag - earliest) / sampleRate, strength)
         }
+    }
+}
+
+/// Both streams' clock readings over a run, each distinct one once, and the offset between the streams they give
+/// at any moment.
+///
+/// A sound server may change its latency as streams come and go, so the offset for a moment comes from the readings
+/// within half a second of it. Each stream's position is the median of what those readings say, so that the offset
+/// does not depend on when the readings were looked at: sampled in step with the capture, latest-pair offsets came
+/// out up to 10 ms apart from one calibration to the next.
+struct StreamReadings {
+    var capture: [AudioClock.Reading] = []
+    var playback: [AudioClock.Reading] = []
+
+    mutating func take(capture c: AudioClock.Reading?, playback p: AudioClock.Reading?) {
+        if let c, c != capture.last { capture.append(c) }
+        if let p, p != playback.last { playback.append(p) }
+    }
+
+    /// Frames to add to a capture frame to get the playback frame heard when it was captured, as the streams were
+    /// when the playback's `frame` was played; nil if either stream gave no reading.
+    func offset(atPlaybackFrame frame: Int, sampleRate: Int) -> Double? {
+        guard let nearest = playback.min(by: { abs($0.frame - frame) < abs($1.frame - frame) }), !capture.isEmpty else { return nil }
+        let moment = nearest.nanoseconds + (frame - nearest.frame) * 1_000_000_000 / sampleRate
+        func position(_ readings: [AudioClock.Reading]) -> Double {
+            let near = readings.filter { abs($0.nanoseconds - moment) <= 500_000_000 }
+            let frames = (near.isEmpty ? readings : near).map { $0.frame(at: moment, sampleRate: sampleRate) }.sorted()
+            return frames[frames.count / 2]
+        }
+        return position(playback) - position(capture)
     }
 }
 

@@ -1,3 +1,4 @@
+import ChoirAudio
 import Testing
 
 @testable import ChoirSession
@@ -18,5 +19,29 @@ struct LatencyCalibrationTests {
         #expect(Array(LatencyCalibration.agreeing([0, 4.9, 7, 8].map { $0 * ms })) == [4.9, 7, 8].map { $0 * ms })
         #expect(LatencyCalibration.agreeing([0, 3, 6, 9, 12, 15].map { $0 * ms }).count == 2)
         #expect(LatencyCalibration.agreeing([]).isEmpty)
+    }
+
+    /// The offset between the streams at a moment comes from each stream's readings within half a second of it,
+    /// by their median: a capture reading now and then a fragment (50 ms) off, as a sound server's plugin reports
+    /// mid-burst, does not move it, and a latency that changes after 2 s is followed.
+    @Test func theStreamsOffsetIsTheMedianOfTheReadingsNearby() {
+        let rate = 48000
+        var readings = StreamReadings()
+        for step in 0..<800 {
+            // Capture every 50 ms, one reading in five 2400 frames ahead; playback every 5 ms, 1000 frames ahead
+            // of the capture, 1480 after 2 s.
+            let nanoseconds = 1_000_000_000 + step * 5_000_000
+            let frame = (nanoseconds - 1_000_000_000) / 1_000_000 * rate / 1000
+            let capture = step % 10 == 0 ? AudioClock.Reading(frame: frame + (step % 50 == 0 ? 2400 : 0), nanoseconds: nanoseconds) : nil
+            let playback = AudioClock.Reading(frame: frame + (step < 400 ? 1000 : 1480), nanoseconds: nanoseconds)
+            readings.take(capture: capture, playback: playback)
+        }
+        #expect(readings.capture.count == 80 && readings.playback.count == 800)
+        let early = readings.offset(atPlaybackFrame: rate + 1000, sampleRate: rate)
+        let late = readings.offset(atPlaybackFrame: 3 * rate + 1480, sampleRate: rate)
+        #expect(
+            early.map { abs($0 - 1000) < 1 } == true && late.map { abs($0 - 1480) < 1 } == true,
+            "\(String(describing: early)) \(String(describing: late))")
+        #expect(StreamReadings().offset(atPlaybackFrame: 0, sampleRate: rate) == nil)
     }
 }
