@@ -189,7 +189,6 @@ async function progress() {
   $("#marks").replaceChildren(...body.marks.map((mark) =>
     element("li", { "data-mark": String(mark.id) }, `m. ${mark.measure}${mark.line ? ` (${mark.line})` : ""}: ${mark.text}`)));
   if (!body.marks.length) $("#marks").append(element("li", {}, "No marks yet."));
-  document.body.dataset.progress = String(Number(document.body.dataset.progress || 0) + 1);
 }
 
 /// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
