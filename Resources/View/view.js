@@ -101,9 +101,7 @@ function apply(message) {
   if (message.ended) flags.push("ended");
   $("#flags").textContent = flags.join(", ");
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
-  const judged = [...verdicts.values()];
-  const right = judged.filter((v) => v.verdict === "correct").length;
-  $("#accuracy").textContent = judged.length ? `accuracy ${Math.round((100 * right) / judged.length)}% (${right} of ${judged.length} notes)` : "accuracy –";
+  $("#accuracy").textContent = message.accuracy;
   document.body.dataset.time = message.time.toFixed(3);
   // The paint that shows this message is reported back, so that choir can measure the view's delay.
   requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence }), 0));

@@ -85,8 +85,9 @@ public final class LoopbackServer: Sendable {
             guard fds[0].revents & Int16(POLLIN) != 0, !isStopping else { continue }
             let descriptor = accept(listener, nil, nil)
             guard descriptor >= 0 else {
-                // Out of descriptors: give the clients a moment to finish rather than spinning.
-                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                // Out of descriptors: wait for a client to end and give one back rather than spinning (a second
+                // at most, as others may be holding them).
+                if errno == EMFILE || errno == ENFILE { clients.waitForOneToEnd(until: Date(timeIntervalSinceNow: 1)) { isStopping } }
                 continue
             }
             guard let client = ClientSocket(accepted: descriptor) else {
@@ -148,7 +149,20 @@ final class ClientRegistry: @unchecked Sendable {
         }
     }
 
-    func wakeAll() { lock.withLock { for client in clients.values { client.wakeUp() } } }
+    func wakeAll() {
+        lock.withLock {
+            for client in clients.values { client.wakeUp() }
+            lock.broadcast()
+        }
+    }
+
+    /// Waits, until `deadline` at most, for one of the clients served now to end, or for `stopping`.
+    func waitForOneToEnd(until deadline: Date, stopping: () -> Bool) {
+        lock.withLock {
+            let served = Set(clients.keys)
+            while served.isSubset(of: clients.keys) && !stopping() && lock.wait(until: deadline) {}
+        }
+    }
 
     func acceptorEnded() {
         lock.withLock {

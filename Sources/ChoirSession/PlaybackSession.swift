@@ -29,10 +29,7 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         var transport: Transport
         /// Where the schedule is from each rendered frame on: the latest segment heard, and those rendered after it.
         var segments = [TransportSegment()]
-        /// What has been published, to publish only what changed.
-        var shownPosition: SessionEvent.Position?
-        var shownTransport: SessionEvent.TransportState?
-        var shownPass = 1
+        var publisher: SessionPublisher
     }
 
     /// Loads the mix and opens `device` ("none" or "null": silence, on the monotonic clock), rendering `period`
@@ -58,13 +55,14 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         if startsPaused { renderer.send(.pause(true)) }
         let transport = Transport(
             resolved: resolved, notes: notes, renderer: renderer, sampleRate: sampleRate, locked: false, paused: startsPaused)
-        control = Locked(Control(transport: transport, shownTransport: transport.state))
         var start = SessionSnapshot()
         start.time = -resolved.schedule.preroll
         start.passes = resolved.schedule.passes
         start.apply(.transport(transport.state))
         start.next = notes.first
         broadcaster = EventBroadcaster(start)
+        let publisher = SessionPublisher(broadcaster, resolved: resolved, notes: notes, transport: transport.state)
+        control = Locked(Control(transport: transport, publisher: publisher))
         if MixDestination.isNone(device) {
             do {
                 output = try SilentPlayback(sampleRate: sampleRate, periodFrames: period, source: renderer)
@@ -132,22 +130,8 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// and published, a buffer later.)
     private func publish(_ control: inout Control) {
         let heard = follow(&control)
-        let transport = control.transport.state
-        if transport != control.shownTransport {
-            broadcaster.publish(.transport(transport))
-            control.shownTransport = transport
-        }
         let time = control.transport.scoreTime
-        let position = SessionEvent.Position(at: time, in: resolved, notes: notes, heard: heard)
-        if position != control.shownPosition {
-            broadcaster.publish(.position(position))
-            control.shownPosition = position
-        }
-        let pass = resolved.pass(at: time)
-        if pass != control.shownPass {
-            broadcaster.publish(.pass(pass))
-            control.shownPass = pass
-        }
+        control.publisher.publish(at: time, started: heard, transport: control.transport.state, pass: resolved.pass(at: time))
     }
 
     /// Takes in the segments rendered since the last call and puts the transport at the score time being heard;

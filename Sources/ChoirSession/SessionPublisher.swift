@@ -16,25 +16,30 @@ struct SessionPublisher {
     /// How many verdicts have been published.
     private(set) var published = 0
 
-    /// Publishes to `broadcaster` where `resolved` is, following the singer's `notes`.
-    init(_ broadcaster: EventBroadcaster<SessionEvent, SessionSnapshot>, resolved: ResolvedPlayback, notes: [ExpectedNote]) {
+    /// Publishes to `broadcaster` where `resolved` is, following the singer's `notes`, from a `transport` the
+    /// front ends know already, if any.
+    init(
+        _ broadcaster: EventBroadcaster<SessionEvent, SessionSnapshot>, resolved: ResolvedPlayback, notes: [ExpectedNote],
+        transport: SessionEvent.TransportState? = nil
+    ) {
         self.broadcaster = broadcaster
         self.resolved = resolved
         self.notes = notes
+        self.transport = transport
     }
 
     /// Publishes what changed: the transport first (a seek is heard before the position it leads to), then where
-    /// the music is at score time `time`, the pass, the pitch and the trace added, the verdicts (`results`, before
-    /// they are numbered by pass), and how the devices fare.
+    /// the music is at score time `time` (before any measure while the music is not `started`), the pass, the pitch
+    /// and the trace added, the verdicts (`results`, before they are numbered by pass), and how the devices fare.
     mutating func publish(
-        at time: Double, transport: SessionEvent.TransportState? = nil, pass: Int, results: [NoteResult], trace: [TracePoint],
-        sung: Double? = nil, heard: Int? = nil, audio: AudioHealth? = nil
+        at time: Double, started: Bool = true, transport: SessionEvent.TransportState? = nil, pass: Int, results: [NoteResult] = [],
+        trace: [TracePoint] = [], sung: Double? = nil, heard: Int? = nil, audio: AudioHealth? = nil
     ) {
         if let transport, transport != self.transport {
             broadcaster.publish(.transport(transport))
             self.transport = transport
         }
-        let position = SessionEvent.Position(at: time, in: resolved, notes: notes)
+        let position = SessionEvent.Position(at: time, in: resolved, notes: notes, heard: started)
         if position != self.position {
             broadcaster.publish(.position(position))
             self.position = position

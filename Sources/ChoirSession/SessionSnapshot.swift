@@ -51,6 +51,14 @@ public struct SessionSnapshot: Sendable {
         return flags
     }
 
+    /// The running accuracy over every note judged so far (each pass's), in the words every front end shows:
+    /// "accuracy 93% (26 of 28 notes)", or "accuracy –" before the first verdict.
+    public var accuracy: String {
+        guard !results.isEmpty else { return "accuracy –" }
+        let correct = results.count { $0.verdict.isCorrect }
+        return "accuracy \(Int((100 * Double(correct) / Double(results.count)).rounded()))% (\(correct) of \(results.count) notes)"
+    }
+
     /// Takes in what `event` says has happened.
     public mutating func apply(_ event: SessionEvent) {
         switch event {

@@ -134,7 +134,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("flags", .array(snapshot.flags.map(JSON.string))),
             ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
-            ("results", .array(results.map(Self.result))), ("ended", .bool(snapshot.ended)),
+            ("results", .array(results.map(Self.result))), ("accuracy", .string(snapshot.accuracy)), ("ended", .bool(snapshot.ended)),
         ])
         return message.serialized()
     }

@@ -32,8 +32,8 @@ struct LiveView {
         var trace: [TracePoint]
         /// The latest verdict on each note, by index.
         var verdicts: [Int: Verdict]
-        var correct: Int
-        var judged: Int
+        /// The running accuracy, in the engine's words.
+        var accuracy: String
         var locked: Bool
     }
 
@@ -51,15 +51,10 @@ struct LiveView {
         let ahead = [context, cues.cue(at: state.time), cues.pencil(at: state.time)].compactMap { $0 }
         rows.append(ahead.isEmpty ? "" : String(("  " + ahead.joined(separator: " · ")).prefix(width)))
         rows.append(tuning(state, width: width, colour: colour))
-        let accuracy =
-            state.judged == 0
-            ? "accuracy –"
-            : String(
-                printf: "accuracy %.0f%% (%d of %d notes)", 100 * Double(state.correct) / Double(state.judged), state.correct, state.judged)
         let keys =
             state.locked
             ? "locked: space pause · q quit" : "space pause · ←/→ measure · l loop · +/− tempo · m mute me · p my note · q quit"
-        let footer = [String(repeating: "─", count: width), accuracy, keys.count <= width ? keys : String(keys.prefix(width))]
+        let footer = [String(repeating: "─", count: width), state.accuracy, keys.count <= width ? keys : String(keys.prefix(width))]
         let rollHeight = max(3, height - rows.count - footer.count - 1)
         rows.append(String(repeating: "─", count: width))
         rows += roll(state, width: width, height: rollHeight, colour: colour)

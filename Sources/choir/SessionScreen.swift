@@ -96,7 +96,7 @@ final class SessionScreen {
         return LiveView.State(
             time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
             tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
-            correct: snapshot.results.count { $0.verdict.isCorrect }, judged: snapshot.results.count, locked: snapshot.locked)
+            accuracy: snapshot.accuracy, locked: snapshot.locked)
     }
 
     /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and maximum

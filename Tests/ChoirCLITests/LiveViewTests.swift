@@ -18,7 +18,7 @@ struct LiveViewTests {
     static func state(at time: Double) -> LiveView.State {
         LiveView.State(
             time: time, measure: "1", beat: 1, tempo: 80, tempoPercent: 100, flags: [], sung: nil, trace: [], verdicts: [:],
-            correct: 0, judged: 0, locked: false)
+            accuracy: "accuracy –", locked: false)
     }
 
     @Test func theRowsShowTheCueTheDrillAndTheTargetInItsKey() {

@@ -110,6 +110,10 @@ import Testing
             [...document.querySelectorAll('g.note.judged')].reduce((counts, note) => (counts[note.dataset.verdict] = (counts[note.dataset.verdict] || 0) + 1, counts), {})
             """
         #expect(try browser.eval(countVerdicts) as? [String: Int] == verdicts)
+        // The running accuracy in the engine's words, as the terminal shows them: every verdict counted.
+        let correct = verdicts["correct"] ?? 0, judged = verdicts.values.reduce(0, +)
+        let accuracy = "accuracy \(Int((100 * Double(correct) / Double(judged)).rounded()))% (\(correct) of \(judged) notes)"
+        #expect(try browser.eval("document.querySelector('#accuracy').textContent") as? String == accuracy)
         // Every staff has its notes; the tenor's (staff 3), and no other, are the singer's.
         let staves = try #require(
             try browser.eval(

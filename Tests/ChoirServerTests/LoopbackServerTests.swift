@@ -1,7 +1,8 @@
-import ChoirServer
 import ChoirTestSupport
 import Foundation
 import Testing
+
+@testable import ChoirServer
 
 /// The local server under hostile and broken clients, over real sockets: every limit answers with its status or
 /// closes, and no client holds up another.
@@ -29,6 +30,28 @@ import Testing
         #expect(HTTPProbe.now() - started < 2)
         #expect(attacker.closes(within: 2))
         #expect(waitFor { test.server.connections == 0 })
+    }
+
+    /// Out of descriptors, the acceptor waits for a client to end and give one back, rather than spinning or
+    /// sleeping: the wait ends as the client served ends (0.2 s into its 5), and at once while the server stops.
+    @Test func outOfDescriptorsTheAcceptorWaitsForAClientToEnd() throws {
+        let registry = ClientRegistry()
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[1]) }
+        let client = try #require(ClientSocket(accepted: pair[0]))
+        #expect(registry.add(client, limit: 4))
+        var started = HTTPProbe.now()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            registry.remove(client)
+        }
+        registry.waitForOneToEnd(until: Date(timeIntervalSinceNow: 5)) { false }
+        let waited = HTTPProbe.now() - started
+        #expect(waited >= 0.15 && waited < 2.5, "waited \(waited) s")
+        started = HTTPProbe.now()
+        registry.waitForOneToEnd(until: Date(timeIntervalSinceNow: 5)) { true }
+        #expect(HTTPProbe.now() - started < 1)
     }
 
     /// A head that dribbles in a byte at a time (slowloris) gets 408 once its time is up, and another client is

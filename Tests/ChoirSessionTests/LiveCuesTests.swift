@@ -1,3 +1,4 @@
+import ChoirPractice
 import ChoirTestSupport
 import Testing
 
@@ -48,5 +49,19 @@ struct LiveCuesTests {
         snapshot.loop = SessionEvent.MeasureSpan(first: "4", last: "6")
         snapshot.mineMuted = true
         #expect(snapshot.flags == ["pass 2 of 3", "paused", "loop mm. 4–6", "my part muted"])
+    }
+
+    /// The running accuracy counts every verdict of every pass, in the words the terminal and the page both show
+    /// (the page used to count each note's latest verdict only, so that a looped note wrong the second time read
+    /// 0% on the page and 50% in the terminal).
+    @Test func theAccuracyCountsEveryPass() throws {
+        let resolved = try PlaybackPlan(score: SessionPublisherTests.example, part: "tenor").resolve()
+        let note = try #require(ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score).first)
+        var snapshot = SessionSnapshot()
+        #expect(snapshot.accuracy == "accuracy –")
+        for verdict in [Verdict.correct, .flat, .correct] {
+            snapshot.apply(.judged(NoteResult(note: note, verdict: verdict, medianCents: 0, onsetError: nil, inTunePercent: 100)))
+        }
+        #expect(snapshot.accuracy == "accuracy 67% (2 of 3 notes)")
     }
 }
