@@ -49,6 +49,8 @@ final class Browser {
     /// Resizes the window, as its user would.
     func resize(width: Int, height: Int) throws { try ask(["viewport": [width, height]]) }
     func key(_ key: String) throws { try ask(["key": key]) }
+    /// Chooses `files` in the file input `selector`, as its dialog would.
+    func choose(_ selector: String, files: [String]) throws { try ask(["choose": selector, "files": files]) }
 
     /// Evaluates `script` every 50 ms until it is true, for up to `timeout` seconds (a page loading in between
     /// is waited for).

@@ -926,13 +926,12 @@ extension RealTimeTests {
         return (live, comparison, stderr)
     }
 
-    static func singerSession(take takePath: String, data: String, server: PulseServer, record: String?) throws
-        -> (live: [String: Any], file: [String: Any], stderr: String)
-    {
-        let common = ["practice", CLI.example, "--part", "tenor", "--no-history"]
-        let file = try CLI.run(common + ["--input", takePath, "--output", "none", "--report", data + "/file.json"])
-        try #require(file.status == 0, "\(file.stderr)")
-
+    /// Starts take-singer on `take`, sung as the tenor after the example's count-in: it listens to choir's sink,
+    /// `choir_test`, and sings into `choir_mic`, whose monitor is choir's microphone. Returns once it listens, with
+    /// what it prints and says on standard error.
+    static func startSinger(take takePath: String, data: String, server: PulseServer) throws -> (
+        singer: Process, sung: Pipe, errors: Pipe
+    ) {
         // Where the count-in's first sound (as loud as take-singer listens for) and the first beat fall in the mix.
         let mixPath = data + "/mix.wav"
         let render = try CLI.run(["render", CLI.example, "--count-in", "--part", "tenor", "-o", mixPath])
@@ -957,9 +956,21 @@ extension RealTimeTests {
         singer.standardOutput = sung
         singer.standardError = singerErr
         try singer.run()
-        defer { if singer.isRunning { kill(singer.processIdentifier, SIGKILL) } }
         let ready = String(decoding: sung.fileHandleForReading.availableData, as: UTF8.self)
+        if ready != "listening\n" { kill(singer.processIdentifier, SIGKILL) }
         try #require(ready == "listening\n", "\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        return (singer, sung, singerErr)
+    }
+
+    static func singerSession(take takePath: String, data: String, server: PulseServer, record: String?) throws
+        -> (live: [String: Any], file: [String: Any], stderr: String)
+    {
+        let common = ["practice", CLI.example, "--part", "tenor", "--no-history"]
+        let file = try CLI.run(common + ["--input", takePath, "--output", "none", "--report", data + "/file.json"])
+        try #require(file.status == 0, "\(file.stderr)")
+
+        let (singer, sung, singerErr) = try startSinger(take: takePath, data: data, server: server)
+        defer { if singer.isRunning { kill(singer.processIdentifier, SIGKILL) } }
 
         let session = Process()
         session.executableURL = CLI.executable

@@ -4,17 +4,18 @@ import Testing
 
 /// `choir practice --view`: the engraved score in a real browser, served on loopback behind a token.
 @Suite struct ScoreViewTests {
-    /// A running `choir practice … --view` whose page stays up until its input closes.
+    /// A running `choir practice … --view` (or any command that prints its page's address first, after
+    /// `announced`) whose page stays up until its input closes.
     final class Viewing {
         let process = Process()
         let input = Pipe(), output = Pipe(), errors = Pipe()
         let address: String
 
-        init(_ arguments: [String], data: String) throws {
+        init(_ arguments: [String], data: String, announced: String = "Score view: ", environment: [String: String] = [:]) throws {
             process.executableURL = CLI.executable
             process.arguments = arguments
             process.currentDirectoryURL = CLI.root
-            process.environment = ProcessInfo.processInfo.environment.merging(
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(
                 ["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": data, "XDG_CACHE_HOME": data, "NO_COLOR": "1"]) { $1 }
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
             try process.run()
@@ -26,9 +27,9 @@ import Testing
             }
             let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
             try #require(
-                line.hasPrefix("Score view: http://127.0.0.1:"),
+                line.hasPrefix(announced + "http://127.0.0.1:"),
                 "\(line)\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-            address = String(line.dropFirst("Score view: ".count))
+            address = String(line.dropFirst(announced.count))
         }
 
         /// Reads what choir prints until a line satisfies `matches` (false if it ends first).

@@ -6,6 +6,7 @@ One JSON request per line on standard input, one JSON answer per line on standar
   {"viewport": [W, H]}                     resize the window
   {"eval": "JS expression"}                its value
   {"key": "Space"}                         press a key (Playwright's names)
+  {"choose": SELECTOR, "files": [PATH]}    choose files in a file input, as a person does in its dialog
   {"screenshot": PATH}                     a PNG of the viewport
   {"sent": true}                           the WebSocket messages the page has sent since the last such request
 Errors come back as {"error": "..."}.
@@ -34,6 +35,9 @@ with sync_playwright() as playwright:
                 answer = {"ok": True}
             elif "eval" in request:
                 answer = {"value": page.evaluate(request["eval"])}
+            elif "choose" in request:
+                page.set_input_files(request["choose"], request["files"])
+                answer = {"ok": True}
             elif "key" in request:
                 page.keyboard.press(request["key"])
                 answer = {"ok": True}
