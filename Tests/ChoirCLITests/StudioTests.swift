@@ -243,6 +243,11 @@ import Testing
             try browser.eval(
                 "[1, 2, 3, 4].map((n) => \(Self.frame).querySelectorAll(`g.staff[data-n=\"${n}\"] g.note.mine`).length)") as? [Int])
         #expect(staves[0] == 0 && staves[1] == 0 && staves[2] > 20 && staves[3] > 20, "\(staves)")
+        // The session's page is engraved to its pane's width, as the score view is.
+        #expect(
+            try browser.wait(
+                "(() => { const f = \(Self.frame), svg = f.querySelector('#stage svg'), pane = f.querySelector('#notation'); return f.querySelector('#stage').dataset.engraving && svg && svg.getBoundingClientRect().width >= 0.98 * pane.getBoundingClientRect().width; })()"
+            ))
         let measure = "Number(\(Self.frame).querySelector('#where').textContent.match(/m\\. (\\d+)/)[1])"
         let first = try #require(try browser.eval(measure) as? Int)
         Thread.sleep(forTimeInterval: 4.5)
