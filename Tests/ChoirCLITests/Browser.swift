@@ -69,7 +69,7 @@ final class Browser {
     }
 
     /// The commands the page has sent on its WebSocket since the last call (not its reports of frames painted).
-    func sent() throws -> [String] { (try ask(["sent": true]) as? [String] ?? []).filter { !$0.hasPrefix(#"{"painted""#) } }
+    func sent(_ count: Int = 0) throws -> [String] { try ask(["sent": count]) as? [String] ?? [] }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 }
