@@ -109,7 +109,7 @@ let package = Package(
         // choir_ChoirView.resources (SwiftPM takes resources outside the target's folder from tools 5.11 on).
         .target(
             name: "ChoirView",
-            dependencies: ["ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirServer"],
+            dependencies: ["ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirServer"],
             resources: [.copy("../../Resources/View")]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
         .target(

@@ -48,7 +48,7 @@ public final class Library: Sendable {
         return found
     }
 
-    private static func isScore(_ name: String) -> Bool {
+    static func isScore(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".musicxml") || lower.hasSuffix(".xml") || lower.hasSuffix(".mxl")
     }

@@ -1,4 +1,5 @@
 import ChoirScore
+import FoundationEssentials
 
 /// What `choir library search` asks for; every part given must hold.
 public struct LibraryQuery: Sendable {
@@ -16,12 +17,50 @@ public struct LibraryQuery: Sendable {
 
     public init() {}
 
-    /// The first of `lines` that names no line of any of `entries`, with the line name nearest it there, when one
-    /// is near enough to be what was meant (a slip, not a line no score has).
-    public func slip(among entries: [LibraryEntry]) -> (line: String, nearest: String)? {
+    /// The query for what a person typed, as `choir library search` takes it (and the studio's search): words, a
+    /// voicing, lines, the lowest and highest notes as names ("D3", "F#4") and a key; empty strings are left out.
+    /// Throws ``Problem``, worded with the command's options, for a note or key that is not one, or bounds
+    /// without a line.
+    public init(text: String?, voicing: String?, lines: [String], lowest: String?, highest: String?, key: String?) throws(Problem) {
+        let given = { (value: String?) in value.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+        self.text = given(text)
+        self.voicing = given(voicing)
+        self.lines = lines.filter { given($0) != nil }
+        self.key = given(key)
+        if (given(lowest) != nil || given(highest) != nil) && self.lines.isEmpty {
+            throw Problem(description: "--lowest and --highest need --part: the line they bound")
+        }
+        for (option, note) in [("lowest", given(lowest)), ("highest", given(highest))] {
+            guard let note else { continue }
+            guard let midi = PitchName.midi(named: note) else {
+                throw Problem(description: "--\(option) \(note): expected a note such as D3, F#4 or B♭3")
+            }
+            if option == "lowest" { self.lowest = midi } else { self.highest = midi }
+        }
+        if let key = self.key, let problem = Self.keyProblem(key) { throw Problem(description: "--key \(key): \(problem)") }
+    }
+
+    /// Why what was typed is not a query.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A line that names no line of any score in the library, when a line there is near enough to be what was
+    /// meant (a slip, not a line no score has).
+    public struct Slip: Error, CustomStringConvertible {
+        public var line: String
+        public var nearest: String
+        /// "unknown line 'tenr' (did you mean 'Tenor'?): expected …".
+        public var description: String {
+            NearestName.unknown("line", line, among: [nearest], expected: "a line of a score in the library (`choir library list`)")
+        }
+    }
+
+    /// The first of `lines` that names no line of any of `entries`, with the line name nearest it there.
+    public func slip(among entries: [LibraryEntry]) -> Slip? {
         let names = Set(entries.flatMap { $0.lines.map(\.name) }).sorted()
         for line in lines where LineSelector.candidates(line, names: names).isEmpty {
-            if let nearest = NearestName.to(line, among: names) { return (line, nearest) }
+            if let nearest = NearestName.to(line, among: names) { return Slip(line: line, nearest: nearest) }
         }
         return nil
     }

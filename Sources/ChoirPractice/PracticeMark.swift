@@ -67,3 +67,37 @@ extension PracticeHistory {
         }
     }
 }
+
+extension PracticeMark {
+    /// Why a mark cannot be made: a line the score does not have, a measure it does not have, no text.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+}
+
+extension PracticeHistory {
+    /// Marks measure `measure` (by printed number) of the score at `path`, for each of `lines` (a line's name, a
+    /// unique start, S/A/T/B or a number; every line when none), as `choir mark add` does; returns the marks kept.
+    /// Throws the reader's ``ScoreError``, a ``PracticeMark/Problem`` for a line, measure or text that is not one, or
+    /// the history's ``Failure``.
+    public func mark(score path: String, lines: [String], measure: String, text: String) throws -> [PracticeMark] {
+        let (read, identity) = try ScoreReader.identified(contentsOf: path)
+        let names: [String?]
+        do {
+            names = lines.isEmpty ? [nil] : try LineSelector.select(lines, from: read.lines).map { read.lines[$0].name }
+        } catch {
+            throw PracticeMark.Problem(description: "\(path): \(error)")
+        }
+        guard read.measures.contains(where: { $0.number == measure }) else {
+            let numbers = read.measures.map(\.number)
+            throw PracticeMark.Problem(
+                description: "\(path): measure \(measure) is not in the score: expected \(numbers.first ?? "")–\(numbers.last ?? "")")
+        }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw PracticeMark.Problem(description: "the mark's text is empty: expected what to remember at the measure")
+        }
+        return try names.map { name throws(Failure) in
+            try add(PracticeMark(score: path, identity: identity, line: name, measure: measure, text: text))
+        }
+    }
+}

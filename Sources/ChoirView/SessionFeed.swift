@@ -13,6 +13,8 @@ public final class SessionFeed: @unchecked Sendable {
     public let score: ViewScore
     /// The page's music and the session's fixed facts, as served at `score.json`.
     public let setup: String
+    /// The score engraved to each tab's size, as `engraving.json` answers.
+    public let engravings: PageEngravings
     public private(set) var hub: ViewHub!
     private let events: AsyncStream<SessionEvent>
     private let sent = Locked(Sent())
@@ -42,6 +44,8 @@ public final class SessionFeed: @unchecked Sendable {
         self.session = session
         score = ViewScore(engraving, resolved: session.resolved, notes: session.notes, transpose: session.resolved.plan.transpose)
         setup = Self.setup(session, score)
+        let plan = session.resolved.plan
+        engravings = PageEngravings(score: plan.score, transpose: plan.transpose, base: engraving)
         events = session.events()
         hub = ViewHub(receive: { [weak self] in self?.receive($0) }, joined: { [weak self] in self?.greet() })
     }

@@ -1,3 +1,4 @@
+import ChoirServer
 import ChoirSession
 import Foundation
 
@@ -27,5 +28,28 @@ enum ViewAssets {
             throw SessionError(.missing, "\(path): missing or unreadable: expected the score view's \(name), installed beside choir")
         }
         return text
+    }
+}
+
+extension Router {
+    /// Serves the asset `page` at `prefix` and each of `files` at `prefix` followed by its name, typed by their
+    /// extensions; each read once, here, so that a missing file stops the server before it serves anything.
+    mutating func serve(page: String, files: [String], at prefix: String = "") throws(SessionError) {
+        get(prefix, Self.text(try ViewAssets.text(page), type: Self.type(of: page)))
+        for name in files { get(prefix + name, Self.text(try ViewAssets.text(name), type: Self.type(of: name))) }
+    }
+
+    /// Answers with `text`, as `type`.
+    static func text(_ text: String, type: String) -> Handler {
+        { _ in HTTPResponse(contentType: type, body: Array(text.utf8)) }
+    }
+
+    private static func type(of name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "html": "text/html; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        default: "application/octet-stream"
+        }
     }
 }

@@ -12,34 +12,23 @@ public final class ViewServer: Sendable {
     public var address: String { server.address }
     public var port: UInt16 { server.port }
 
-    /// Starts serving `score` (the page's music, as JSON), `engravings` at `engraving.json` and `hub`'s WebSocket.
-    public init(
-        score: String, hub: ViewHub, engravings: PageEngravings? = nil, limits: ServerLimits = ServerLimits()
-    ) throws(SessionError) {
+    /// Starts serving `feed`'s session: its music (as JSON), its engraving at each tab's size and its WebSocket.
+    public init(_ feed: SessionFeed, limits: ServerLimits = ServerLimits()) throws(SessionError) {
         var router = Router()
-        let asset = { (text: String, type: String) in
-            { @Sendable (_: HTTPRequest) in HTTPResponse(contentType: type, body: Array(text.utf8)) }
-        }
-        // Read once, here: a missing file stops the view before it serves anything.
-        router.get("", asset(try ViewAssets.text("view.html"), "text/html; charset=utf-8"))
-        router.get("view.js", asset(try ViewAssets.text("view.js"), "text/javascript; charset=utf-8"))
-        router.get("view.css", asset(try ViewAssets.text("view.css"), "text/css; charset=utf-8"))
-        router.get("score.json", asset(score, "application/json"))
-        if let engravings { router.get("engraving.json") { engravings.respond($0) } }
-        router.webSocket("live") { hub.open($0) }
+        try router.serve(page: "view.html", files: ["view.js", "view.css"])
+        router.get("score.json", Router.text(feed.setup, type: "application/json"))
+        router.get("engraving.json") { feed.engravings.respond($0) }
+        router.webSocket("live") { feed.hub.open($0) }
         do {
-            server = try LoopbackServer(
-                router: router, limits: limits,
-                headers: [
-                    (
-                        "Content-Security-Policy",
-                        "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
-                    )
-                ])
+            server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", Self.policy)])
         } catch {
             throw SessionError(.deviceUnavailable, "the score view cannot listen on 127.0.0.1: \(error)")
         }
     }
+
+    /// What the page may load: choir's own files alone, and the WebSocket to choir.
+    static let policy =
+        "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
 
     /// Stops serving, closing every connection.
     public func stop() { server.stop() }

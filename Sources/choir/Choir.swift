@@ -43,7 +43,7 @@ struct Choir: AsyncParsableCommand {
         version: "choir \(version) (\(Engine.libraries))",
         subcommands: [
             Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self,
-            LibraryCommand.self, Mark.self, Coaching.self, Plan.self, ScanCommand.self,
+            LibraryCommand.self, Mark.self, Coaching.self, Plan.self, ScanCommand.self, Studio.self,
         ])
 
     /// Runs the command line, first naming a command that is not one (the parser would call it an unexpected

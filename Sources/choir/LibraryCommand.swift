@@ -72,37 +72,22 @@ extension Choir {
             @Flag(help: "Print JSON instead of text.")
             var json = false
 
-            func validate() throws {
-                if (lowest != nil || highest != nil) && parts.isEmpty {
-                    throw ValidationError("--lowest and --highest need --part: the line they bound")
-                }
-                for (option, note) in [("lowest", lowest), ("highest", highest)] {
-                    if let note, PitchName.midi(named: note) == nil {
-                        throw ValidationError("--\(option) \(note): expected a note such as D3, F#4 or B♭3")
-                    }
-                }
-                if let key, let problem = LibraryQuery.keyProblem(key) { throw ValidationError("--key \(key): \(problem)") }
+            func validate() throws { _ = try query() }
+
+            /// The query, or the reason it is not one.
+            private func query() throws -> LibraryQuery {
+                do {
+                    return try LibraryQuery(
+                        text: text.joined(separator: " "), voicing: voicing, lines: parts.names, lowest: lowest, highest: highest, key: key)
+                } catch { throw ValidationError(error.description) }
             }
 
             func run() throws {
-                var query = LibraryQuery()
-                query.text = text.isEmpty ? nil : text.joined(separator: " ")
-                query.voicing = voicing
-                query.lines = parts.names
-                query.lowest = lowest.flatMap(PitchName.midi(named:))
-                query.highest = highest.flatMap(PitchName.midi(named:))
-                query.key = key
+                let query = try query()
                 let library = try openLibrary()
-                do {
-                    if let slip = query.slip(among: try library.entries()) {
-                        throw usage(
-                            "--part \(slip.line): "
-                                + NearestName.unknown(
-                                    "line", slip.line, among: [slip.nearest],
-                                    expected: "a line of a score in the library (`choir library list`)"))
-                    }
-                    show(try library.listed(try library.search(query)), json: json)
-                } catch let error as PracticeHistory.Failure { throw fail(error) }
+                do { show(try library.found(query), json: json) } catch let slip as LibraryQuery.Slip {
+                    throw usage("--part \(slip.line): \(slip)")
+                } catch { throw fail(error) }
             }
         }
 

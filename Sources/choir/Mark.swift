@@ -29,29 +29,12 @@ extension Choir {
 
             func run() throws {
                 let path = try LibraryTitles.path(score)
-                let (read, identity): (Score, ScoreIdentity)
-                do { (read, identity) = try ScoreReader.identified(contentsOf: path) } catch { throw fail(error) }
-                let lines = read.lines
-                let names: [String?]
-                do { names = parts.isEmpty ? [nil] : try LineSelector.select(parts.names, from: lines).map { lines[$0].name } } catch {
-                    throw usage("\(path): \(error)")
-                }
-                guard read.measures.contains(where: { $0.number == measure }) else {
-                    let numbers = read.measures.map(\.number)
-                    throw usage("\(path): measure \(measure) is not in the score: expected \(numbers.first ?? "")–\(numbers.last ?? "")")
-                }
-                guard !text.allSatisfy(\.isWhitespace) else {
-                    throw usage("the mark's text is empty: expected what to remember at the measure")
-                }
-                let history = try openHistory()
-                for name in names {
-                    let kept: PracticeMark
-                    do {
-                        kept = try history.add(PracticeMark(score: path, identity: identity, line: name, measure: measure, text: text))
-                    } catch {
-                        throw fail(error)
-                    }
-                    FileOutput.write("mark \(kept.id): m. \(kept.measure)\(kept.line.map { " (\($0))" } ?? ""): \(kept.text)\n")
+                let kept: [PracticeMark]
+                do {
+                    kept = try openHistory().mark(score: path, lines: parts.names, measure: measure, text: text)
+                } catch let problem as PracticeMark.Problem { throw usage(problem.description) } catch { throw fail(error) }
+                for mark in kept {
+                    FileOutput.write("mark \(mark.id): m. \(mark.measure)\(mark.line.map { " (\($0))" } ?? ""): \(mark.text)\n")
                 }
             }
         }

@@ -16,11 +16,9 @@ final class ScoreView {
     init(_ session: any SteeredSession, open: Bool) throws {
         let engraving: Engraving
         do {
-            let (score, transpose) = (session.resolved.plan.score, session.resolved.plan.transpose)
-            engraving = try Engraving.of(score: score, transpose: transpose)
+            engraving = try Engraving.of(score: session.resolved.plan.score, transpose: session.resolved.plan.transpose)
             feed = SessionFeed(session, engraving: engraving)
-            server = try ViewServer(
-                score: feed.setup, hub: feed.hub, engravings: PageEngravings(score: score, transpose: transpose, base: engraving))
+            server = try ViewServer(feed)
         } catch {
             throw fail(error)
         }
@@ -46,16 +44,19 @@ final class ScoreView {
     func close() {
         feed.stop()
         server.stop()
-        if let lag = feed.lag {
-            var standardError = StandardError()
-            print(
-                "choir: the score view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                    + "at most \(lag.maximum) ms)", to: &standardError)
-        }
+        if let lag = feed.lag { Self.say(lag, shown: "the score view") }
+    }
+
+    /// Says how long after the microphone `shown` painted what was sung.
+    static func say(_ lag: (median: Int, percentile95: Int, maximum: Int), shown: String) {
+        var standardError = StandardError()
+        print(
+            "choir: \(shown) showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                + "at most \(lag.maximum) ms)", to: &standardError)
     }
 
     /// `$BROWSER`, else `xdg-open`, detached from the terminal.
-    private static func browse(_ address: String) {
+    static func browse(_ address: String) {
         let browser = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

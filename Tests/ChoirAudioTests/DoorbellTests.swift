@@ -53,7 +53,8 @@ struct DoorbellTests {
         #expect(done.wait(timeout: .now() + 3) == .success)
         #expect(times.third.load(ordering: .acquiring) == 1)
         let latency = Double(times.second.load(ordering: .acquiring) - rang) / 1e6
-        #expect(latency < 50, "woken \(latency) ms after the ring")
+        // Far below the wait's timeout, though these tests run at the lowest priority beside the live ones.
+        #expect(latency < 250, "woken \(latency) ms after the ring")
         #expect(bell.wakeUps == 1)
     }
 

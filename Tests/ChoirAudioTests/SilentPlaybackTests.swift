@@ -25,7 +25,9 @@ struct SilentPlaybackTests {
         try playback.start()
         playback.waitUntilPlaying()
         #expect(playback.clock.reading != nil)
-        #expect(AudioClock.now() - start < 50_000_000)
+        // Within a quarter of a second, though these tests run at the lowest priority beside the live ones.
+        let started = Double(AudioClock.now() - start) / 1e6
+        #expect(started < 250, "playing after \(started) ms")
         var wakes = 0
         while !playback.isFinished {
             let seen = playback.doorbell.count
@@ -35,7 +37,7 @@ struct SilentPlaybackTests {
         }
         let ended = Double(AudioClock.now() - start) / 1e6
         // The source runs out as the eleventh period is due, 100 ms in.
-        #expect(ended >= 95 && ended < 250, "ended after \(ended) ms")
+        #expect(ended >= 95 && ended < 500, "ended after \(ended) ms")
         #expect(wakes >= 5, "woken \(wakes) times")
         // Once the thread has ended: a ring for each period, and one as it ended.
         playback.stop()

@@ -49,6 +49,8 @@ final class Browser {
     /// Resizes the window, as its user would.
     func resize(width: Int, height: Int) throws { try ask(["viewport": [width, height]]) }
     func key(_ key: String) throws { try ask(["key": key]) }
+    /// Chooses `files` in the file input `selector`, as its dialog would.
+    func choose(_ selector: String, files: [String]) throws { try ask(["choose": selector, "files": files]) }
 
     /// Evaluates `script` every 50 ms until it is true, for up to `timeout` seconds (a page loading in between
     /// is waited for).
@@ -67,7 +69,7 @@ final class Browser {
     }
 
     /// The commands the page has sent on its WebSocket since the last call (not its reports of frames painted).
-    func sent() throws -> [String] { (try ask(["sent": true]) as? [String] ?? []).filter { !$0.hasPrefix(#"{"painted""#) } }
+    func sent(_ count: Int = 0) throws -> [String] { try ask(["sent": count]) as? [String] ?? [] }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 }

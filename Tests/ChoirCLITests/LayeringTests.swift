@@ -27,7 +27,8 @@ struct LayeringTests {
         "ChoirModel": [],
         "ChoirScan": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel"],
         // The front ends.
-        "ChoirView": ["ChoirScore", "ChoirPractice", "ChoirSession", "ChoirServer"],
+        // The studio lists, searches and adds to the library.
+        "ChoirView": ["ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirServer"],
         "choir": ["ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirModel", "ChoirScan"],
         "session-driver": ["ChoirPractice", "ChoirSession"],
         // The tests' and benchmarks' tools.

@@ -27,7 +27,8 @@ import Testing
         #expect(heard.map(\.line) == ["measure 0", "measure 1", "measure 2"])
         guard heard.count == 3 else { return }
         let times = [heard[1].seconds - heard[0].seconds, heard[2].seconds - heard[1].seconds, ended - heard[0].seconds]
-        #expect(abs(times[0] - 0.25) < 0.1 && abs(times[1] - 0.75) < 0.1 && times[2] > 2.7 && times[2] < 3.6, "\(times)")
+        // Within 0.15 s: the lines are stamped as they are read, at the lowest priority beside the live tests.
+        #expect(abs(times[0] - 0.25) < 0.15 && abs(times[1] - 0.75) < 0.15 && times[2] > 2.7 && times[2] < 3.6, "\(times)")
     }
 
     /// `choir view --device none` plays from the page: the music waits for it, plays for as long as it lasts
@@ -63,7 +64,7 @@ import Testing
         let playing = try #require(line { $0 == "playing" })
         let held = try #require(line { $0 == "paused" })
         #expect(
-            held.seconds - playing.seconds > 2.7 && held.seconds - playing.seconds < 3.3, "held after \(held.seconds - playing.seconds) s")
+            held.seconds - playing.seconds > 2.7 && held.seconds - playing.seconds < 3.5, "held after \(held.seconds - playing.seconds) s")
         Thread.sleep(forTimeInterval: max(0, playing.seconds + 9 - HTTPProbe.now()))
         #expect(process.isRunning)
         tab.send(HTTPProbe.frame(opcode: 1, Array(#"{"command":"quit"}"#.utf8)))

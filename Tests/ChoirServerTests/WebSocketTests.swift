@@ -84,7 +84,8 @@ import Testing
             sent += 1
             if reader.text(within: 1) == message { received += 1 }
         }
-        #expect(slowest < 0.05, "a send took \(slowest) s")
+        // Never behind the deaf page: a quarter of a second at most, at the lowest priority beside the live tests.
+        #expect(slowest < 0.25, "a send took \(slowest) s")
         #expect(received == sent && sent < 1000, "\(received) of \(sent)")
         #expect(waitFor { sockets[0].isClosed })
         let close = deaf.frame(within: 1)

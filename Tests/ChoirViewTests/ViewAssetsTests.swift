@@ -8,7 +8,7 @@ import Testing
 /// (here the test bundle, which is built into the same folder as choir).
 struct ViewAssetsTests {
     /// Each file under `Resources/View` is what the built program reads, byte for byte.
-    @Test(arguments: ["view.html", "view.css", "view.js", "engrave.py"])
+    @Test(arguments: ["view.html", "view.css", "view.js", "engrave.py", "studio.html", "studio.css", "studio.js"])
     func theProgramReadsTheFilesUnderResources(name: String) throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Resources/View/\(name)")

@@ -6,8 +6,10 @@ One JSON request per line on standard input, one JSON answer per line on standar
   {"viewport": [W, H]}                     resize the window
   {"eval": "JS expression"}                its value
   {"key": "Space"}                         press a key (Playwright's names)
+  {"choose": SELECTOR, "files": [PATH]}    choose files in a file input, as a person does in its dialog
   {"screenshot": PATH}                     a PNG of the viewport
-  {"sent": true}                           the WebSocket messages the page has sent since the last such request
+  {"sent": N}                              the commands the page has sent on its WebSocket since the last such request,
+                                           once N have come (after 300 ms for N = 0)
 Errors come back as {"error": "..."}.
 """
 import json
@@ -34,6 +36,9 @@ with sync_playwright() as playwright:
                 answer = {"ok": True}
             elif "eval" in request:
                 answer = {"value": page.evaluate(request["eval"])}
+            elif "choose" in request:
+                page.set_input_files(request["choose"], request["files"])
+                answer = {"ok": True}
             elif "key" in request:
                 page.keyboard.press(request["key"])
                 answer = {"ok": True}
@@ -41,8 +46,19 @@ with sync_playwright() as playwright:
                 page.screenshot(path=request["screenshot"])
                 answer = {"ok": True}
             elif "sent" in request:
-                page.wait_for_timeout(300)  # Frames are reported as the browser sends them, after the key's events.
-                answer = {"value": [frame if isinstance(frame, str) else frame.decode() for frame in sent]}
+                # Frames are reported as the browser sends them, after the key's events: wait for as many commands as
+                # are expected (5 s at most), or, expecting none, 300 ms for any that were not.
+                def commands():
+                    frames = [frame if isinstance(frame, str) else frame.decode() for frame in sent]
+                    return [frame for frame in frames if not frame.startswith('{"painted"')]
+                wanted = request["sent"]
+                if wanted == 0:
+                    page.wait_for_timeout(300)
+                for _ in range(250):
+                    if len(commands()) >= wanted:
+                        break
+                    page.wait_for_timeout(20)
+                answer = {"value": commands()}
                 sent.clear()
             else:
                 answer = {"error": "unknown request"}

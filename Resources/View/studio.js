@@ -1,0 +1,281 @@
+// choir studio: a front end on the engine's calls, served by choir itself. It lists what the server finds and
+// sends what the singer brings; every figure it shows comes from the server.
+"use strict";
+
+const base = location.pathname;
+const $ = (selector) => document.querySelector(selector);
+const form = $("#search");
+
+/// Shows the server's one-line error, or clears it.
+function problem(text) {
+  $("#error").textContent = text || "";
+  $("#error").hidden = !text;
+}
+
+function element(tag, attributes, ...children) {
+  const made = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) made.setAttribute(name, value);
+  for (const child of children) made.append(child);
+  return made;
+}
+
+/// One piece as `choir library list` describes it: title, composer, voicing, key, length and each line's range.
+function pieceItem(listed) {
+  const voicing = listed.voicing || "instruments";
+  const extra = listed.accompaniment.length ? " + " + listed.accompaniment.join(", ") : "";
+  const minutes = Math.floor(listed.seconds / 60), seconds = String(Math.round(listed.seconds % 60)).padStart(2, "0");
+  const open = element("button", { type: "button", class: "open", "aria-label": `Open ${listed.title}` }, "Open");
+  open.addEventListener("click", () => openPiece(listed.path));
+  const item = element("li", { "data-path": listed.path },
+    element("h2", {}, listed.title), open,
+    listed.composer ? element("span", { class: "composer" }, listed.composer) : "",
+    element("p", { class: "facts" }, `${voicing}${extra} · ${listed.key} · ${listed.measures} measures · ${minutes}:${seconds}`),
+    element("p", { class: "ranges" }, ...listed.lines.map((line) =>
+      element("span", { class: "range", "data-line": line.name }, `${line.name} ${line.lowest}–${line.highest}`))));
+  if (listed.last_practised) {
+    const last = listed.last_practised;
+    item.append(element("p", { class: "facts" }, `last practised ${last.date} (${last.part}, ${last.accuracy_pct.toFixed(1)}%)`));
+  }
+  return item;
+}
+
+let asked = 0;
+/// Asks the server for the pieces the form describes (the same search as `choir library search`).
+async function search() {
+  const query = new URLSearchParams();
+  for (const name of ["text", "voicing", "part", "lowest", "highest"]) {
+    const value = form.elements[name].value.trim();
+    if (value) query.append(name, value);
+  }
+  const mine = ++asked;
+  const answer = await fetch(`${base}library.json?${query}`, { cache: "no-store" });
+  const body = await answer.json();
+  if (mine !== asked) return;
+  document.body.dataset.answered = String(mine);
+  if (!answer.ok) {
+    problem(body.error);
+    return;
+  }
+  problem("");
+  $("#pieces").replaceChildren(...body.map(pieceItem));
+  $("#message").textContent = body.length === 1 ? "1 piece" : `${body.length} pieces`;
+  if (mine === 1) performance.mark("listed"); // The library's first paint, for the tests' figure.
+}
+
+/// Sends each file to the library, one at a time; a file choir cannot read is said in the reader's words.
+async function add(files) {
+  const said = [], done = [];
+  for (const file of files) {
+    const answer = await fetch(`${base}library?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+    const body = await answer.json();
+    if (answer.ok) done.push(`${body.change} ${body.piece.title}`);
+    else said.push(body.error);
+  }
+  await search();
+  problem(said.join("\n"));
+  if (done.length) $("#message").textContent = done.join("; ");
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  search();
+});
+let typing;
+form.addEventListener("input", () => {
+  clearTimeout(typing);
+  typing = setTimeout(search, 250);
+});
+$("#files").addEventListener("change", (event) => {
+  add([...event.target.files]);
+  event.target.value = "";
+});
+document.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  document.body.classList.add("dragging");
+});
+document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+document.addEventListener("drop", (event) => {
+  event.preventDefault();
+  document.body.classList.remove("dragging");
+  add([...event.dataTransfer.files]);
+});
+// The piece screen: the mix, transposition and tempo as `choir play` takes them, sent to the server whole with each
+// request; the session it starts shows in the score view's own page.
+let piece = null, session = null;
+
+function pieceProblem(text) {
+  $("#piece-error").textContent = text || "";
+  $("#piece-error").hidden = !text;
+}
+
+/// The piece screen's settings as the server's query: the library path, my lines, each line's volume, mute, solo
+/// and instrument where they differ from the piece's own, the transposition and the tempo.
+function pieceQuery() {
+  const query = new URLSearchParams({ path: piece.path });
+  for (const row of document.querySelectorAll("#mixer tbody tr")) {
+    const line = row.dataset.line, original = piece.lines.find((l) => l.name === line);
+    if (row.querySelector(".mine").checked) query.append("mine", line);
+    const volume = row.querySelector(".volume").value;
+    if (Number(volume) !== original.volume) query.append("volume", `${line}:${volume}`);
+    if (row.querySelector(".mute").checked) query.append("mute", line);
+    if (row.querySelector(".solo").checked) query.append("solo", line);
+    const instrument = row.querySelector(".instrument").value;
+    if (instrument !== original.instrument) query.append("instrument", `${line}:${instrument}`);
+  }
+  if ($("#transpose").value !== "0") query.set("transpose", $("#transpose").value);
+  if ($("#tempo").value !== "100") query.set("tempo", $("#tempo").value);
+  if ($("#countin").checked) query.set("countin", "1");
+  if ($("#click").checked) query.set("click", "1");
+  return query;
+}
+
+function settingsChanged() {
+  $("#tempo-shown").textContent = `${$("#tempo").value}%`;
+  $("#download").href = `${base}mix.wav?${pieceQuery()}`;
+}
+
+async function openPiece(path) {
+  const answer = await fetch(`${base}piece.json?${new URLSearchParams({ path })}`, { cache: "no-store" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    problem(body.error);
+    return;
+  }
+  piece = body;
+  $("#piece-title").textContent = piece.title;
+  $("#mixer tbody").replaceChildren(...piece.lines.map((line) => {
+    const named = (what) => ({ "aria-label": `${line.name} ${what}` });
+    const mine = element("input", { type: "checkbox", class: "mine", "aria-label": `${line.name} is mine` });
+    mine.checked = line.mine;
+    const volume = element("input", { type: "range", class: "volume", min: "0", max: "100", step: "1", ...named("volume") });
+    volume.value = String(line.volume);
+    const instrument = element("select", { class: "instrument", ...named("instrument") },
+      ...piece.instruments.map((name) => element("option", {}, name)));
+    instrument.value = line.instrument;
+    return element("tr", { "data-line": line.name },
+      element("th", { scope: "row" }, line.name), element("td", {}, mine), element("td", {}, volume),
+      element("td", {}, element("input", { type: "checkbox", class: "mute", "aria-label": `Mute ${line.name}` })),
+      element("td", {}, element("input", { type: "checkbox", class: "solo", "aria-label": `Solo ${line.name}` })),
+      element("td", {}, instrument));
+  }));
+  $("#transpose").replaceChildren(...piece.transpositions.map((n) =>
+    element("option", { value: String(n) }, n === 0 ? "as written" : `${n > 0 ? "+" : "−"}${Math.abs(n)} semitones`)));
+  $("#transpose").value = "0";
+  $("#tempo").value = "100";
+  settingsChanged();
+  pieceProblem("");
+  $("#library").hidden = true;
+  $("#piece").hidden = false;
+  $("#piece-title").focus();
+  await progress();
+}
+
+/// The piece's sessions over time and its marks, as the history keeps them.
+async function progress() {
+  const answer = await fetch(`${base}progress.json?${new URLSearchParams({ path: piece.path })}`, { cache: "no-store" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(body.error);
+    return;
+  }
+  $("#sessions tbody").replaceChildren(...body.sessions.map((s) => {
+    const bar = element("meter", { min: "0", max: "100", value: String(s.accuracy), "aria-label": `Accuracy of session ${s.id}` });
+    return element("tr", { "data-session": String(s.id) },
+      element("td", {}, s.date), element("td", {}, s.part), element("td", {}, `♩ = ${s.tempo}`),
+      element("td", {}, bar, ` ${s.accuracy.toFixed(1)}%`),
+      element("td", {}, s.sung ? `${s.correct} of ${s.notes}` : "nothing sung"));
+  }));
+  if (!body.sessions.length) $("#sessions tbody").append(element("tr", {}, element("td", { colspan: "5" }, "No sessions yet.")));
+  $("#marks").replaceChildren(...body.marks.map((mark) =>
+    element("li", { "data-mark": String(mark.id) }, `m. ${mark.measure}${mark.line ? ` (${mark.line})` : ""}: ${mark.text}`)));
+  if (!body.marks.length) $("#marks").append(element("li", {}, "No marks yet."));
+}
+
+/// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
+async function start(kind, body) {
+  const query = pieceQuery();
+  if (body) query.set("name", body.name);
+  const answer = await fetch(`${base}${kind}?${query}`, { method: "POST", body: body || "" });
+  const said = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(said.error);
+    return;
+  }
+  pieceProblem("");
+  session = said.session;
+  follow(session);
+  $("#score").src = `${base}session/${session}/`;
+  $("#score").hidden = false;
+  $("#pause").disabled = $("#stop").disabled = false;
+  $("#session-state").textContent = kind === "play" ? "playing" : body ? `judging ${body.name}` : "listening";
+}
+
+// The session's own events, beside the score's page: its report means the history has it.
+let following = null;
+function follow(id) {
+  if (following) following.close();
+  following = new WebSocket(`ws://${location.host}${base}session/${id}/live`);
+  following.addEventListener("message", (event) => {
+    if (JSON.parse(event.data).type === "report") progress();
+  });
+}
+
+// Marks: with "Add a mark" pressed, a click on a measure of the score (or its number typed) and what to remember.
+let measures = new Map();
+
+function setMarking(on) {
+  $("#marking").setAttribute("aria-pressed", String(on));
+  $("#mark-form").hidden = !on;
+  if (!on) return;
+  $("#mark-measure").value = $("#mark-text").value = "";
+  $("#mark-measure").focus();
+}
+
+$("#score").addEventListener("load", async () => {
+  const frame = $("#score").contentDocument;
+  const setup = await (await fetch(`${base}session/${session}/score.json`, { cache: "no-store" })).json();
+  measures = new Map(setup.measures.map((m) => [m.id, m.number]));
+  frame.addEventListener("click", (event) => {
+    const measure = event.target.closest && event.target.closest("g.measure");
+    if ($("#marking").getAttribute("aria-pressed") !== "true" || !measure || !measures.has(measure.id)) return;
+    // The mark is what the click is for: the score's page does not also go there.
+    event.stopPropagation();
+    event.preventDefault();
+    $("#mark-measure").value = measures.get(measure.id);
+    $("#mark-text").focus();
+  }, true);
+});
+$("#marking").addEventListener("click", () => setMarking($("#marking").getAttribute("aria-pressed") !== "true"));
+$("#mark-cancel").addEventListener("click", () => setMarking(false));
+$("#mark-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const query = pieceQuery();
+  query.set("measure", $("#mark-measure").value.trim());
+  query.set("text", $("#mark-text").value);
+  const answer = await fetch(`${base}marks?${query}`, { method: "POST" });
+  const body = await answer.json();
+  if (!answer.ok) {
+    pieceProblem(body.error);
+    return;
+  }
+  pieceProblem("");
+  setMarking(false);
+  await progress();
+});
+
+async function steer(command) {
+  if (session !== null) await fetch(`${base}session/${session}/${command}`, { method: "POST" });
+}
+
+$("#mixer").addEventListener("input", settingsChanged);
+$("#settings").addEventListener("input", settingsChanged);
+$("#play").addEventListener("click", () => start("play"));
+$("#pause").addEventListener("click", () => steer("pause"));
+$("#stop").addEventListener("click", () => steer("stop"));
+$("#take").addEventListener("click", () => start("take", $("#take-file").files[0]));
+$("#back").addEventListener("click", () => {
+  $("#piece").hidden = true;
+  $("#library").hidden = false;
+  search();
+});
+search();

@@ -1,0 +1,49 @@
+import ChoirScore
+import Foundation
+import Testing
+
+@testable import ChoirLibrary
+
+/// Scores brought to the studio: read under their own names before anything is written, filed without losing a
+/// file already there.
+struct UploadTests {
+    static func library() throws -> (Library, folder: String) {
+        let home = NSTemporaryDirectory() + "choir-upload-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return (try Library(path: home + "/history.sqlite"), Library.defaultFolder(history: home + "/history.sqlite"))
+    }
+
+    @Test func aScoreIsFiledAndAddedOnceAndAnotherOfTheSameNameBeside() throws {
+        let (library, folder) = try Self.library()
+        #expect(folder.hasSuffix("/scores"))
+        let duet = Array(LibraryTests.duet.utf8)
+        let first = try library.add(upload: duet, named: "duet.musicxml", into: folder)
+        #expect(first.path == folder + "/duet.musicxml" && first.change == .added)
+        #expect(try library.entries().map(\.title) == ["Duet in G minor"])
+        // The same bytes again: the same file, unchanged.
+        let again = try library.add(upload: duet, named: "duet.musicxml", into: folder)
+        #expect(again.path == first.path && again.change == .unchanged)
+        // Other bytes under that name: filed beside, the first kept.
+        let other = Array(LibraryTests.duet.replacingOccurrences(of: "Duet in G minor", with: "Second duet").utf8)
+        let second = try library.add(upload: other, named: "duet.musicxml", into: folder)
+        #expect(second.path == folder + "/duet (2).musicxml" && second.change == .added)
+        #expect(FileManager.default.contents(atPath: first.path).map(Array.init) == duet)
+        #expect(try library.entries().map(\.title) == ["Duet in G minor", "Second duet"])
+    }
+
+    @Test func whatIsNotAScoreIsRefusedInTheReadersWordsAndNothingIsWritten() throws {
+        let (library, folder) = try Self.library()
+        let broken = #expect(throws: ScoreError.self) {
+            try library.add(upload: Array("<score-partwise><part-list>".utf8), named: "broken.musicxml", into: folder)
+        }
+        #expect(broken?.description == "broken.musicxml:1:28: unexpected end of file: expected </part-list>")
+        let notes = #expect(throws: ScoreError.self) { try library.add(upload: [1, 2], named: "notes.txt", into: folder) }
+        #expect(notes?.description == "notes.txt: expected a score: a .musicxml, .xml or .mxl file")
+        let hidden = #expect(throws: ScoreError.self) {
+            try library.add(upload: Array(LibraryTests.duet.utf8), named: "../.duet.musicxml", into: folder)
+        }
+        #expect(hidden?.description == "../.duet.musicxml: expected a score: a .musicxml, .xml or .mxl file")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(try library.entries().isEmpty)
+    }
+}
