@@ -62,7 +62,7 @@ struct VocabularyTests {
         (
             ["histroy"], 64,
             "choir: unknown command 'histroy' (did you mean 'history'?): expected `choir COMMAND`, COMMAND one of info, notes, pitch, "
-                + "render, play, view, practice, calibrate, history, report, library, mark, coach, plan, scan\n"
+                + "render, play, view, practice, calibrate, history, report, library, mark, coach, plan, scan, studio\n"
         ),
         (
             ["mark", "ad", CLI.example], 64,
