@@ -10,6 +10,8 @@ import Testing
         let process = Process()
         let input = Pipe(), output = Pipe(), errors = Pipe()
         let address: String
+        /// What was read with the first line and came after it.
+        private var after: String
 
         init(_ arguments: [String], data: String, announced: String = "Score view: ", environment: [String: String] = [:]) throws {
             process.executableURL = CLI.executable
@@ -25,7 +27,9 @@ import Testing
                 if more.isEmpty { break }
                 first += more
             }
-            let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            let text = String(decoding: first, as: UTF8.self)
+            let line = text.split(separator: "\n").first.map(String.init) ?? ""
+            after = text.firstIndex(of: "\n").map { String(text[text.index(after: $0)...]) } ?? ""
             try #require(
                 line.hasPrefix(announced + "http://127.0.0.1:"),
                 "\(line)\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
@@ -34,13 +38,21 @@ import Testing
 
         /// Reads what choir prints until a line satisfies `matches` (false if it ends first).
         func waitForLine(_ matches: (String) -> Bool) -> Bool {
-            var text = ""
+            var text = after
+            after = ""
+            if text.split(separator: "\n").contains(where: { matches(String($0)) }) { return true }
             while true {
                 let more = output.fileHandleForReading.availableData
                 if more.isEmpty { return false }
                 text += String(decoding: more, as: UTF8.self)
                 if text.split(separator: "\n").contains(where: { matches(String($0)) }) { return true }
             }
+        }
+
+        /// What choir printed after the lines read so far, once it has ended.
+        func rest() -> String {
+            defer { after = "" }
+            return after + String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
 
         /// Closes the page's input; returns choir's exit status.
@@ -170,7 +182,7 @@ import Testing
         #expect(try second.eval(countVerdicts) as? [String: Int] == verdicts)
 
         #expect(viewing.finish() == 0)
-        let printed = String(decoding: viewing.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = viewing.rest()
         #expect(printed.contains("Accuracy: ") && printed.contains("press Enter to close it"), "\(printed)")
     }
 
