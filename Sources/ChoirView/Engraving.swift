@@ -120,8 +120,10 @@ public struct Engraving: Codable, Sendable, Equatable {
             try Data(body.serialized().utf8).write(to: request)
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", script, request.path]
+            // At low priority: a tab laid out anew while the music plays must not take the processor from the
+            // sound server's client thread, which runs at normal priority (one underrun in a rehearsal on two cores).
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+            python.arguments = ["-n", "10", "python3", "-c", script, request.path]
             python.standardInput = FileHandle.nullDevice
             python.standardOutput = try FileHandle(forWritingTo: output)
             python.standardError = try FileHandle(forWritingTo: errors)

@@ -121,7 +121,7 @@ import Testing
         _ = try browser.eval(#"document.querySelector('g.measure[data-n="16"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))"#)
         #expect(try browser.wait("\(stage) === '2/2'"))
         // A line on its input ends `choir view`.
-        try viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
     }
 
