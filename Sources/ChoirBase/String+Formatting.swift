@@ -55,6 +55,11 @@ extension String {
 }
 
 extension String {
+    /// `n` and `noun`, plural (with an "s", or as `plural` says) unless `n` is 1: "1 item", "3 runs", "2 stretches".
+    public init(count n: Int, _ noun: String, plural: String? = nil) {
+        self = "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+    }
+
     /// The string padded with spaces to `width` characters, on the right (left-aligned) or on the left.
     public func padded(to width: Int, alignRight: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - count))

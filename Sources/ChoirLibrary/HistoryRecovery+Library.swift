@@ -9,16 +9,15 @@ extension HistoryRecovery {
         let recovered = try history.recover(from: source)
         let entries = try Library(path: history.path).recover(from: source)
         let plans = try RehearsalPlans(path: history.path).recover(from: source, sessions: recovered.sessionNumbers)
-        func count(_ n: Int, _ what: String, _ many: String? = nil) -> String { "\(n) " + (n == 1 ? what : many ?? what + "s") }
         var said =
-            "Recovered from \(file): \(count(recovered.sessions, "session")) (\(count(recovered.results, "note")), "
-            + "\(count(recovered.tracePoints, "trace point"))), \(count(recovered.marks, "mark")), "
-            + "\(count(entries, "library entry", "library entries")), \(count(plans.plans, "plan")) "
-            + "and \(count(plans.runs, "plan run")).\n"
-        if recovered.alreadyThere > 0 { said += "\(count(recovered.alreadyThere, "session")) from it were here already.\n" }
+            "Recovered from \(file): \(String(count: recovered.sessions, "session")) (\(String(count: recovered.results, "note")), "
+            + "\(String(count: recovered.tracePoints, "trace point"))), \(String(count: recovered.marks, "mark")), "
+            + "\(String(count: entries, "library entry", plural: "library entries")), \(String(count: plans.plans, "plan")) "
+            + "and \(String(count: plans.runs, "plan run")).\n"
+        if recovered.alreadyThere > 0 { said += "\(String(count: recovered.alreadyThere, "session")) from it were here already.\n" }
         if recovered.damagedStretches > 0 || recovered.orphaned > 0 {
             said +=
-                "Lost to the damage: the rows on \(count(recovered.damagedStretches, "damaged stretch", "damaged stretches"))"
+                "Lost to the damage: the rows on \(String(count: recovered.damagedStretches, "damaged stretch", plural: "damaged stretches"))"
                 + (recovered.orphaned > 0
                     ? ", and \(recovered.orphaned) notes and trace points of sessions whose own record was on one" : "")
                 + ".\n"

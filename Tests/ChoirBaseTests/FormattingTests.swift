@@ -26,4 +26,12 @@ struct FormattingTests {
     func shellQuotingKeepsOneWord(text: String, quoted: String) {
         #expect(text.shellQuoted == quoted)
     }
+
+    @Test func aCountIsPluralUnlessOne() {
+        #expect(String(count: 1, "item") == "1 item")
+        #expect(String(count: 0, "item") == "0 items")
+        #expect(String(count: 3, "run") == "3 runs")
+        #expect(String(count: 2, "damaged stretch", plural: "damaged stretches") == "2 damaged stretches")
+        #expect(String(count: 1, "library entry", plural: "library entries") == "1 library entry")
+    }
 }
