@@ -127,6 +127,14 @@ extension Library {
         guard matches.count == 1 else { throw Unclear(description: problem(name, matches)) }
         return matches[0]
     }
+
+    /// Takes the entries `names` name (``entry(named:)``) out of the library, all or none (their files stay); returns
+    /// them.
+    public func remove(named names: [String]) throws -> [LibraryEntry] {
+        let entries = try names.map { try entry(named: $0) }
+        try remove(entries)
+        return entries
+    }
 }
 
 extension Library {

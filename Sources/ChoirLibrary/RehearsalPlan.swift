@@ -79,6 +79,24 @@ public struct RehearsalPlan: Sendable, Equatable {
     /// A plan's file that cannot be read, with where and what was expected.
     public struct FileError: Error, CustomStringConvertible, Sendable {
         public var description: String
+        /// Whether the file could not be read at all (rather than read and found wanting).
+        public var unreadable = false
+
+        public init(_ description: String, unreadable: Bool = false) {
+            self.description = description
+            self.unreadable = unreadable
+        }
+    }
+
+    /// Reads the plan in the TOML file `file` (``init(toml:file:)``).
+    public init(contentsOf file: String) throws(FileError) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw FileError("\(file): cannot be read: expected a TOML file", unreadable: true)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw FileError("\(file): is not UTF-8 text: expected a TOML file")
+        }
+        try self.init(toml: text, file: file)
     }
 
     /// The plan as a TOML file: its name, then an `[[item]]` table per item, optional fields only when set.
@@ -102,13 +120,13 @@ public struct RehearsalPlan: Sendable, Equatable {
     /// Reads a plan from the TOML `text` of `file`. A relative piece's path is taken from the file's folder, so that
     /// a plan travels with its scores.
     public init(toml text: String, file: String) throws(FileError) {
-        func fail(_ message: String) -> FileError { FileError(description: "\(file): \(message)") }
+        func fail(_ message: String) -> FileError { FileError("\(file): \(message)") }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw FileError(
-                description: "\(file):\(error.source.begin.line):\(error.source.begin.column): \(error.description): expected a TOML file")
+                "\(file):\(error.source.begin.line):\(error.source.begin.column): \(error.description): expected a TOML file")
         } catch {
             throw fail("\(error): expected a TOML file")
         }

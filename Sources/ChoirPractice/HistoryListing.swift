@@ -95,4 +95,35 @@ extension PracticeHistory {
         }
         return out
     }
+
+    /// What `choir history --delete` says of the session it deleted.
+    public static func deleted(_ session: Session) -> String {
+        "Deleted #\(session.id): \(session.piece), \(session.part), \(time(session.started))\n"
+    }
+
+    /// What `choir history --prune` says of the sessions it deleted.
+    public static func pruned(_ sessions: [Session]) -> String {
+        sessions.isEmpty
+            ? "No session without singing to delete.\n"
+            : "Deleted \(String(count: sessions.count, "session")) in which nothing was sung: "
+                + sessions.map { "#\($0.id)" }.joined(separator: ", ") + "\n"
+    }
+
+    /// The sessions among `sessions` that count in the trend (``Session/inTrend``), each with its report: what the
+    /// progress page (``ProgressPage``) draws.
+    public func progress(_ sessions: [Session]) throws(Failure) -> [(session: Session, report: SessionReport)] {
+        try sessions.filter(\.inTrend).map { (session: Session) throws(Failure) in (session, try report(session: session.id)) }
+    }
+
+    /// What coaching reads of the score file at `path` for the lines `names` pick (``LineSelector``): the piece's
+    /// name, the line as its sessions name it, and the reports (without traces) of the sessions in its trend, oldest
+    /// first. Throws the score's ``ScoreError``, the selection's ``LineSelector/Failure`` or the history's failure.
+    public func coaching(file path: String, lines names: [String]) throws -> (piece: String, part: String, reports: [SessionReport]) {
+        let (score, identity) = try ScoreReader.identified(contentsOf: path)
+        let part = LineSelector.name(of: try LineSelector.select(names, from: score.lines), in: score.lines)
+        let reports = try trend(of: identity, part: part).map { (session: Session) throws(Failure) in
+            try report(session: session.id, trace: false)
+        }
+        return (score.name(file: path), part, reports)
+    }
 }

@@ -41,4 +41,12 @@ public enum ModelCoach {
         if !advice.isEmpty { out += "Patterns choir's rules found:\n" + advice.map { "- \($0)\n" }.joined() }
         return out
     }
+
+    /// What `choir coach --model` says: the heading (``Coach/heading(_:piece:)``), the `reply` of `model` a line at a
+    /// time (or that it said nothing), and `cost`, what the reply took.
+    public static func text(_ reply: String, model: String, cost: String, _ reports: [SessionReport], piece: String) -> String {
+        let text = reply.split(whereSeparator: \.isNewline).map { "  \($0)\n" }.joined()
+        return Coach.heading(reports, piece: piece) + ", in the words of \(model) (from the figures alone):\n"
+            + (text.isEmpty ? "  (the model said nothing)\n" : text) + "Model: \(cost).\n"
+    }
 }

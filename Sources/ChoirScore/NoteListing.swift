@@ -28,6 +28,27 @@ public struct NoteListing {
         self.groups = groups
     }
 
+    /// Why a listing cannot be made as asked: the score does not read, or it has not the verse or lines asked for
+    /// (said without the file, which the front end names as the singer did).
+    public enum Failure: Error, Sendable {
+        case unreadable(ScoreError)
+        case request(String)
+    }
+
+    /// What `choir notes` lists of the score at `path`, moved by `transpose` semitones: the lines `names` pick
+    /// (``LineSelector``; every line when none), in playback order when `unfolded`, the lyrics of `verse`.
+    public init(file path: String, lines names: [String], transpose: Int = 0, unfolded: Bool = true, verse: Int = 1) throws(Failure) {
+        let score: Score
+        do { score = try ScoreReader.read(contentsOf: path).transposed(by: transpose) } catch { throw .unreadable(error) }
+        if let problem = score.problem(withVerse: verse) { throw .request(problem) }
+        let lines = score.lines
+        var chosen = Array(lines.indices)
+        if !names.isEmpty {
+            do { chosen = try LineSelector.select(names, from: lines).sorted() } catch { throw .request(error.description) }
+        }
+        self.init(score: score, lines: lines, chosen: chosen, timeline: Timeline(score, unfolded: unfolded), verse: verse)
+    }
+
     /// Notes of the group's lines on the time line, each with the name of its line, in order.
     private func notes(_ lines: [Line]) -> [(Note, String)] {
         var rows: [(Note, String)] = []

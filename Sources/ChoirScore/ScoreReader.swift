@@ -22,6 +22,13 @@ public enum ScoreReader {
         return (score, identity)
     }
 
+    /// The identity of the score file at `path`, with the piece it holds when it reads (so that a moved or renamed
+    /// file keeps its sessions), else its bytes' alone.
+    public static func identity(ofFile path: String) throws(ScoreError) -> ScoreIdentity {
+        if let read = try? identified(contentsOf: path) { return read.identity }
+        return try ScoreIdentity(contentsOf: path)
+    }
+
     /// What the piece at `path` is called (``Score/name(file:)``); its file's name when it cannot be read.
     public static func name(ofFile path: String) -> String {
         (try? read(contentsOf: path))?.name(file: path) ?? Score.fileName(path)

@@ -60,9 +60,16 @@ public struct SessionSnapshot: Sendable {
     /// needle's judges, how far the verdicts follow it: ", judged 0.18 s behind the needle".
     public var accuracy: String {
         let behind = judgeDelay.map { String(printf: ", judged %.2f s behind the needle", $0) } ?? ""
-        guard !results.isEmpty else { return "accuracy –" + behind }
-        let correct = results.count { $0.verdict.isCorrect }
-        return "accuracy \(Int((100 * Double(correct) / Double(results.count)).rounded()))% (\(correct) of \(results.count) notes)" + behind
+        guard let percentCorrect else { return "accuracy –" + behind }
+        return "accuracy \(percentCorrect)% (\(correct) of \(results.count) notes)" + behind
+    }
+
+    /// How many of the verdicts so far are right.
+    public var correct: Int { results.count { $0.verdict.isCorrect } }
+
+    /// The running accuracy in whole percent, nil before the first verdict.
+    public var percentCorrect: Int? {
+        results.isEmpty ? nil : Int((100 * Double(correct) / Double(results.count)).rounded())
     }
 
     /// Takes in what `event` says has happened.

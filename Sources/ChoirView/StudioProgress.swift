@@ -6,7 +6,7 @@ import ChoirScore
 /// SCORE` lists them) and its marks (as `choir mark list SCORE`).
 enum StudioProgress {
     static func json(_ path: String, history: PracticeHistory) throws -> JSON {
-        let identity = try ScoreReader.identified(contentsOf: path).identity
+        let identity = try ScoreReader.identity(ofFile: path)
         let sessions = try history.sessions(of: identity).map { session in
             JSON.object([
                 ("id", .int(Int(session.id))), ("date", .string(PracticeHistory.time(session.started))), ("part", .string(session.part)),

@@ -43,4 +43,42 @@ struct NoteListingTests {
             "\(json)")
         #expect(try Self.listing(unfolded: true).json.serialized().contains("\"order\": \"playback\""))
     }
+
+    /// A listing of a file: the same as of the score read; a verse it has not, a line it has not, and a file that does
+    /// not read are each told apart, the slips without the file (the front end names it as the singer did).
+    @Test func aFilesListingIsTheScoresOrWhyNot() throws {
+        let path = NSTemporaryDirectory() + "choir-listing-\(UUID().uuidString).musicxml"
+        try Self.score.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try NoteListing(file: path, lines: []).text == (try Self.listing(unfolded: true).text))
+        #expect(try NoteListing(file: path, lines: ["1"], unfolded: false).text == (try Self.listing(unfolded: false).text))
+        func failure(_ make: () throws(NoteListing.Failure) -> NoteListing) -> String {
+            do {
+                _ = try make()
+                return "none"
+            } catch {
+                switch error {
+                case .request(let problem): return "request: " + problem
+                case .unreadable: return "unreadable"
+                }
+            }
+        }
+        #expect(
+            failure { () throws(NoteListing.Failure) in try NoteListing(file: path, lines: [], verse: 2) }.hasPrefix("request: verse 2: "))
+        #expect(failure { () throws(NoteListing.Failure) in try NoteListing(file: path, lines: ["tenor"]) }.hasPrefix("request: "))
+        #expect(failure { () throws(NoteListing.Failure) in try NoteListing(file: path + ".gone", lines: []) } == "unreadable")
+    }
+
+    /// A score's identity holds the piece when the file reads, and is its bytes' alone when it does not.
+    @Test func aFilesIdentityHoldsThePieceWhenItReads() throws {
+        let path = NSTemporaryDirectory() + "choir-identity-\(UUID().uuidString).musicxml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.score.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ScoreReader.identity(ofFile: path).piece != nil)
+        try "not a score".write(toFile: path, atomically: true, encoding: .utf8)
+        let unread = try ScoreReader.identity(ofFile: path)
+        #expect(unread.piece == nil)
+        #expect(unread == (try ScoreIdentity(contentsOf: path)))
+        #expect(throws: ScoreError.self) { try ScoreReader.identity(ofFile: path + ".gone") }
+    }
 }

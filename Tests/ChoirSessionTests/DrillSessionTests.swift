@@ -84,6 +84,21 @@ struct DrillSessionTests {
                 "begin m. 12 #2 at 100%", "end m. 12 2/2 done -",
                 "ended completed after 5",
             ])
+        // What a front end says of each pass, as it runs and once it has ended (nothing of the first pass).
+        let labels = events.compactMap { event -> String?? in if case .passBegan(let pass) = event { pass.label } else { nil } }
+        #expect(
+            labels == [
+                nil, "drill mm. 6–7, pass 1 at 90%", "drill mm. 6–7, pass 2 at 100%", "drill m. 12, pass 1 at 90%",
+                "drill m. 12, pass 2 at 100%",
+            ])
+        let summaries = events.compactMap { event -> String?? in if case .passEnded(let end) = event { end.summary } else { nil } }
+        #expect(
+            summaries == [
+                nil, "mm. 6–7 at 90%: 100% (3 of 3 notes) → next at 100%", "mm. 6–7 at 100%: 100% (3 of 3 notes) → done",
+                "m. 12 at 90%: 100% (2 of 2 notes) → next at 100%", "m. 12 at 100%: 100% (2 of 2 notes) → done",
+            ])
+        #expect(
+            drill.firstPassNotice == "Drill: no session of Tenor in the history to learn from; a first pass finds the weakest measures.")
         guard case .ended(let outcome) = events.last else { return }
         // The first pass found mistakes; the drilled ones had none.
         #expect(outcome.passes.first.map { $0.outcome.report.correct < $0.outcome.report.results.count } == true)
@@ -110,5 +125,14 @@ extension [DrillSession.Event] {
     /// The notes the first pass got right.
     fileprivate var firstCorrect: Int? {
         compactMap { if case .passEnded(let end) = $0 { end.outcome.report.correct } else { nil } }.first
+    }
+}
+
+extension DrillSessionTests {
+    /// The passages found are said weakest first, or that nothing needs drilling.
+    @Test func thePassagesAreSaidWeakestFirst() {
+        let passages = [Drill.Passage(first: "6", last: "7", mistakes: 3), Drill.Passage(first: "12", last: "12", mistakes: 1)]
+        #expect(DrillSession.notice(passages) == "Drill: mm. 6–7, m. 12")
+        #expect(DrillSession.notice([]) == "Drill: every measure was right; nothing to drill.")
     }
 }

@@ -63,6 +63,8 @@ struct LiveCuesTests {
             snapshot.apply(.judged(NoteResult(note: note, verdict: verdict, medianCents: 0, onsetError: nil, inTunePercent: 100)))
         }
         #expect(snapshot.accuracy == "accuracy 67% (2 of 3 notes)")
+        #expect(snapshot.correct == 2 && snapshot.percentCorrect == 67)
+        #expect(SessionSnapshot().percentCorrect == nil)
     }
 
     /// Where the learned tracker judges (live, beside YIN's needle), the accuracy says how far the verdicts follow

@@ -1,0 +1,63 @@
+import ChoirBase
+import ChoirFiles
+import ChoirLibrary
+import ChoirScore
+
+extension RehearsalPlan.Item {
+    /// The item's playback resolved against its score, found as every SCORE is (a file, else a title in the library
+    /// of the history at `history`): the score, the line and the measures checked now as a run will check them.
+    public func resolved(history: String) throws -> ResolvedPlayback {
+        try playback(score: Library.file(named: piece, history: history)).resolve()
+    }
+}
+
+extension RehearsalPlan {
+    /// Checks each item as a run will (``Item/resolved(history:)``); the first that does not resolve is said with
+    /// the plan's `file` and the item's number.
+    public func check(file: String, history: String) throws(FileError) {
+        for (index, item) in items.enumerated() {
+            do { _ = try item.resolved(history: history) } catch { throw FileError("\(file): item \(index + 1): \(error)") }
+        }
+    }
+}
+
+extension RehearsalPlans {
+    /// Appends `item` to the plan named `name` once it resolves (``RehearsalPlan/Item/resolved(history:)``): its
+    /// piece a file's absolute path where it names one, its line as the score names it. Returns the plan as kept.
+    public func add(_ item: RehearsalPlan.Item, to name: String) throws -> RehearsalPlan {
+        var plan = try plan(named: name)
+        var item = item
+        let file = try Library.file(named: item.piece, history: path)
+        item.piece = FileName.exists(file) ? ScoreIdentity.absolute(file) : file
+        let resolved = try item.resolved(history: path)
+        item.line = resolved.lines[resolved.singers[0]].name
+        plan.items.append(item)
+        try save(plan, replacing: true)
+        return plan
+    }
+}
+
+extension PlanRun {
+    /// How each item of `plan` is sung: its piece found in the library of the history at `history`, the singer at
+    /// `inputs` (one recording per item, in order, or one capture device for all; none: the default device), and
+    /// the rest as `configure` sets it, given the item's input and number (from 1).
+    public static func sessions(
+        of plan: RehearsalPlan, inputs: [String], history: String, _ configure: (inout PracticePlan, String, Int) -> Void
+    ) throws -> [PracticePlan] {
+        let takes = inputs.filter { PracticePlan.Input($0).isTake }
+        guard inputs.count <= 1 || takes.count == inputs.count else {
+            throw SessionError(.usage, "--input: expected one capture device, or one recording per item")
+        }
+        guard takes.isEmpty || takes.count == plan.items.count else {
+            throw SessionError(
+                .usage, "--input: \(String(count: takes.count, "recording")) for \(plan.items.count) items: expected one per item, in order"
+            )
+        }
+        return try plan.items.indices.map { index in
+            var practice = PracticePlan(
+                playback: plan.items[index].playback(score: try Library.file(named: plan.items[index].piece, history: history)))
+            configure(&practice, takes.isEmpty ? inputs.first ?? "default" : takes[index], index + 1)
+            return practice
+        }
+    }
+}
