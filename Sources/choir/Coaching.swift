@@ -34,23 +34,11 @@ extension Choir {
 
         func run() throws {
             let score = try LibraryTitles.path(self.score)
-            let (read, identity): (Score, ScoreIdentity)
-            do { (read, identity) = try ScoreReader.identified(contentsOf: score) } catch { throw fail(error) }
-            let part: String
-            do { part = LineSelector.name(of: try LineSelector.select(parts.names, from: read.lines), in: read.lines) } catch {
-                throw usage("\(score): \(error)")
-            }
             let history = try openHistory()
-            let reports: [SessionReport]
-            do {
-                reports = try history.trend(of: identity, part: part)
-                    .map { (session: PracticeHistory.Session) throws(PracticeHistory.Failure) in
-                        try history.report(session: session.id, trace: false)
-                    }
-            } catch {
-                throw fail(error)
-            }
-            let piece = read.name(file: score)
+            let (piece, part, reports): (String, String, [SessionReport])
+            do { (piece, part, reports) = try history.coaching(file: score, lines: parts.names) } catch let error as LineSelector.Failure {
+                throw usage("\(score): \(error)")
+            } catch { throw fail(error) }
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
@@ -69,14 +57,10 @@ extension Choir {
                 FileOutput.write(request.preview(for: endpoint) + "\nNothing was sent (--dry-run).\n")
                 return
             }
-            let reply: ChatReply
-            do { reply = try ModelOptions.client(endpoint).complete(request) } catch { throw fail(error) }
+            let reply = try failing { try ModelOptions.client(endpoint).complete(request) }
             var usage = ModelUsage()
             usage.add(reply)
-            let text = reply.text.split(whereSeparator: \.isNewline).map { "  \($0)\n" }.joined()
-            FileOutput.write(
-                Coach.heading(reports, piece: piece) + ", in the words of \(endpoint.model) (from the figures alone):\n"
-                    + (text.isEmpty ? "  (the model said nothing)\n" : text) + "Model: \(usage.summary(endpoint)).\n")
+            FileOutput.write(ModelCoach.text(reply.text, model: endpoint.model, cost: usage.summary(endpoint), reports, piece: piece))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirLibrary
 import ChoirModel
 import ChoirPractice
 import ChoirScan
@@ -53,6 +54,8 @@ enum ExitStatus {
             case .output: cannotCreate
             case .model(let kind): of(kind)
             }
+        case is RehearsalPlans.Problem, is Library.Unclear, is PracticeMark.Problem: usage
+        case let error as RehearsalPlan.FileError: error.unreadable ? noInput : dataError
         case let error as PracticeHistory.Failure:
             switch error.kind {
             case .locked: tryAgain
@@ -81,6 +84,11 @@ enum ExitStatus {
 func fail(_ error: any Error) -> ExitCode {
     complain(error)
     return ExitStatus.of(error)
+}
+
+/// What `work` gives; an error it throws is said in one line (``fail(_:)``), to exit with its kind's status.
+func failing<T>(_ work: () throws -> T) throws -> T {
+    do { return try work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
 }
 
 /// Prints `message` on standard error as one line and exits with `status`.

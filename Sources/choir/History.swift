@@ -51,29 +51,10 @@ extension Choir {
         func run() throws {
             if let recover { return try Self.recover(from: recover) }
             let history = try openHistory()
-            if let delete {
-                do {
-                    let deleted = try history.delete(session: delete)
-                    FileOutput.write(
-                        "Deleted #\(deleted.id): \(deleted.piece), \(deleted.part), \(PracticeHistory.time(deleted.started))\n")
-                } catch { throw fail(error) }
-                return
-            }
-            if prune {
-                do {
-                    let pruned = try history.prune()
-                    FileOutput.write(
-                        pruned.isEmpty
-                            ? "No session without singing to delete.\n"
-                            : "Deleted \(pruned.count) session\(pruned.count == 1 ? "" : "s") in which nothing was sung: "
-                                + pruned.map { "#\($0.id)" }.joined(separator: ", ") + "\n")
-                } catch { throw fail(error) }
-                return
-            }
+            if let delete { return FileOutput.write(PracticeHistory.deleted(try failing { try history.delete(session: delete) })) }
+            if prune { return FileOutput.write(PracticeHistory.pruned(try failing { try history.prune() })) }
             let path = try self.score.map { try LibraryTitles.path($0) }
-            let score = try path.map(scoreIdentity)
-            let sessions: [PracticeHistory.Session]
-            do { sessions = try history.sessions(of: score) } catch { throw fail(error) }
+            let sessions = try failing { try history.sessions(of: path.map(ScoreReader.identity(ofFile:))) }
             guard !sessions.isEmpty else {
                 if html != nil {
                     throw fail("\(path!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
@@ -84,17 +65,13 @@ extension Choir {
                 return
             }
             if let html, let path {
-                do {
-                    let drawn = try sessions.filter(\.inTrend).map { (s: PracticeHistory.Session) throws(PracticeHistory.Failure) in
-                        (s, try history.report(session: s.id))
-                    }
-                    guard !drawn.isEmpty else {
-                        throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)
-                    }
-                    try ReportFile.write(ProgressPage.render(score: path, drawn), to: html)
-                } catch let error as PracticeHistory.Failure { throw fail(error) } catch let error as SessionError { throw fail(error) }
+                let drawn = try failing { try history.progress(sessions) }
+                guard !drawn.isEmpty else {
+                    throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)
+                }
+                try failing { try ReportFile.write(ProgressPage.render(score: path, drawn), to: html) }
             }
-            do { FileOutput.write(try history.listing(sessions, file: path)) } catch { throw fail(error) }
+            FileOutput.write(try failing { try history.listing(sessions, file: path) })
         }
 
         /// Copies what can be read of the damaged history `file` into the current one, and says what came back.
@@ -108,7 +85,7 @@ extension Choir {
             else {
                 throw usage("--recover \(file): this is the current history: expected a damaged one that choir set aside")
             }
-            do { FileOutput.write(try HistoryRecovery.recover(from: file, into: history)) } catch { throw fail(error) }
+            FileOutput.write(try failing { try HistoryRecovery.recover(from: file, into: history) })
         }
     }
 
@@ -132,30 +109,13 @@ extension Choir {
         var verbose = false
 
         func run() throws {
-            let history = try openHistory()
-            let report: SessionReport
-            do { report = try history.report(session: session) } catch { throw fail(error) }
-            let colour = FileOutput.colour
-            FileOutput.write(TerminalReport.render(report, colour: colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
-            for (path, text) in [(json, JSONReport.render(report)), (html, HTMLReport.render(report))] {
-                guard let path else { continue }
-                do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
-            }
+            let report = try failing { try openHistory().report(session: session) }
+            FileOutput.write(
+                TerminalReport.render(report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            try failing { try ReportFile.write(report, json: json, html: html) }
         }
     }
 }
 
-func openHistory() throws -> PracticeHistory {
-    do {
-        return try PracticeHistory(path: PracticePlan.defaultHistory)
-    } catch {
-        throw fail(error)
-    }
-}
-
-/// The identity of the score file at `path` (``ScoreIdentity``), with the piece it holds when it can be read, or a
-/// one-line error.
-func scoreIdentity(_ path: String) throws -> ScoreIdentity {
-    if let read = try? ScoreReader.identified(contentsOf: path) { return read.identity }
-    do { return try ScoreIdentity(contentsOf: path) } catch { throw fail(error) }
-}
+/// The practice history, or a one-line error.
+func openHistory() throws -> PracticeHistory { try failing { try PracticeHistory(path: PracticePlan.defaultHistory) } }

@@ -23,8 +23,7 @@ extension Choir {
 
             func run() throws {
                 let library = try openLibrary()
-                let changes: [(path: String, change: Result<Library.Change, ScoreError>)]
-                do { changes = try library.add(Library.scores(in: paths)) } catch { throw fail(error) }
+                let changes = try failing { try library.add(Library.scores(in: paths)) }
                 var failed: ExitCode?
                 for case (_, .failure(let error)) in changes { failed = failed ?? fail(error) }
                 FileOutput.write(Library.added(changes, total: (try? library.entries().count) ?? 0))
@@ -41,7 +40,7 @@ extension Choir {
 
             func run() throws {
                 let library = try openLibrary()
-                do { show(try library.listed(try library.entries()), json: json) } catch { throw fail(error) }
+                show(try failing { try library.listed(try library.entries()) }, json: json)
             }
         }
 
@@ -99,19 +98,8 @@ extension Choir {
             var scores: [String]
 
             func run() throws {
-                let library = try openLibrary()
-                do {
-                    var removed: [LibraryEntry] = []
-                    for name in scores {
-                        do { removed.append(try library.entry(named: name)) } catch let error as Library.Unclear {
-                            throw usage(error.description)
-                        }
-                    }
-                    try library.remove(removed)
-                    FileOutput.write(removed.map { "removed    \($0.path)\n" }.joined())
-                } catch let error as PracticeHistory.Failure {
-                    throw fail(error)
-                }
+                let removed = try failing { try openLibrary().remove(named: scores) }
+                FileOutput.write(removed.map { "removed    \($0.path)\n" }.joined())
             }
         }
     }
@@ -127,11 +115,9 @@ private func show(_ listed: [Library.Listed], json: Bool) {
 enum LibraryTitles {
     /// A SCORE argument as a file (``Library/file(named:history:)``), or a one-line error.
     static func path(_ argument: String) throws -> String {
-        do { return try Library.file(named: argument, history: PracticePlan.defaultHistory) } catch { throw usage(error.description) }
+        try failing { try Library.file(named: argument, history: PracticePlan.defaultHistory) }
     }
 }
 
 /// The library in the history's database, or a one-line error.
-func openLibrary() throws -> Library {
-    do { return try Library(path: PracticePlan.defaultHistory) } catch { throw fail(error) }
-}
+func openLibrary() throws -> Library { try failing { try Library(path: PracticePlan.defaultHistory) } }

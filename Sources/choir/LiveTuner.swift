@@ -24,7 +24,7 @@ struct LiveTuner {
         }
         let screen = TunerScreen(configuration)
         let events = tuner.events()
-        do { try tuner.start() } catch { throw fail(error) }
+        try failing { try tuner.start() }
         await screen.follow(events, of: tuner, signals: signals)
         let outcome = tuner.wait()
         screen.close()

@@ -29,10 +29,7 @@ extension Choir {
 
             func run() throws {
                 let path = try LibraryTitles.path(score)
-                let kept: [PracticeMark]
-                do {
-                    kept = try openHistory().mark(score: path, lines: parts.names, measure: measure, text: text)
-                } catch let problem as PracticeMark.Problem { throw usage(problem.description) } catch { throw fail(error) }
+                let kept = try failing { try openHistory().mark(score: path, lines: parts.names, measure: measure, text: text) }
                 for mark in kept {
                     FileOutput.write("mark \(mark.id): m. \(mark.measure)\(mark.line.map { " (\($0))" } ?? ""): \(mark.text)\n")
                 }
@@ -46,9 +43,9 @@ extension Choir {
             var score: String?
 
             func run() throws {
-                let score = try self.score.map { try scoreIdentity(LibraryTitles.path($0)) }
+                let score = try self.score.map { path in try failing { try ScoreReader.identity(ofFile: LibraryTitles.path(path)) } }
                 let history = try openHistory()
-                do { FileOutput.write(try history.marksListing(of: score)) } catch { throw fail(error) }
+                FileOutput.write(try failing { try history.marksListing(of: score) })
             }
         }
 
@@ -59,9 +56,9 @@ extension Choir {
             var id: Int64
 
             func run() throws {
-                let removed: Bool
-                do { removed = try openHistory().removeMark(id) } catch { throw fail(error) }
-                guard removed else { throw usage("no mark \(id): expected a number from `choir mark list`") }
+                guard try failing({ try openHistory().removeMark(id) }) else {
+                    throw usage("no mark \(id): expected a number from `choir mark list`")
+                }
                 FileOutput.write("mark \(id) rubbed out\n")
             }
         }

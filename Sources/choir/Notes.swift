@@ -29,21 +29,12 @@ extension Choir {
         var json = false
 
         func run() throws {
-            let path = try LibraryTitles.path(self.score)
-            let score: Score
+            let path = try LibraryTitles.path(score)
+            let listing: NoteListing
             do {
-                score = try ScoreReader.read(contentsOf: path).transposed(by: transposition.transpose)
-            } catch {
-                throw fail(error)
-            }
-            if let problem = score.problem(withVerse: verse) { throw usage("\(self.score): \(problem)") }
-            let lines = score.lines
-            var chosen = Array(lines.indices)
-            if !parts.isEmpty {
-                do { chosen = try LineSelector.select(parts.names, from: lines).sorted() } catch { throw usage("\(self.score): \(error)") }
-            }
-            let timeline = Timeline(score, unfolded: !noRepeats)
-            let listing = NoteListing(score: score, lines: lines, chosen: chosen, timeline: timeline, verse: verse)
+                listing = try NoteListing(
+                    file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !noRepeats, verse: verse)
+            } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score): \(problem)") }
             // JSON is UTF-8 whatever the locale.
             if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }

@@ -65,8 +65,7 @@ extension Choir {
                 try await LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
                 return
             }
-            let track: (sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame])
-            do { track = try PitchFile.track(input!, configuration: configuration(sampleRate:)) } catch { throw fail(error) }
+            let track = try failing { try PitchFile.track(input!, configuration: configuration(sampleRate:)) }
             var out = PitchWriter(format: try named(format, for: "--format"))
             out.begin(sampleRate: track.sampleRate, configuration: track.configuration)
             for frame in track.frames { out.write(frame) }

@@ -20,11 +20,15 @@ extension Choir.Plan {
 
         func run() async throws {
             let store = try openPlans()
-            let plan = try plan(named: name, in: store)
+            let plan = try failing { try store.plan(named: name) }
             guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
-            let running: PlanRun
-            do { running = try PlanRun(plan, store: store, sessions: try sessions(of: plan)) } catch let error as SessionError {
-                throw fail(error)
+            let running = try failing {
+                // Each item's piece from the library, the options' devices, its own mix file.
+                let sessions = try PlanRun.sessions(of: plan, inputs: singer.input, history: store.path) { practice, input, number in
+                    practice.playback.soundFont = soundfont
+                    singer.apply(to: &practice, input: input, output: singer.output.map { PlanRun.output($0, item: number) })
+                }
+                return try PlanRun(plan, store: store, sessions: sessions)
             }
             Choir.Practice.warnOfLatency(running.sessions[0])
             let signals = SignalWatcher()
@@ -57,31 +61,9 @@ extension Choir.Plan {
                     }
                 }
             }
-            if opened && ended != SIGHUP { FileOutput.write("\n" + (try summaries(of: plan.name, in: store, last: true))) }
+            if opened && ended != SIGHUP { FileOutput.write("\n" + (try failing { try store.summaries(of: plan.name, last: true) })) }
             if let failed { throw failed }
             if let ended { throw ExitCode(128 + ended) }
-        }
-
-        /// How item `index` is sung: its piece from the library, the options' devices (one recording per item, or
-        /// one capture device for all), its own mix file.
-        private func sessions(of plan: RehearsalPlan) throws -> [PracticePlan] {
-            let takes = singer.input.filter { PracticePlan.Input($0).isTake }
-            guard singer.input.count <= 1 || takes.count == singer.input.count else {
-                throw usage("--input: expected one capture device, or one recording per item")
-            }
-            guard takes.isEmpty || takes.count == plan.items.count else {
-                throw usage(
-                    "--input: \(takes.count) recording\(takes.count == 1 ? "" : "s") for \(plan.items.count) items: expected one per item, in order"
-                )
-            }
-            return try plan.items.indices.map { index in
-                let item = plan.items[index]
-                var practice = PracticePlan(playback: item.playback(score: try LibraryTitles.path(item.piece)))
-                practice.playback.soundFont = soundfont
-                let input = takes.isEmpty ? singer.input.first ?? "default" : takes[index]
-                singer.apply(to: &practice, input: input, output: singer.output.map { PlanRun.output($0, item: index + 1) })
-                return practice
-            }
         }
 
         private func label(_ plan: RehearsalPlan, _ index: Int) -> String { "\(plan.name): item \(index + 1) of \(plan.items.count)" }

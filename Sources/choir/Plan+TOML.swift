@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChoirBase
 import ChoirLibrary
 import ChoirSession
 import FoundationEssentials
@@ -14,9 +15,9 @@ extension Choir.Plan {
         var file: String?
 
         func run() throws {
-            let plan = try plan(named: name, in: openPlans())
+            let plan = try failing { try openPlans().plan(named: name) }
             guard let file else { return FileOutput.write(plan.toml) }
-            do { try ReportFile.write(plan.toml, to: file) } catch { throw fail(error) }
+            try failing { try ReportFile.write(plan.toml, to: file) }
         }
     }
 
@@ -30,21 +31,13 @@ extension Choir.Plan {
         var replace = false
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw fail("\(file): cannot be read: expected a TOML file", ExitStatus.noInput)
+            let plan = try failing { () throws in
+                let plan = try RehearsalPlan(contentsOf: file)
+                try plan.check(file: file, history: PracticePlan.defaultHistory)
+                return plan
             }
-            guard let text = String(validating: data, as: UTF8.self) else {
-                throw fail("\(file): is not UTF-8 text: expected a TOML file", ExitStatus.dataError)
-            }
-            let plan: RehearsalPlan
-            do { plan = try RehearsalPlan(toml: text, file: file) } catch { throw fail("\(error)", ExitStatus.dataError) }
-            for (index, item) in plan.items.enumerated() {
-                do { _ = try item.playback(score: LibraryTitles.path(item.piece)).resolve() } catch {
-                    throw fail("\(file): item \(index + 1): \(error)", ExitStatus.dataError)
-                }
-            }
-            try save(plan, replacing: replace)
-            FileOutput.write("Plan '\(plan.name)': \(plan.items.count) item\(plan.items.count == 1 ? "" : "s") from \(file)\n")
+            try failing { try openPlans().save(plan, replacing: replace) }
+            FileOutput.write("Plan '\(plan.name)': \(String(count: plan.items.count, "item")) from \(file)\n")
         }
     }
 }

@@ -25,7 +25,7 @@ extension Choir {
                 guard !name.allSatisfy(\.isWhitespace) else {
                     throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"")
                 }
-                try save(RehearsalPlan(name: name), replacing: false)
+                try failing { try openPlans().save(RehearsalPlan(name: name), replacing: false) }
                 FileOutput.write("Plan '\(name)': no items yet; add them with `choir plan add \(name.shellQuoted) SCORE --part LINE`.\n")
             }
         }
@@ -73,45 +73,17 @@ extension Choir {
             }
 
             func run() throws {
-                var plan = try plan(named: name, in: openPlans())
-                let path = try LibraryTitles.path(score)
-                var item = RehearsalPlan.Item(
-                    piece: FileName.exists(path) ? ScoreIdentity.absolute(path) : path, line: parts.names[0],
-                    from: from,
-                    to: to,
-                    tempo: tempo, transpose: transpose, passes: passes)
-                // The engine checks the item now as it will when it runs: the score, the line, the measures.
-                let resolved: ResolvedPlayback
-                do { resolved = try item.playback(score: LibraryTitles.path(item.piece)).resolve() } catch { throw fail(error) }
-                item.line = resolved.lines[resolved.singers[0]].name
-                plan.items.append(item)
-                try save(plan, replacing: true)
-                FileOutput.write("'\(plan.name)', item \(plan.items.count): \(item.summary)\n")
+                let item = RehearsalPlan.Item(
+                    piece: score, line: parts.names[0], from: from, to: to, tempo: tempo, transpose: transpose, passes: passes)
+                let plan = try failing { try openPlans().add(item, to: name) }
+                FileOutput.write("'\(plan.name)', item \(plan.items.count): \(plan.items.last!.summary)\n")
             }
         }
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the plans, with their items and last run.")
 
-            func run() throws {
-                let store = try openPlans()
-                let plans: [RehearsalPlan]
-                do { plans = try store.plans() } catch { throw fail(error) }
-                guard !plans.isEmpty else {
-                    FileOutput.write("No plans; make one with `choir plan new NAME`.\n")
-                    return
-                }
-                var out = ""
-                for plan in plans {
-                    let runs: [RehearsalPlans.Run]
-                    do { runs = try store.runs(of: plan.name) } catch { throw fail(error) }
-                    out +=
-                        "\(plan.name): \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"), "
-                        + (runs.last.map { "last run \(PracticeHistory.day($0.started)) (\(runs.count) run\(runs.count == 1 ? "" : "s"))" }
-                            ?? "never run") + "\n"
-                }
-                FileOutput.write(out)
-            }
+            func run() throws { FileOutput.write(try failing { try openPlans().listing() }) }
         }
 
         struct Show: ParsableCommand {
@@ -120,16 +92,7 @@ extension Choir {
             @Argument(help: "The plan's name.")
             var name: String
 
-            func run() throws {
-                let store = try openPlans()
-                let plan = try plan(named: name, in: store)
-                var out = "\(plan.name)\n"
-                if plan.items.isEmpty { out += "  no items yet\n" }
-                for (index, item) in plan.items.enumerated() { out += "  \(index + 1). \(item.summary)\n" }
-                let runs = try summaries(of: plan.name, in: store)
-                out += runs.isEmpty ? "Never run.\n" : "\n" + runs
-                FileOutput.write(out)
-            }
+            func run() throws { FileOutput.write(try failing { try openPlans().shown(named: name) }) }
         }
 
         struct Remove: ParsableCommand {
@@ -144,19 +107,12 @@ extension Choir {
 
             func run() throws {
                 let store = try openPlans()
-                var plan = try plan(named: name, in: store)
                 guard let item else {
-                    do { try store.remove(named: plan.name) } catch { throw fail(error) }
-                    FileOutput.write("Removed plan '\(plan.name)'.\n")
-                    return
+                    let plan = try failing { try store.plan(named: name) }
+                    try failing { try store.remove(named: plan.name) }
+                    return FileOutput.write("Removed plan '\(plan.name)'.\n")
                 }
-                guard plan.items.indices.contains(item - 1) else {
-                    throw usage(
-                        "--item \(item): '\(plan.name)' has \(plan.items.count) item\(plan.items.count == 1 ? "" : "s"): expected 1 to \(plan.items.count)"
-                    )
-                }
-                let removed = plan.items.remove(at: item - 1)
-                try save(plan, replacing: true)
+                let (plan, removed) = try failing { try store.remove(item: item, of: name) }
                 FileOutput.write("Removed item \(item) of '\(plan.name)': \(removed.summary)\n")
             }
         }
@@ -164,33 +120,4 @@ extension Choir {
 }
 
 /// The plans in the history's database, or a one-line error.
-func openPlans() throws -> RehearsalPlans {
-    do { return try RehearsalPlans(path: PracticePlan.defaultHistory) } catch { throw fail(error) }
-}
-
-func save(_ plan: RehearsalPlan, replacing: Bool) throws {
-    do { try openPlans().save(plan, replacing: replacing) } catch let problem as RehearsalPlans.Problem {
-        throw usage(problem.description)
-    } catch { throw fail(error) }
-}
-
-/// The summaries of the runs of the plan named `name`: all of them, or the `last`, each against the run before.
-func summaries(of name: String, in store: RehearsalPlans, last: Bool = false) throws -> String {
-    let runs: [RehearsalPlans.Run]
-    let sessions: [Int64: PracticeHistory.Session]
-    do {
-        runs = try store.runs(of: name)
-        sessions = Dictionary(uniqueKeysWithValues: try openHistory().sessions().map { ($0.id, $0) })
-    } catch { throw fail(error) }
-    let shown = last ? Array(runs.indices.suffix(1)) : Array(runs.indices)
-    return shown.map { index in
-        runs[index].summary(number: index + 1, sessions: sessions, previous: index > 0 ? (index, runs[index - 1]) : nil)
-    }.joined(separator: "\n")
-}
-
-/// The plan named `name` in `store`, or a one-line error.
-func plan(named name: String, in store: RehearsalPlans) throws -> RehearsalPlan {
-    do { return try store.plan(named: name) } catch let problem as RehearsalPlans.Problem { throw usage(problem.description) } catch {
-        throw fail(error)
-    }
-}
+func openPlans() throws -> RehearsalPlans { try failing { try RehearsalPlans(path: PracticePlan.defaultHistory) } }

@@ -20,7 +20,7 @@ extension Choir {
             let terminal = RawTerminal()
             defer { terminal?.restore() }
             let events = player.events()
-            do { try player.start() } catch { throw fail(error) }
+            try failing { try player.start() }
             let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
             var now = SessionSnapshot(), lastShown = "", line = ""
             playing: for await input in inputs {

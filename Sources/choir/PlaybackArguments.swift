@@ -123,6 +123,6 @@ struct PlaybackArguments: ParsableArguments {
 
     /// The plan resolved against the score, or a one-line error.
     func resolve() throws -> ResolvedPlayback {
-        do { return try plan().resolve() } catch let error as SessionError { throw fail(error) }
+        try failing { try plan().resolve() }
     }
 }

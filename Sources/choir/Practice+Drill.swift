@@ -16,9 +16,8 @@ extension Choir.Practice {
             switch event {
             case .began: break
             case .passBegan(let pass):
-                guard let passage = pass.passage else {
-                    FileOutput.write(
-                        "Drill: no session of \(drill.part) in the history to learn from; a first pass finds the weakest measures.\n")
+                guard let label = pass.label else {
+                    FileOutput.write(drill.firstPassNotice + "\n")
                     let outcome = try await screen.run(pass.session, signals: signals)
                     let printing = signals.received != SIGHUP
                     if let failed = Self.finish(outcome, printing: printing, known: known, verbose: singer.verbose, allNotes: allNotes) {
@@ -26,26 +25,9 @@ extension Choir.Practice {
                     }
                     continue
                 }
-                let label = "drill \(passage.span), pass \(pass.number) at \(Int(pass.tempo))%"
                 _ = try await screen.run(pass.session, context: label, signals: signals)
-            case .passages(let passages):
-                FileOutput.write(
-                    passages.isEmpty
-                        ? "Drill: every measure was right; nothing to drill.\n"
-                        : "Drill: " + passages.map(\.span).joined(separator: ", ") + "\n")
-            case .passEnded(let end):
-                guard let passage = end.pass.passage, let next = end.next else { continue }
-                let report = end.outcome.report
-                let nextText =
-                    switch next {
-                    case .again: "again"
-                    case .faster: "next at \(Int(end.nextTempo ?? 100))%"
-                    case .done: "done"
-                    case .movedOn: "moving on after \(end.pass.number) passes"
-                    }
-                FileOutput.write(
-                    "\(passage.span) at \(Int(end.pass.tempo))%: \(Int(report.accuracy.rounded()))% (\(report.correct) of \(report.results.count) notes) → \(nextText)\n"
-                )
+            case .passages(let passages): FileOutput.write(DrillSession.notice(passages) + "\n")
+            case .passEnded(let end): if let summary = end.summary { FileOutput.write(summary + "\n") }
             case .ended(let outcome):
                 if let failure = outcome.ending.failure {
                     print("choir: \(failure); the session ends here", to: &standardError)

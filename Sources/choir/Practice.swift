@@ -121,8 +121,7 @@ extension Choir {
             var signal = signals.received
             screen.close()
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: singer.verbose, allNotes: allNotes)
-            try write(JSONReport.render(outcome.report), to: report)
-            try write(HTMLReport.render(outcome.report), to: html)
+            try failing { try ReportFile.write(outcome.report, json: report, html: html) }
             if signal == nil {
                 scoreView?.linger { signals.received != nil }
                 signal = signals.received
@@ -151,10 +150,5 @@ extension Choir {
         private var input: String { singer.input.first ?? "default" }
 
         var isTake: Bool { PracticePlan.Input(input).isTake }
-
-        private func write(_ text: String, to path: String?) throws {
-            guard let path else { return }
-            do { try ReportFile.write(text, to: path) } catch { throw fail(error) }
-        }
     }
 }

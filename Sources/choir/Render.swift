@@ -17,21 +17,16 @@ extension Choir {
         var sampleRate = 48000
 
         func run() throws {
-            let isMIDI = output.lowercased().hasSuffix(".mid") || output.lowercased().hasSuffix(".midi")
-            guard isMIDI || output.lowercased().hasSuffix(".wav") else {
+            guard let format = MixRender.Format(file: output) else {
                 throw usage("\(output): expected an output file ending in .wav or .mid")
             }
             let resolved = try playback.resolve()
             var progress = isatty(2) == 1 ? ProgressBar() : nil
             defer { progress?.finish() }
-            do {
-                if isMIDI {
-                    try MixRender.midi(resolved, to: output)
-                } else {
-                    try MixRender.wav(resolved, to: output, sampleRate: sampleRate) { done, total in progress?.update(done, of: total) }
+            try failing {
+                try MixRender.write(resolved, as: format, to: output, sampleRate: sampleRate) { done, total in
+                    progress?.update(done, of: total)
                 }
-            } catch {
-                throw fail(error)
             }
         }
     }

@@ -53,8 +53,7 @@ extension Choir {
 
         func run() throws {
             let endpoint = try model.resolved()
-            let pages: [ScanPage]
-            do { pages = try ScanPage.load(self.pages, longest: maxSide) } catch { throw fail(error) }
+            let pages = try failing { try ScanPage.load(self.pages, longest: maxSide) }
             // The model is told the file's name alone, not where it is on this machine.
             let scan = Scan(
                 pages: pages, part: part, file: output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "piece.musicxml")
@@ -64,8 +63,7 @@ extension Choir {
             }
             let output = self.output!
             // Found unwritable before the model is paid for.
-            let file: ScanOutput
-            do { file = try ScanOutput(path: output) } catch { throw fail(error) }
+            let file = try failing { try ScanOutput(path: output) }
             let result: Scan.Result
             do {
                 result = try scan.run(ModelOptions.client(endpoint)) { FileOutput.write("\($0)\n", to: 2) }

@@ -29,7 +29,7 @@ final class SessionScreen {
             terminal?.enterFullScreen()
         }
         defer { close() }
-        do { try session.start() } catch { throw fail(error) }
+        try failing { try session.start() }
         let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
         defer { stop() }
         var snapshot = SessionSnapshot()
@@ -67,13 +67,10 @@ final class SessionScreen {
     private func show(_ snapshot: SessionSnapshot, after event: SessionEvent) {
         let results = snapshot.results
         guard let terminal else {
-            if let last = results.last, last.note.measure != shownMeasure {
+            if let last = results.last, let percent = snapshot.percentCorrect, last.note.measure != shownMeasure {
                 shownMeasure = last.note.measure
-                let correct = results.count { $0.verdict.isCorrect }
-                let judged = results.count { $0.note.measure == shownMeasure }
-                FileOutput.write(
-                    "measure \(shownMeasure): \(judged) note\(judged == 1 ? "" : "s") judged, running accuracy "
-                        + String(printf: "%.0f%%", 100 * Double(correct) / Double(results.count)) + "\n")
+                let judged = String(count: results.count { $0.note.measure == shownMeasure }, "note")
+                FileOutput.write("measure \(shownMeasure): \(judged) judged, running accuracy \(percent)%\n")
             }
             return
         }

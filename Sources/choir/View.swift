@@ -28,7 +28,7 @@ extension Choir {
             let view = try ScoreView(session, open: openView)
             defer { view.close() }
             let events = session.events()
-            do { try session.start() } catch { throw fail(error) }
+            try failing { try session.start() }
             let terminal = RawTerminal()
             defer { terminal?.restore() }
             if terminal == nil { FileOutput.write("Play it from the page; a line here ends it.\n") }
