@@ -53,10 +53,7 @@ struct Choir: AsyncParsableCommand {
         SignalWatcher.install()
         // Whichever command finds the history damaged says so, once, as it happens.
         DamagedHistory.whenSetAside { damaged in
-            var standardError = StandardError()
-            print(
-                "choir: \(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)",
-                to: &standardError)
+            warn("\(damaged); to copy back every session still readable: choir history --recover \(damaged.movedTo.shellQuoted)")
         }
         // A choir killed while writing left its temporary file where it wrote: the ledger beside the history says where.
         PracticePlan.keepLedgerOfTemporaryFiles()

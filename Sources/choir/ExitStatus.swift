@@ -82,7 +82,7 @@ enum ExitStatus {
 
 /// Prints `error` on standard error as one line and exits with the status of its kind.
 func fail(_ error: any Error) -> ExitCode {
-    complain(error)
+    warn(error)
     return ExitStatus.of(error)
 }
 
@@ -93,18 +93,14 @@ func failing<T>(_ work: () throws -> T) throws -> T {
 
 /// Prints `message` on standard error as one line and exits with `status`.
 func fail(_ message: String, _ status: ExitCode) -> ExitCode {
-    complain(message)
+    warn(message)
     return status
 }
 
 /// Prints `message` as one line and exits with ``ExitStatus/usage``: the command line asks for what cannot be.
 func usage(_ message: String) -> ExitCode { fail(message, ExitStatus.usage) }
 
-private func complain(_ message: Any) {
-    var standardError = StandardError()
-    print("choir: \(message)", to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) { FileOutput.write(string, to: 2) }
+/// Prints "choir: `message`" on standard error, as one line.
+func warn(_ message: Any) {
+    FileOutput.write("choir: \(message)\n", to: 2)
 }

@@ -49,6 +49,23 @@ enum FrontEndInput<Event: Sendable>: Sendable {
     }
 }
 
+extension FrontEndInput where Event == Never {
+    /// Waits for a line on standard input that `ends` (one ended by Enter, unless told), a signal, or (`orEnd`) the
+    /// end of input.
+    static func line(signals: SignalWatcher, orEnd: Bool, ends: (String) -> Bool = { $0.contains("\n") }) async {
+        let (inputs, stop) = stream(AsyncStream { _ in }, typing: .lines, signals: signals)
+        defer { stop() }
+        for await input in inputs {
+            switch input {
+            case .line(let text): if ends(text) { return }
+            case .signal: return
+            case .closed: if orEnd { return }
+            case .event, .key: continue
+            }
+        }
+    }
+}
+
 /// What standard input brings: nothing to watch, single keys (a raw terminal), or lines.
 enum InputTyping {
     case none, keys, lines

@@ -28,10 +28,9 @@ struct LiveTuner {
         await screen.follow(events, of: tuner, signals: signals)
         let outcome = tuner.wait()
         screen.close()
-        var standardError = StandardError()
-        print(
-            "choir: captured \(String(printf: "%.1f", outcome.seconds)) s from '\(device)', "
-                + "\(outcome.overruns) overruns, \(outcome.dropped) samples dropped", to: &standardError)
+        warn(
+            "captured \(String(printf: "%.1f", outcome.seconds)) s from '\(device)', "
+                + "\(outcome.overruns) overruns, \(outcome.dropped) samples dropped")
         if let error = outcome.error { throw fail(error) }
     }
 }

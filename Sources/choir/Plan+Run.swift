@@ -15,8 +15,7 @@ extension Choir.Plan {
 
         @OptionGroup var singer: SingerArguments
 
-        @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
-        var soundfont: String?
+        @OptionGroup var soundFont: SoundFontOption
 
         func run() async throws {
             let store = try openPlans()
@@ -25,7 +24,7 @@ extension Choir.Plan {
             let running = try failing {
                 // Each item's piece from the library, the options' devices, its own mix file.
                 let sessions = try PlanRun.sessions(of: plan, inputs: singer.input, history: store.path) { practice, input, number in
-                    practice.playback.soundFont = soundfont
+                    practice.playback.soundFont = soundFont.soundfont
                     singer.apply(to: &practice, input: input, output: singer.output.map { PlanRun.output($0, item: number) })
                 }
                 return try PlanRun(plan, store: store, sessions: sessions)

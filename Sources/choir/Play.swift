@@ -46,10 +46,7 @@ extension Choir {
             stop()
             player.stop()
             terminal?.restore()
-            var standardError = StandardError()
-            print(
-                "choir: played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns",
-                to: &standardError)
+            warn("played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns")
             if let error = player.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }

@@ -1,6 +1,12 @@
 import ArgumentParser
 import ChoirSession
 
+/// `--soundfont`, for everything that plays the mix.
+struct SoundFontOption: ParsableArguments {
+    @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
+    var soundfont: String?
+}
+
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {
     @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
@@ -58,8 +64,7 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "Every other line's volume, 0..100.")
     var othersVolume: Double?
 
-    @Option(help: "The SoundFont (.sf2); else $CHOIR_SOUNDFONT, else the system's GM SoundFont.")
-    var soundfont: String?
+    @OptionGroup var soundFont: SoundFontOption
 
     @Option(help: "The lyric verse you sing (shown and kept), from 1; a repeat goes on to the next verse.")
     var verse = 1
@@ -115,7 +120,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.muteMine = muteMyPart
         plan.myVolume = myVolume
         plan.othersVolume = othersVolume
-        plan.soundFont = soundfont
+        plan.soundFont = soundFont.soundfont
         plan.transpose = transposition.transpose
         plan.verse = verse
         return plan

@@ -7,9 +7,8 @@ extension Choir.Practice {
     func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
         guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
         let drill = try Self.open({ plan throws(SessionError) in try DrillSession(plan, startPercent: drillStart) }, plan())
-        var standardError = StandardError()
         let known = drill.historyFailure
-        if let known { print("choir: \(known); practising without history", to: &standardError) }
+        if let known { warn("\(known); practising without history") }
         let events = drill.events()
         drill.start()
         for await event in events {
@@ -30,7 +29,7 @@ extension Choir.Practice {
             case .passEnded(let end): if let summary = end.summary { FileOutput.write(summary + "\n") }
             case .ended(let outcome):
                 if let failure = outcome.ending.failure {
-                    print("choir: \(failure); the session ends here", to: &standardError)
+                    warn("\(failure); the session ends here")
                     throw ExitStatus.of(failure)
                 }
                 return outcome.ending == .completed ? nil : signals.received

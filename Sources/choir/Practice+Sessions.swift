@@ -18,16 +18,12 @@ extension Choir.Practice {
 
     /// Names a stored latency table that cannot be used, when `plan` would have used it.
     static func warnOfLatency(_ plan: PracticePlan) {
-        var standardError = StandardError()
-        if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem {
-            print("choir: \(problem)", to: &standardError)
-        }
+        if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem { warn(problem) }
     }
 
     /// Says that `session` is not kept in the history, if it is not.
     static func warnOfHistory(_ session: PracticeSession) {
-        var standardError = StandardError()
-        if let failure = session.historyFailure { print("choir: \(failure); practising without history", to: &standardError) }
+        if let failure = session.historyFailure { warn("\(failure); practising without history") }
     }
 
     /// Why a session could not be opened, as choir exits with it: a device that cannot be opened exits with
@@ -43,12 +39,9 @@ extension Choir.Practice {
     static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
         -> ExitCode?
     {
-        var standardError = StandardError()
-        if let failure = outcome.historyFailure, failure != known {
-            print("choir: \(failure); the history stops here", to: &standardError)
-        }
-        if let failure = outcome.ending.failure { print("choir: \(failure); the session ends here", to: &standardError) }
-        if let take = outcome.recording { print(Self.recorded(take), to: &standardError) }
+        if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
+        if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
+        if let take = outcome.recording { FileOutput.write(Self.recorded(take) + "\n", to: 2) }
         if printing {
             FileOutput.write(
                 TerminalReport.render(

@@ -101,11 +101,8 @@ extension Choir {
                 ended = try await drill ? runDrill(screen, signals) : runSession(screen, signals)
             }
             if let lag = screen.lag {
-                var standardError = StandardError()
-                print(
-                    "choir: the view showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                        + "at most \(lag.maximum) ms), plus the analysis window's \(screen.halfWindowMilliseconds) ms to its centre",
-                    to: &standardError)
+                ScoreView.say(
+                    lag, shown: "the view", plus: ", plus the analysis window's \(screen.halfWindowMilliseconds) ms to its centre")
             }
             if let ended { throw ExitCode(128 + ended) }
         }
@@ -123,7 +120,7 @@ extension Choir {
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: singer.verbose, allNotes: allNotes)
             try failing { try ReportFile.write(outcome.report, json: report, html: html) }
             if signal == nil {
-                scoreView?.linger { signals.received != nil }
+                await scoreView?.linger(signals: signals)
                 signal = signals.received
             }
             if let failed { throw failed }

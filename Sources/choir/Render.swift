@@ -41,14 +41,11 @@ struct ProgressBar {
         guard percent != shown else { return }
         shown = percent
         let filled = percent * 30 / 100
-        var standardError = StandardError()
-        print(
-            "\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%",
-            terminator: "", to: &standardError)
+        FileOutput.write(
+            "\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%", to: 2)
     }
 
     func finish() {
-        var standardError = StandardError()
-        print("\r\u{1B}[2K", terminator: "", to: &standardError)
+        FileOutput.write("\r\u{1B}[2K", to: 2)
     }
 }

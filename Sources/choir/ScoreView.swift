@@ -28,16 +28,9 @@ final class ScoreView {
     }
 
     /// Keeps the page, which the session's last event gave the report, up until Enter, the end of input, or a signal.
-    func linger(stop: () -> Bool) {
+    func linger(signals: SignalWatcher) async {
         FileOutput.write("The score view shows the report at \(server.address); press Enter to close it.\n")
-        var input = LineInput()
-        while !stop() {
-            switch input.next(waiting: 100) {
-            case .quiet: continue
-            case .typed(let text) where !text.contains("\n") && !text.contains("q"): continue
-            case .typed, .closed: return
-            }
-        }
+        await FrontEndInput.line(signals: signals, orEnd: true) { $0.contains("\n") || $0.contains("q") }
     }
 
     /// Stops serving, and says how long after the microphone the page showed what was sung.
@@ -47,12 +40,11 @@ final class ScoreView {
         if let lag = feed.lag { Self.say(lag, shown: "the score view") }
     }
 
-    /// Says how long after the microphone `shown` painted what was sung.
-    static func say(_ lag: (median: Int, percentile95: Int, maximum: Int), shown: String) {
-        var standardError = StandardError()
-        print(
-            "choir: \(shown) showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                + "at most \(lag.maximum) ms)", to: &standardError)
+    /// Says how long after the microphone `shown` painted what was sung, and `plus`.
+    static func say(_ lag: (median: Int, percentile95: Int, maximum: Int), shown: String, plus: String = "") {
+        warn(
+            "\(shown) showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
+                + "at most \(lag.maximum) ms)" + plus)
     }
 
     /// `$BROWSER`, else `xdg-open`, detached from the terminal.
@@ -69,8 +61,7 @@ final class ScoreView {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         if SpawnAttributes.withSignalsReset({ posix_spawn(&pid, "/usr/bin/env", &actions, $0, argv, environ) }) != 0 {
-            var standardError = StandardError()
-            print("choir: cannot start \(browser) to open the score view; open \(address) yourself", to: &standardError)
+            warn("cannot start \(browser) to open the score view; open \(address) yourself")
         }
     }
 }

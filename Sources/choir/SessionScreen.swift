@@ -18,7 +18,6 @@ final class SessionScreen {
     /// Runs `session` to its end: keys become commands, its events are drawn (with `context`, what the session is
     /// part of: a drill's passage, pass and tempo, or a plan's item), and a signal cancels it. Returns its outcome.
     func run(_ session: PracticeSession, context: String? = nil, signals: SignalWatcher) async throws -> PracticeSession.Outcome {
-        let resolved = session.resolved
         view = LiveView(title: "\(session.resolved.title) — \(session.header.part)", cues: LiveCues(session), context: context)
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         let events = session.events()

@@ -46,8 +46,7 @@ extension Choir {
                 FileOutput.write("Studio: \(server.address)\n")
                 FileOutput.write(Library.added(changes, total: try library.entries().count))
                 // A score in FOLDER that choir cannot read is said, and the studio serves the rest.
-                var standardError = StandardError()
-                for case (_, .failure(let error)) in changes { print("choir: \(error)", to: &standardError) }
+                for case (_, .failure(let error)) in changes { warn(error) }
             } catch {
                 throw fail(error)
             }
@@ -56,16 +55,8 @@ extension Choir {
                 if let lag = server.lag { ScoreView.say(lag, shown: "the studio") }
             }
             if openStudio { ScoreView.browse(server.address) }
-            let (inputs, stop) = FrontEndInput.stream(AsyncStream<Never> { _ in }, typing: .lines, signals: signals)
-            defer { stop() }
             // A line ends the studio; the end of input leaves the page in charge (a launcher gives no terminal).
-            waiting: for await input in inputs {
-                switch input {
-                case .line(let text): if text.contains("\n") { break waiting }
-                case .signal: break waiting
-                case .event, .key, .closed: continue
-                }
-            }
+            await FrontEndInput.line(signals: signals, orEnd: false)
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
     }

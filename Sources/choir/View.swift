@@ -61,10 +61,7 @@ extension Choir {
             stop()
             session.stop()
             terminal?.restore()
-            var standardError = StandardError()
-            print(
-                "choir: the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns",
-                to: &standardError)
+            warn("the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns")
             if let error = session.error { throw fail(error) }
             if let signal = signals.received { throw ExitCode(128 + signal) }
         }
