@@ -4,8 +4,13 @@ import ChoirScore
 
 extension PracticeHistory {
     /// `choir history`'s listing of `sessions`: by piece (its `file` when the sessions are of one score), then by
-    /// line, a row a session and the trend of the line's weakest measures, then the sessions in which nothing was sung.
+    /// line, a row a session and the trend of the line's weakest measures, then the sessions in which nothing was sung;
+    /// or that there are none yet.
     public func listing(_ sessions: [Session], file path: String?) throws(Failure) -> String {
+        guard !sessions.isEmpty else {
+            return path.map { "No sessions of \(ScoreReader.name(ofFile: $0)) yet.\n" }
+                ?? "No sessions yet: `choir practice SCORE --part LINE` sings one.\n"
+        }
         var out = ""
         // A piece's sessions together, whatever its file was called at each: by its content, else its path.
         let pieces = Dictionary(grouping: sessions, by: \.key).values.sorted { ($0[0].piece, $0[0].id) < ($1[0].piece, $1[0].id) }

@@ -22,6 +22,20 @@ public enum LatencyCalibration {
     /// sweep.
     static let earliestSeconds = 0.3, latestSeconds = 0.5
 
+    /// Measures the round trip from `output` to `input` (``measure(output:input:sampleRate:)``) and keeps it for the two
+    /// (``LatencyStore``); says what was measured and where it is kept. A device that is none cannot be calibrated.
+    public static func calibrate(output: String, input: String, sampleRate: Int) throws(SessionError) -> String {
+        if let none = [output, input].first(where: MixDestination.isNone) {
+            throw SessionError(
+                .usage, "calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, not '\(none)'")
+        }
+        let measured = try measure(output: output, input: input, sampleRate: sampleRate)
+        try LatencyStore.store(measured.latency * 1000, output: output, input: input)
+        return "round trip \(output) -> \(input): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
+            + "\(measured.agreeing) of \(sweeps) sweeps agree within " + String(printf: "%.1f", measured.spread * 1000)
+            + " ms); stored in \(LatencyStore.path)\n"
+    }
+
     /// Plays the sweeps on `output`, listens on `input` and returns the round trip.
     public static func measure(output: String, input: String, sampleRate: Int) throws(SessionError) -> Measurement {
         guard (8000...192_000).contains(sampleRate) else {

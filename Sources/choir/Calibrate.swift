@@ -31,22 +31,7 @@ extension Choir {
         }
 
         func run() throws {
-            if let none = [device, inputDevice].first(where: MixDestination.isNone) {
-                throw usage(
-                    "calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, not '\(none)'")
-            }
-            let measured: LatencyCalibration.Measurement
-            do {
-                measured = try LatencyCalibration.measure(output: device, input: inputDevice, sampleRate: sampleRate)
-                try LatencyStore.store(measured.latency * 1000, output: device, input: inputDevice)
-            } catch {
-                throw fail(error)
-            }
-            FileOutput.write(
-                "round trip \(device) -> \(inputDevice): " + String(printf: "%.1f", measured.latency * 1000) + " ms ("
-                    + "\(measured.agreeing) of \(LatencyCalibration.sweeps) sweeps agree within "
-                    + String(printf: "%.1f", measured.spread * 1000)
-                    + " ms); stored in \(LatencyStore.path)\n")
+            FileOutput.write(try failing { try LatencyCalibration.calibrate(output: device, input: inputDevice, sampleRate: sampleRate) })
         }
     }
 }

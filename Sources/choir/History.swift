@@ -55,16 +55,10 @@ extension Choir {
             if prune { return FileOutput.write(PracticeHistory.pruned(try failing { try history.prune() })) }
             let path = try self.score.map { try LibraryTitles.path($0) }
             let sessions = try failing { try history.sessions(of: path.map(ScoreReader.identity(ofFile:))) }
-            guard !sessions.isEmpty else {
-                if html != nil {
-                    throw fail("\(path!): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
-                }
-                FileOutput.write(
-                    path.map { "No sessions of \(ScoreReader.name(ofFile: $0)) yet.\n" }
-                        ?? "No sessions yet: `choir practice SCORE --part LINE` sings one.\n")
-                return
-            }
             if let html, let path {
+                if sessions.isEmpty {
+                    throw fail("\(path): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
+                }
                 let drawn = try failing { try history.progress(sessions) }
                 guard !drawn.isEmpty else {
                     throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)

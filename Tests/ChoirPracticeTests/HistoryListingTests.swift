@@ -49,3 +49,13 @@ struct HistoryListingTests {
                 """)
     }
 }
+
+extension HistoryListingTests {
+    /// No sessions: said of the score by its name (its file's, where it cannot be read), or of the whole history with
+    /// how to sing one.
+    @Test func noSessionsAreSaidSo() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        #expect(try history.listing([], file: "/scores/hymn.musicxml") == "No sessions of hymn yet.\n")
+        #expect(try history.listing([], file: nil) == "No sessions yet: `choir practice SCORE --part LINE` sings one.\n")
+    }
+}

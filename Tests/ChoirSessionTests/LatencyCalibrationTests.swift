@@ -45,3 +45,18 @@ struct LatencyCalibrationTests {
         #expect(StreamReadings().offset(atPlaybackFrame: 0, sampleRate: rate) == nil)
     }
 }
+
+extension LatencyCalibrationTests {
+    /// A device that is none (silence) cannot be calibrated: said as a slip of the command line, before anything is
+    /// opened or stored.
+    @Test(arguments: [("none", "default", "none"), ("default", "null", "null")])
+    func silenceCannotBeCalibrated(output: String, input: String, named: String) {
+        let refused = #expect(throws: SessionError.self) {
+            try LatencyCalibration.calibrate(output: output, input: input, sampleRate: 48000)
+        }
+        #expect(refused?.kind == .usage)
+        #expect(
+            refused?.description
+                == "calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, not '\(named)'")
+    }
+}
