@@ -21,6 +21,12 @@ public struct Scan: Sendable {
         self.file = file
     }
 
+    /// A scan of `pages` for the file `output` (nil: none is written), which the model is told by its name alone, not
+    /// where it is on this machine.
+    public init(pages: [ScanPage], part: String?, writing output: String?) {
+        self.init(pages: pages, part: part, file: output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "piece.musicxml")
+    }
+
     /// What a scan made.
     public struct Result: Sendable {
         /// The MusicXML, with choir's notes in it.

@@ -12,6 +12,12 @@ public struct ScanOutput: Sendable {
         do { _ = try ReplacingFile(path: path) } catch { throw ScanError(.output, error.description) }
     }
 
+    /// Why `path` cannot take a scan's MusicXML by its name, or nil: it ends in .musicxml or .xml.
+    public static func problem(_ path: String) -> String? {
+        [".musicxml", ".xml"].contains(where: { path.lowercased().hasSuffix($0) })
+            ? nil : "\(path): expected a file ending in .musicxml or .xml"
+    }
+
     /// Writes the scan's MusicXML in place of whatever `path` held.
     public func write(_ result: Scan.Result) throws(ScanError) {
         do {

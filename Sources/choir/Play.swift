@@ -44,11 +44,8 @@ extension Choir {
                 }
             }
             stop()
-            player.stop()
             terminal?.restore()
-            warn("played \(String(printf: "%.1f", player.seconds)) s on '\(output.device)', \(player.underruns) underruns")
-            if let error = player.error { throw fail(error) }
-            if let signal = signals.received { throw ExitCode(128 + signal) }
+            try output.end(player, signals: signals) { "played \($0) s on '\(output.device)'" }
         }
     }
 }

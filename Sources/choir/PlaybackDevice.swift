@@ -31,4 +31,13 @@ struct PlaybackDevice: ParsableArguments {
             throw fail(error)
         }
     }
+
+    /// Ends `session`, says how it played (`said` words it from its seconds; its underruns follow), and exits with
+    /// its failure, or the signal that ended it.
+    func end(_ session: PlaybackSession, signals: SignalWatcher, said: (String) -> String) throws {
+        session.stop()
+        warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns")
+        if let error = session.error { throw fail(error) }
+        if let signal = signals.received { throw ExitCode(128 + signal) }
+    }
 }

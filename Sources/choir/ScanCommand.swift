@@ -46,17 +46,13 @@ extension Choir {
                 if model.dryRun { return }
                 throw ValidationError("expected -o FILE.musicxml: the file to write")
             }
-            guard [".musicxml", ".xml"].contains(where: { output.lowercased().hasSuffix($0) }) else {
-                throw ValidationError("-o \(output): expected a file ending in .musicxml or .xml")
-            }
+            if let problem = ScanOutput.problem(output) { throw ValidationError("-o \(problem)") }
         }
 
         func run() throws {
             let endpoint = try model.resolved()
             let pages = try failing { try ScanPage.load(self.pages, longest: maxSide) }
-            // The model is told the file's name alone, not where it is on this machine.
-            let scan = Scan(
-                pages: pages, part: part, file: output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "piece.musicxml")
+            let scan = Scan(pages: pages, part: part, writing: output)
             if model.dryRun {
                 FileOutput.write(scan.preview(for: endpoint))
                 return

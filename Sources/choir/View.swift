@@ -59,11 +59,8 @@ extension Choir {
                 }
             }
             stop()
-            session.stop()
             terminal?.restore()
-            warn("the view played on '\(output.device)' for \(String(printf: "%.1f", session.seconds)) s, \(session.underruns) underruns")
-            if let error = session.error { throw fail(error) }
-            if let signal = signals.received { throw ExitCode(128 + signal) }
+            try output.end(session, signals: signals) { "the view played on '\(output.device)' for \($0) s" }
         }
     }
 }

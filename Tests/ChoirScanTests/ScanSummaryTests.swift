@@ -36,3 +36,13 @@ struct ScanSummaryTests {
                 "\nNothing was found doubtful; it still needs checking.\nModel: "))
     }
 }
+
+extension ScanSummaryTests {
+    /// The model knows the file by its name alone; a scan's file is MusicXML by its name, in any case.
+    @Test func theFileIsMusicXMLAndTheModelKnowsItsNameAlone() {
+        #expect(Scan(pages: [], part: nil, writing: "/home/me/scores/hymn.musicxml").file == "hymn.musicxml")
+        #expect(Scan(pages: [], part: nil, writing: nil).file == "piece.musicxml")
+        #expect(ScanOutput.problem("/home/me/hymn.XML") == nil && ScanOutput.problem("hymn.musicxml") == nil)
+        #expect(ScanOutput.problem("hymn.pdf") == "hymn.pdf: expected a file ending in .musicxml or .xml")
+    }
+}
