@@ -206,7 +206,7 @@ struct PlanCommandTests {
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
-            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose or passes"
+            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose, passes or notes"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n",
