@@ -12,9 +12,11 @@ import Foundation
 ///   the score in its body (``Library/add(upload:named:into:)``);
 /// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
 ///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
-///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page;
+///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page; a POST to
+///   `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
-///   marks a measure as `choir mark add` does.
+///   marks a measure as `choir mark add` does;
+/// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).
 public final class StudioServer: Sendable {
     private let server: LoopbackServer
     private let sessions: StudioSessions
@@ -42,6 +44,14 @@ public final class StudioServer: Sendable {
                 .object([("session", .int(try sessions.play(try StudioPiece.plan(request, library: library).resolve())))])
             }
         }
+        router.post("pitch") { request in
+            Self.answer { () throws in
+                var plan = try StudioPiece.plan(request, library: library)
+                plan.startingPitch = true
+                let resolved = try plan.resolve()
+                return .object([("session", .int(try sessions.play(resolved))), ("notes", StudioPiece.startingPitch(resolved))])
+            }
+        }
         router.post("take") { request in
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
@@ -67,6 +77,7 @@ public final class StudioServer: Sendable {
                 return HTTPResponse(status: 204)
             }
         }
+        try StudioPlans.route(&router, library: library, history: history)
         try sessions.route(&router)
         do {
             server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", ViewServer.policy)])
