@@ -177,6 +177,7 @@ async function openPiece(path, item) {
   $("#piece").hidden = false;
   $("#piece-title").focus();
   await progress();
+  await showScore();
 }
 
 /// The piece's sessions over time and its marks, as the history keeps them.
@@ -221,9 +222,10 @@ function showChanges(changes) {
 }
 
 /// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
-async function start(kind, body) {
+async function start(kind, body, paused) {
   const query = pieceQuery();
   if (body) query.set("name", body.name);
+  if (paused) query.set("paused", "1");
   const answer = await fetch(`${base}${kind}?${query}`, { method: "POST", body: body || "" });
   const said = await answer.json();
   if (!answer.ok) {
@@ -236,8 +238,12 @@ async function start(kind, body) {
   $("#score").src = `${base}session/${session}/`;
   $("#score").hidden = false;
   $("#pause").disabled = $("#stop").disabled = false;
-  $("#session-state").textContent = kind === "play" ? "playing" : body ? `judging ${body.name}` : "listening";
+  $("#session-state").textContent = paused ? "the score, held at its start" : kind === "play" ? "playing" : body ? `judging ${body.name}` : "listening";
 }
+
+/// The piece's score as soon as it opens (and again after its starting pitch): its mix held at its start, which
+/// the score's page plays, or Play starts anew with the settings as they are then.
+function showScore() { return start("play", null, true); }
 
 // The session's own events, beside the score's page: its report means the history has it.
 let following = null;
@@ -404,9 +410,12 @@ async function startingPitch() {
     return;
   }
   pieceProblem("");
-  session = said.session;
+  const sounding = session = said.session;
   $("#pause").disabled = $("#stop").disabled = false;
   $("#session-state").textContent = `Starting pitch: ${said.notes.map((n) => `${n.line} ${n.note}`).join(", then ")}`;
+  // The score comes back once the notes have sounded, unless something else has started meanwhile.
+  const seconds = Math.max(0, ...said.notes.map((n) => n.start + n.seconds));
+  setTimeout(() => { if (session === sounding && !$("#piece").hidden) showScore(); }, seconds * 1000 + 300);
 }
 
 $("#starting-pitch").addEventListener("click", startingPitch);

@@ -11,9 +11,9 @@ import Foundation
 /// - `library.json` lists and searches the library (``LibraryQuery``, ``Library/found(_:)``), a POST to `library` adds
 ///   the score in its body (``Library/add(upload:named:into:)``);
 /// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
-///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
-///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page; a POST to
-///   `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
+///   ``MixRender``), a POST to `play` plays it (with `paused=1`, shows it held at its start) and one to `take` judges
+///   a take of it, from the file in its body or the microphone (``StudioSessions``); the session shows at
+///   `session/N/` in the score view's own page; a POST to `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
 ///   marks a measure as `choir mark add` does;
 /// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).
@@ -41,7 +41,8 @@ public final class StudioServer: Sendable {
         router.get("mix.wav") { Self.render(library, $0) }
         router.post("play") { request in
             Self.answer { () throws in
-                .object([("session", .int(try sessions.play(try StudioPiece.plan(request, library: library).resolve())))])
+                let resolved = try StudioPiece.plan(request, library: library).resolve()
+                return .object([("session", .int(try sessions.play(resolved, paused: request.query("paused") == "1")))])
             }
         }
         router.post("pitch") { request in

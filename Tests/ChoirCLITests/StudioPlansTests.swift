@@ -187,19 +187,56 @@ import Testing
         #expect(viewing.finish() == 0)
     }
 
-    /// The starting pitch, by keyboard: with Tenor and Bass as mine, the button named "Starting pitch" sounds the
-    /// tenor's G3, then the bass's G2, through the engine's synthesizer (a session on true time with `--device none`);
-    /// the count-in's option to give them reaches the mix. A mark made with `choir mark add` is drawn on the engraved
-    /// score at its measure; one added by clicking measure 9 is kept for each of my lines, as `choir mark add` keeps
-    /// it, each drawn there (one above the other) and listed by `choir mark list`; all are drawn again when a narrower
-    /// window lays the score out anew.
-    @Test func theStartingPitchSoundsAndMarksAreOnTheScore() throws {
+    /// Marks on the score as soon as the piece opens (its mix held at its start): one made with `choir mark add` is
+    /// drawn on the engraved score at its measure; one added by clicking measure 9 is kept for each of my lines, as
+    /// `choir mark add` keeps it, each drawn there (one above the other) and listed by `choir mark list`; all are drawn
+    /// again when a narrower window lays the score out anew. The starting pitch, by keyboard: with Tenor and Bass as
+    /// mine, the button named "Starting pitch" sounds the tenor's G3, then the bass's G2, through the engine's
+    /// synthesizer (a session on true time with `--device none`), then the score comes back with its marks; the
+    /// count-in's option to give them reaches the mix.
+    @Test func marksAreOnTheScoreAndTheStartingPitchSounds() throws {
         let (viewing, browser, folder, data) = try Self.studio([(CLI.root.path + "/" + CLI.example, "amazing_grace.musicxml")])
         let score = folder + "/amazing_grace.musicxml"
         _ = try Self.choir(["mark", "add", score, "--part", "tenor", "--measure", "5", "breathe after 'grace'"], data)
         _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
         #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
         for line in ["Tenor", "Bass"] { _ = try browser.eval("document.querySelector('[aria-label=\"\(line) is mine\"]').click()") }
+
+        let frame = StudioTests.frame
+        let marksAt = """
+            fetch(\(frame).location.href + 'score.json').then((r) => r.json()).then((setup) => [...\(frame).querySelectorAll('g.practice-mark')]
+              .map((g) => setup.measures.find((m) => m.id === g.closest('g.measure').id).number + ': ' + g.textContent).sort())
+            """
+        #expect(try browser.wait("(\(frame)?.querySelectorAll('g.practice-mark').length ?? 0) === 1", timeout: 20))
+        #expect(try browser.eval("document.querySelector('#session-state').textContent") as? String == "the score, held at its start")
+        #expect(try browser.eval(marksAt) as? [String] == ["5: Mark at m. 5 (Tenor): breathe after 'grace'✎ breathe after 'grace'"])
+        _ = try browser.eval("document.querySelector('#marking').click()")
+        _ = try browser.eval(
+            """
+            fetch(\(frame).location.href + 'score.json').then((r) => r.json()).then((setup) => {
+              \(frame).getElementById(setup.measures.find((m) => m.number === '9').id).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+              return true })
+            """)
+        #expect(try browser.wait("document.querySelector('#mark-measure').value === '9'"))
+        _ = try browser.eval("document.querySelector('#mark-text').value = 'louder'")
+        _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
+        #expect(try browser.wait("(\(frame)?.querySelectorAll('g.practice-mark').length ?? 0) === 3"))
+        let all = [
+            "5: Mark at m. 5 (Tenor): breathe after 'grace'✎ breathe after 'grace'", "9: Mark at m. 9 (Bass): louder✎ louder",
+            "9: Mark at m. 9 (Tenor): louder✎ louder",
+        ]
+        #expect(try browser.eval(marksAt) as? [String] == all)
+        #expect(
+            try Self.choir(["mark", "list"], data)
+                == "Amazing Grace\n     1  m. 5    Tenor        breathe after 'grace'\n     2  m. 9    Tenor        louder\n     3  m. 9    Bass         louder\n"
+        )
+        // Laid out anew for a narrower window: drawn again.
+        let engraving = try browser.eval("\(frame).querySelector('#stage').dataset.engraving") as? String ?? ""
+        try browser.resize(width: 900, height: 1000)
+        #expect(try browser.wait("\(frame).querySelector('#stage').dataset.engraving !== '\(engraving)'", timeout: 20))
+        #expect(try browser.wait("\(frame).querySelectorAll('g.practice-mark').length === 3"))
+        #expect(try browser.eval(marksAt) as? [String] == all)
+
         #expect(
             try browser.eval("document.querySelector('#countin-pitch').labels[0].textContent.trim()") as? String
                 == "Count-in gives my first notes")
@@ -213,46 +250,17 @@ import Testing
             reached = try browser.eval("document.activeElement.textContent") as? String ?? ""
         }
         #expect(reached == "Starting pitch")
+        _ = try browser.eval("window.before = session")
         try browser.key("Enter")
         #expect(try browser.wait("document.querySelector('#session-state').textContent.startsWith('Starting pitch')"))
         #expect(
             try browser.eval("document.querySelector('#session-state').textContent") as? String == "Starting pitch: Tenor G3, then Bass G2")
-
-        // Marks on the score, once a session shows it.
-        _ = try browser.eval("document.querySelector('#play').click()")
-        let frame = StudioTests.frame
-        let marksAt = """
-            fetch(\(frame).location.href + 'score.json').then((r) => r.json()).then((setup) => [...\(frame).querySelectorAll('g.practice-mark')]
-              .map((g) => setup.measures.find((m) => m.id === g.closest('g.measure').id).number + ': ' + g.textContent).sort())
-            """
-        #expect(try browser.wait("(\(frame)?.querySelectorAll('g.practice-mark').length ?? 0) === 1", timeout: 20))
-        #expect(try browser.eval(marksAt) as? [String] == ["5: Mark at m. 5 (Tenor): breathe after 'grace'✎ breathe after 'grace'"])
-        _ = try browser.eval("document.querySelector('#marking').click()")
-        _ = try browser.eval(
-            """
-            fetch(\(frame).location.href + 'score.json').then((r) => r.json()).then((setup) => {
-              \(frame).getElementById(setup.measures.find((m) => m.number === '9').id).dispatchEvent(new MouseEvent('click', { bubbles: true }));
-              return true })
-            """)
-        #expect(try browser.wait("document.querySelector('#mark-measure').value === '9'"))
-        _ = try browser.eval("document.querySelector('#mark-text').value = 'louder'")
-        _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
-        #expect(try browser.wait("(\(frame)?.querySelectorAll('g.practice-mark').length ?? 0) === 3"))
-        let both = [
-            "5: Mark at m. 5 (Tenor): breathe after 'grace'✎ breathe after 'grace'", "9: Mark at m. 9 (Bass): louder✎ louder",
-            "9: Mark at m. 9 (Tenor): louder✎ louder",
-        ]
-        #expect(try browser.eval(marksAt) as? [String] == both)
+        let sounding = try #require(try browser.eval("session") as? Int)
+        // Then the score again, with its marks.
         #expect(
-            try Self.choir(["mark", "list"], data)
-                == "Amazing Grace\n     1  m. 5    Tenor        breathe after 'grace'\n     2  m. 9    Tenor        louder\n     3  m. 9    Bass         louder\n"
-        )
-        // Laid out anew for a narrower window: drawn again.
-        let engraving = try browser.eval("\(frame).querySelector('#stage').dataset.engraving") as? String ?? ""
-        try browser.resize(width: 900, height: 1000)
-        #expect(try browser.wait("\(frame).querySelector('#stage').dataset.engraving !== '\(engraving)'", timeout: 20))
-        #expect(try browser.wait("\(frame).querySelectorAll('g.practice-mark').length === 3"))
-        #expect(try browser.eval(marksAt) as? [String] == both)
+            try browser.wait(
+                "session > \(sounding) && \(frame).location.pathname.endsWith(`/session/${session}/`) && \(frame).querySelectorAll('g.practice-mark').length === 3",
+                timeout: 15))
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
     }

@@ -235,10 +235,13 @@ import Testing
 
         // Tenor and Bass as mine; Play, silently on the music's true time.
         for line in ["Tenor", "Bass"] { _ = try browser.eval("document.querySelector('[aria-label=\"\(line) is mine\"]').click()") }
-        _ = try browser.eval("document.querySelector('#play').click()")
+        // The score shown when the piece opened was held at its start; Play plays anew.
+        #expect(try browser.eval("document.querySelector('#session-state').textContent") as? String == "the score, held at its start")
+        _ = try browser.eval("(() => { window.before = session; document.querySelector('#play').click(); return true })()")
         #expect(
             try browser.wait(
-                "!document.querySelector('#score').hidden && /^m\\. \\d/.test(\(Self.frame).querySelector('#where')?.textContent ?? '')"))
+                "session !== window.before && \(Self.frame).location.pathname.endsWith(`/session/${session}/`) && /^m\\. \\d/.test(\(Self.frame).querySelector('#where')?.textContent ?? '')"
+            ))
         let staves = try #require(
             try browser.eval(
                 "[1, 2, 3, 4].map((n) => \(Self.frame).querySelectorAll(`g.staff[data-n=\"${n}\"] g.note.mine`).length)") as? [Int])
