@@ -325,8 +325,9 @@ function plansProblem(text) {
   $("#plans-error").hidden = !text;
 }
 
-/// Asks the server for a change to the plans (or for them, with no `change`), and lists them as it answers.
-async function changePlans(change, query) {
+/// Asks the server for a change to the plans (or for them, with no `change`), and lists them as it answers; the
+/// keyboard's focus goes to the first of `focus` (names of controls) that can take it, as on the control pressed.
+async function changePlans(change, query, focus = []) {
   const answer = await fetch(`${base}${change || "plans.json"}${query ? `?${new URLSearchParams(query)}` : ""}`,
     change ? { method: "POST" } : { cache: "no-store" });
   const body = await answer.json();
@@ -338,6 +339,8 @@ async function changePlans(change, query) {
   const library = await (await fetch(`${base}library.json`, { cache: "no-store" })).json();
   $("#plan-list").replaceChildren(...body.plans.map((plan) => planItem(plan, library)));
   if (!body.plans.length) $("#plan-list").append(element("li", {}, "No plans yet."));
+  const next = focus.map((name) => document.querySelector(`#plans [aria-label="${CSS.escape(name)}"]`)).find((e) => e && !e.disabled);
+  if (next) next.focus();
   document.body.dataset.plans = String(Number(document.body.dataset.plans || 0) + 1);
   return true;
 }
@@ -363,12 +366,16 @@ function planItem(plan, library) {
       element("span", { class: "summary" }, next ? "▶ next: " : "", item.summary),
       item.notes ? element("span", { class: "shown-notes" }, ` — ${item.notes}`) : "",
       element("span", { class: "item-controls" },
-        button(`Open ${of(number)}`, "Open", () => openPiece(item.path, open)),
-        button(`Move ${of(number)} up`, "↑", () => changePlans("plans/move", { plan: plan.name, item: number, to: number - 1 })),
-        button(`Move ${of(number)} down`, "↓", () => changePlans("plans/move", { plan: plan.name, item: number, to: number + 1 })),
+        item.path ? button(`Open ${of(number)}`, "Open", () => openPiece(item.path, open)) : element("span", {}, "(not in the library)"),
+        button(`Move ${of(number)} up`, "↑", () => changePlans("plans/move", { plan: plan.name, item: number, to: number - 1 },
+          [`Move ${of(number - 1)} up`, `Move ${of(number - 1)} down`])),
+        button(`Move ${of(number)} down`, "↓", () => changePlans("plans/move", { plan: plan.name, item: number, to: number + 1 },
+          [`Move ${of(number + 1)} down`, `Move ${of(number + 1)} up`])),
         notes,
-        button(`Save the notes for ${of(number)}`, "Save notes", () => changePlans("plans/notes", { plan: plan.name, item: number, text: notes.value })),
-        button(`Remove ${of(number)}`, "Remove", () => changePlans("plans/remove", { plan: plan.name, item: number }))));
+        button(`Save the notes for ${of(number)}`, "Save notes", () => changePlans("plans/notes", { plan: plan.name, item: number, text: notes.value },
+          [`Save the notes for ${of(number)}`])),
+        button(`Remove ${of(number)}`, "Remove", () => changePlans("plans/remove", { plan: plan.name, item: number },
+          [`Remove ${of(number)}`, `Remove ${of(number - 1)}`, `Add to ${plan.name}`]))));
   });
   for (const [index, control] of items.entries()) {
     const [up, down] = control.querySelectorAll("button[aria-label^='Move']");
@@ -387,17 +394,19 @@ function planItem(plan, library) {
   const nextItem = plan.items[plan.next - 1];
   return element("li", { "data-plan": plan.name },
     element("h3", {}, plan.name),
-    nextItem ? button(`Open the next piece of ${plan.name}`, `Open next: ${nextItem.title} (${nextItem.line})`,
+    nextItem?.path ? button(`Open the next piece of ${plan.name}`, `Open next: ${nextItem.title} (${nextItem.line})`,
       () => openPiece(nextItem.path, { ...nextItem, plan: plan.name, number: plan.next })) : "",
     button(`Remove the plan ${plan.name}`, "Remove plan", () => changePlans("plans/remove", { plan: plan.name })),
     items.length ? element("ol", { class: "items", "aria-label": `Items of ${plan.name}` }, ...items) : element("p", {}, "No items yet."),
     element("div", { class: "add-item" }, piece, line,
-      button(`Add to ${plan.name}`, "Add to the plan", () => changePlans("plans/item", { plan: plan.name, path: piece.value, part: line.value }))));
+      button(`Add to ${plan.name}`, "Add to the plan", () => changePlans("plans/item", { plan: plan.name, path: piece.value, part: line.value },
+        [`Add to ${plan.name}`]))));
 }
 
 $("#new-plan").addEventListener("submit", async (event) => {
   event.preventDefault();
-  if (await changePlans("plans", { name: $("#plan-name").value })) $("#plan-name").value = "";
+  const name = $("#plan-name").value.trim();
+  if (await changePlans("plans", { name }, [`Piece to add to ${name}`])) $("#plan-name").value = "";
 });
 
 // The starting pitch: my lines' first notes through the engine's synthesizer, one after another, said as they are

@@ -65,6 +65,7 @@ import Testing
             _ = try browser.eval("document.querySelector('#new-plan button[type=submit]').click()")
         }
         #expect(try browser.eval("document.querySelector('#plan-list li[data-plan=\"Advent\"] h3').textContent") as? String == "Advent")
+        #expect(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String == "Piece to add to Advent")
         for (piece, line) in [("amazing_grace", "Tenor"), ("divisi", "Soprano"), ("amazing_grace", "Bass")] {
             try Self.changed(browser) {
                 _ = try browser.eval(
@@ -80,7 +81,12 @@ import Testing
             try Self.items(browser, "Advent") == [
                 "▶ next: Amazing Grace — Tenor, whole piece", "divisi — Soprano, whole piece", "Amazing Grace — Bass, whole piece",
             ])
-        try Self.changed(browser) { try Self.press(browser, "Move item 3 of Advent up") }
+        // By keyboard: the item moved up keeps the focus on its button.
+        try Self.changed(browser) {
+            _ = try browser.eval("document.querySelector('[aria-label=\"Move item 3 of Advent up\"]').focus()")
+            try browser.key("Enter")
+        }
+        #expect(try browser.eval("document.activeElement.getAttribute('aria-label')") as? String == "Move item 2 of Advent up")
         try Self.changed(browser) {
             _ = try browser.eval("document.querySelector('[aria-label=\"Notes for item 2 of Advent\"]').value = 'watch the fermata'")
             try Self.press(browser, "Save the notes for item 2 of Advent")
@@ -92,7 +98,7 @@ import Testing
             ])
         #expect(
             try Self.choir(["plan", "show", "Advent"], data)
-                == "Advent\n  1. Amazing Grace — Tenor, whole piece\n  2. Amazing Grace — Bass, whole piece\n  3. divisi — Soprano, whole piece\nNever run.\n"
+                == "Advent\n  1. Amazing Grace — Tenor, whole piece\n  2. Amazing Grace — Bass, whole piece — watch the fermata\n  3. divisi — Soprano, whole piece\nNever run.\n"
         )
         #expect(
             try Self.choir(["plan", "export", "Advent"], data).contains("part = \"Bass\"\npasses = 1\nnotes = \"watch the fermata\"\n"))
