@@ -199,9 +199,21 @@ async function progress() {
   showChanges(body.changes);
   shownMarks = body.marks;
   drawMarks();
-  $("#marks").replaceChildren(...body.marks.map((mark) =>
-    element("li", { "data-mark": String(mark.id) }, `m. ${mark.measure}${mark.line ? ` (${mark.line})` : ""}: ${mark.text}`)));
+  $("#marks").replaceChildren(...body.marks.map(markItem));
   if (!body.marks.length) $("#marks").append(element("li", {}, "No marks yet."));
+}
+
+/// A mark as `choir mark list` gives it, with a button that rubs it out.
+function markItem(mark) {
+  const said = `m. ${mark.measure}${mark.line ? ` (${mark.line})` : ""}: ${mark.text}`;
+  const remove = element("button", { type: "button", class: "remove-mark", "aria-label": `Remove the mark ${said}` }, "Remove");
+  remove.addEventListener("click", async () => {
+    const query = new URLSearchParams({ path: piece.path, id: String(mark.id) });
+    const answer = await fetch(`${base}marks/remove?${query}`, { method: "POST" });
+    if (!answer.ok) pieceProblem((await answer.json()).error);
+    await progress();
+  });
+  return element("li", { "data-mark": String(mark.id) }, element("span", {}, said), " ", remove);
 }
 
 /// Each line's measures that rose or fell in its latest session against the sessions before it, as the engine

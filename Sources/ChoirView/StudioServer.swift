@@ -15,7 +15,7 @@ import Foundation
 ///   a take of it, from the file in its body or the microphone (``StudioSessions``); the session shows at
 ///   `session/N/` in the score view's own page; a POST to `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
-///   marks a measure as `choir mark add` does;
+///   marks a measure as `choir mark add` does (one to `marks/remove`, `id=N`, rubs a mark out as `choir mark remove`);
 /// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).
 public final class StudioServer: Sendable {
     private let server: LoopbackServer
@@ -68,6 +68,12 @@ public final class StudioServer: Sendable {
                 let kept = try history.mark(
                     score: plan.score, lines: plan.parts, measure: request.query("measure") ?? "", text: request.query("text") ?? "")
                 return .array(kept.map(StudioProgress.json))
+            }
+        }
+        router.post("marks/remove") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                return StudioProgress.json(try history.removeMark(Int64(request.query("id") ?? "") ?? -1, of: plan.score))
             }
         }
         for (name, command) in [("pause", SessionCommand.togglePause), ("stop", .quit)] {

@@ -211,10 +211,11 @@ import Testing
     /// Marks on the score as soon as the piece opens (its mix held at its start): one made with `choir mark add` is
     /// drawn on the engraved score at its measure; one added by clicking measure 9 is kept for each of my lines, as
     /// `choir mark add` keeps it, each drawn there (one above the other) and listed by `choir mark list`; all are drawn
-    /// again when a narrower window lays the score out anew. The starting pitch, by keyboard: with Tenor and Bass as
-    /// mine, the button named "Starting pitch" sounds the tenor's G3, then the bass's G2, through the engine's
-    /// synthesizer (a session on true time with `--device none`), then the score comes back with its marks; the
-    /// count-in's option to give them reaches the mix.
+    /// again when a narrower window lays the score out anew; one rubbed out by keyboard is gone from both. The
+    /// count-in's first note is heard in the mix the page renders, and not with its option off. The starting pitch,
+    /// by keyboard: with Tenor and Bass as mine, the button named "Starting pitch" sounds the tenor's G3, then the
+    /// bass's G2, through the engine's synthesizer (a session on true time with `--device none`), then the score comes
+    /// back with its marks.
     @Test func marksAreOnTheScoreAndTheStartingPitchSounds() throws {
         let (viewing, browser, folder, data) = try Self.studio([(CLI.root.path + "/" + CLI.example, "amazing_grace.musicxml")])
         let score = folder + "/amazing_grace.musicxml"
@@ -257,6 +258,14 @@ import Testing
         #expect(try browser.wait("\(frame).querySelector('#stage').dataset.engraving !== '\(engraving)'", timeout: 20))
         #expect(try browser.wait("\(frame).querySelectorAll('g.practice-mark').length === 3"))
         #expect(try browser.eval(marksAt) as? [String] == all)
+        // Rubbed out by keyboard, as `choir mark remove` does: gone from the score and the database.
+        _ = try browser.eval("document.querySelector('[aria-label=\"Remove the mark m. 5 (Tenor): breathe after \\'grace\\'\"]').focus()")
+        try browser.key("Enter")
+        #expect(try browser.wait("\(frame).querySelectorAll('g.practice-mark').length === 2"))
+        #expect(try browser.eval(marksAt) as? [String] == Array(all.dropFirst()))
+        #expect(
+            try Self.choir(["mark", "list"], data)
+                == "Amazing Grace\n     2  m. 9    Tenor        louder\n     3  m. 9    Bass         louder\n")
 
         #expect(
             try browser.eval("document.querySelector('#countin-pitch').labels[0].textContent.trim()") as? String
@@ -296,7 +305,7 @@ import Testing
         // Then the score again, with its marks.
         #expect(
             try browser.wait(
-                "session > \(sounding) && \(frame).location.pathname.endsWith(`/session/${session}/`) && \(frame).querySelectorAll('g.practice-mark').length === 3",
+                "session > \(sounding) && \(frame).location.pathname.endsWith(`/session/${session}/`) && \(frame).querySelectorAll('g.practice-mark').length === 2",
                 timeout: 15))
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)

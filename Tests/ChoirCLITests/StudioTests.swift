@@ -329,7 +329,8 @@ import Testing
         _ = try browser.eval("document.querySelector('#mark-text').value = \"breathe after 'grace'\"")
         _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
         #expect(try browser.wait("document.querySelectorAll('#marks li[data-mark]').length === 1"))
-        #expect(try browser.eval("document.querySelector('#marks li').textContent") as? String == "m. 5 (Tenor): breathe after 'grace'")
+        #expect(
+            try browser.eval("document.querySelector('#marks li span').textContent") as? String == "m. 5 (Tenor): breathe after 'grace'")
         print(
             "studio: resident memory with the example open, played and a take judged: \(try Self.residentKiB(viewing.process.processIdentifier) / 1024) MiB"
         )
