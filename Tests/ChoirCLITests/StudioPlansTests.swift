@@ -131,10 +131,7 @@ import Testing
         #expect(
             try browser.eval("document.querySelector('#plans-error').textContent") as? String
                 == "a plan named 'Advent' exists: expected a new name, or --replace to replace it")
-        let unnamed = try browser.eval(
-            "[...document.querySelectorAll('#plans input, #plans button, #plans select')].filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim())).length"
-        )
-        #expect(unnamed as? Int == 0)
+        #expect(try StudioTests.unnamed(browser, "#plans input, #plans button, #plans select") == 0)
         // By keyboard: the name, then Create plan.
         _ = try browser.eval("document.querySelector('#plan-name').focus()")
         try browser.key("Tab")

@@ -36,6 +36,13 @@ import Testing
         return try browser.eval("[...document.querySelectorAll('#pieces h2')].map((h) => h.textContent)") as? [String] ?? []
     }
 
+    /// How many of the controls `selector` finds have no name a screen reader says.
+    static func unnamed(_ browser: Browser, _ selector: String) throws -> Int {
+        try browser.eval(
+            "[...document.querySelectorAll(\(literal(selector)))].filter((e) => !(e.labels?.length || e.textContent.trim() || e.getAttribute('aria-label'))).length"
+        ) as? Int ?? -1
+    }
+
     static func literal(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
     }
@@ -129,10 +136,7 @@ import Testing
                 == "--lowest H2: expected a note such as D3, F#4 or B♭3")
 
         // Every control has a name, and Tab reaches each in order.
-        let unnamed = try browser.eval(
-            "[...document.querySelectorAll('input, button')].filter((e) => !(e.labels?.length || e.textContent.trim() || e.getAttribute('aria-label'))).length"
-        )
-        #expect(unnamed as? Int == 0)
+        #expect(try Self.unnamed(browser, "input, button") == 0)
         _ = try browser.eval("(() => { document.activeElement?.blur(); window.focus(); return true })()")
         var reached: [String] = []
         for _ in 0..<7 {
