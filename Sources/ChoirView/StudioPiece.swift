@@ -9,7 +9,7 @@ import ChoirSession
 ///
 /// The query names the piece by its library path and says the rest as `choir play` would:
 /// `path=…&mine=Tenor&mine=Bass&volume=Tenor:40&mute=Alto&solo=Bass&instrument=Soprano:Flute&transpose=-2&tempo=80`,
-/// and `countin=1`, `click=1`.
+/// and `countin=1` (with `countinpitch=0`, the count-in without my lines' first notes), `click=1`.
 enum StudioPiece {
     /// The plan `request`'s query describes, for a piece of `library` (a path that is not one is refused, so that
     /// the page reads nothing else on the disk).
@@ -34,8 +34,9 @@ enum StudioPiece {
         plan.instruments = try pairs("instrument").map { ($0.line, $0.value) }
         plan.muted = values("mute", request)
         plan.soloed = values("solo", request)
-        // A bar of clicks first, with my first note; a click throughout.
+        // A bar of clicks first, with my lines' first notes unless asked not to; a click throughout.
         plan.countIn = request.query("countin") == "1"
+        plan.countInPitch = request.query("countinpitch") != "0"
         plan.click = request.query("click") == "1"
         if let text = request.query("transpose") {
             guard let semitones = Int(text) else { throw SessionError(.usage, "transposition \(text): expected -12 to 12 semitones") }
@@ -65,6 +66,21 @@ enum StudioPiece {
             ("instruments", .array(GeneralMIDI.programNames.map(JSON.string))),
             ("transpositions", .array(Score.transpositions.map(JSON.int))), ("tempo", .number(resolved.schedule.initialTempo.rounded())),
         ])
+    }
+
+    /// The notes ``PlaybackPlan/startingPitch`` sounds for `resolved`, in order: each line's name and its first
+    /// note, spelled in the key it is in.
+    static func startingPitch(_ resolved: ResolvedPlayback) -> JSON {
+        .array(
+            resolved.schedule.notes.compactMap { note in
+                note.line.map { line in
+                    let fifths = resolved.score.measures[note.measureIndex].key.fifths
+                    return .object([
+                        ("line", .string(resolved.lines[line].name)), ("note", .string(PitchName.name(midi: note.midi, key: fifths))),
+                        ("start", .number(note.start)), ("seconds", .number(note.end - note.start)),
+                    ])
+                }
+            })
     }
 
     private static func values(_ name: String, _ request: HTTPRequest) -> [String] {

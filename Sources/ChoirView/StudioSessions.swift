@@ -38,15 +38,17 @@ final class StudioSessions: Sendable {
 
     init(devices: StudioDevices) { self.devices = devices }
 
-    /// Plays `resolved`'s mix on the studio's output; returns the session's number.
-    func play(_ resolved: ResolvedPlayback) throws(SessionError) -> Int {
+    /// Plays `resolved`'s mix on the studio's output, or (`paused`) holds it at its start until it is played, its score
+    /// shown; returns the session's number.
+    func play(_ resolved: ResolvedPlayback, paused: Bool = false) throws(SessionError) -> Int {
         let engraving = try Self.engrave(resolved.plan)
         starting.lock()
         defer { starting.unlock() }
         // The session before lets the device go first.
         end()
         let session = try PlaybackSession(
-            resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, holdsAtEnd: true)
+            resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, startsPaused: paused,
+            holdsAtEnd: true)
         return try follow(session, engraving: engraving, take: nil) { () throws(SessionError) in try session.start() }
     }
 

@@ -58,6 +58,9 @@ extension Choir {
             @Option(help: "How many times through, 1 to 20.")
             var passes = 1
 
+            @Option(help: "What to remember when singing it, shown with the item.")
+            var notes: String?
+
             func validate() throws {
                 typealias Item = RehearsalPlan.Item
                 if parts.names.count != 1 {
@@ -81,10 +84,9 @@ extension Choir {
                     to: to,
                     tempo: tempo, transpose: transpose, passes: passes)
                 // The engine checks the item now as it will when it runs: the score, the line, the measures.
-                let resolved: ResolvedPlayback
-                do { resolved = try item.playback(score: LibraryTitles.path(item.piece)).resolve() } catch { throw fail(error) }
-                item.line = resolved.lines[resolved.singers[0]].name
+                do { item = try item.checked(score: LibraryTitles.path(item.piece)) } catch { throw fail(error) }
                 plan.items.append(item)
+                if let notes { try plan.setNotes(notes, item: plan.items.count - 1) }
                 try save(plan, replacing: true)
                 FileOutput.write("'\(plan.name)', item \(plan.items.count): \(item.summary)\n")
             }
@@ -125,7 +127,9 @@ extension Choir {
                 let plan = try plan(named: name, in: store)
                 var out = "\(plan.name)\n"
                 if plan.items.isEmpty { out += "  no items yet\n" }
-                for (index, item) in plan.items.enumerated() { out += "  \(index + 1). \(item.summary)\n" }
+                for (index, item) in plan.items.enumerated() {
+                    out += "  \(index + 1). \(item.summary)" + (item.notes.map { " — \($0)" } ?? "") + "\n"
+                }
                 let runs = try summaries(of: plan.name, in: store)
                 out += runs.isEmpty ? "Never run.\n" : "\n" + runs
                 FileOutput.write(out)
