@@ -141,6 +141,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("paused", .bool(snapshot.paused)), ("pass", .int(snapshot.pass)),
             // What differs from playing on (paused, a loop, muted, locked), in the words the terminal shows too.
             ("flags", .array(snapshot.flags.map(JSON.string))),
+            ("loop", snapshot.loop.map { .array([.string($0.first), .string($0.last)]) } ?? .null),
             ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
             ("results", .array(results.map(Self.result))), ("accuracy", .string(snapshot.accuracy)), ("ended", .bool(snapshot.ended)),
@@ -164,7 +165,10 @@ public final class SessionFeed: @unchecked Sendable {
             case "pause": .togglePause
             case "step": incoming.by.map { .step(measures: $0) }
             case "seek": incoming.measure.map { .seek(measure: $0) }
-            case "loop": .toggleLoop
+            // Measures dragged across on the score, or typed: a loop of those; without them, the phrase's.
+            case "loop":
+                if let from = incoming.from, let to = incoming.to { .loop(measures: min(from, to)...max(from, to)) } else { .toggleLoop }
+            case "unloop": .loop(measures: nil)
             case "tempo": incoming.by.map { .tempo(by: $0) }
             case "mute": .toggleMute
             case "prompt": .promptNextNote
