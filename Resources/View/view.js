@@ -98,6 +98,7 @@ function install(engraving) {
   markMine();
   for (const index of verdicts.keys()) paintVerdict(index);
   if (report) heatMap(report);
+  showLoop(state && state.loop);
 }
 
 // A highlighter's band behind each of the singer's staves, lyrics included, as high as the staff reaches anywhere
@@ -193,6 +194,7 @@ function apply(message) {
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
   $('#bar button[data-key=" "]').setAttribute("aria-label", message.paused ? "Play" : "Pause");
   $("#accuracy").textContent = message.accuracy;
+  if (String(message.loop) !== String(looped)) showLoop(message.loop);
   document.body.dataset.time = message.time.toFixed(3);
   // The paint that shows this message is reported back, so that choir can measure the view's delay.
   requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence }), 0));
@@ -568,5 +570,108 @@ $("#roll canvas").addEventListener("click", (event) => {
   const time = now() + ((event.clientX - box.left) - box.width * 0.3) / (box.width / 10);
   send({ command: "seek", measure: playedMeasureAt(time) });
 });
+
+// A loop of measures, the engine's: chosen by dragging across the score from one measure to another, or by Shift and
+// the arrows; shown as a band behind the looped measures, as the session last said it.
+let looped = null, dragging = null, dragged = false;
+
+// The measure on the stage under a point (a system's measures do not overlap): the engraving paints only part of a
+// measure, so the pointer is matched to its box rather than to what it touches.
+function measureAt(x, y) {
+  for (const measure of document.querySelectorAll("#stage g.measure")) {
+    const box = measure.getBoundingClientRect();
+    if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return measure;
+  }
+  return null;
+}
+
+// Of the places a measure is played (repeats), the one nearest `near`.
+function playedNear(id, near) {
+  const all = score.measures.map((m, i) => (m.id === id ? i : -1)).filter((i) => i >= 0);
+  return all.reduce((best, i) => (Math.abs(i - near) < Math.abs(best - near) ? i : best), all[0]);
+}
+
+// Played measures `first` to `last` by printed number: the first from where the music is on (else from the top),
+// the last the first of its number from there.
+function playedSpan(first, last) {
+  const at = playedMeasureAt(now()), numbered = (number, from) => score.measures.findIndex((m, i) => i >= from && m.number === number);
+  let from = numbered(first, at);
+  if (from < 0) from = numbered(first, 0);
+  const to = from < 0 ? -1 : numbered(last, from);
+  return from < 0 || to < 0 ? null : [from, to];
+}
+
+// Bands behind played measures `span` ([first, last]); `preview` while the pointer is still down.
+function band(span, preview) {
+  for (const old of document.querySelectorAll(preview ? "rect.loop-band.preview" : "rect.loop-band:not(.preview)")) old.remove();
+  if (!span) return;
+  const ids = new Set(score.measures.slice(Math.min(...span), Math.max(...span) + 1).map((m) => m.id));
+  for (const id of ids) {
+    const measure = document.getElementById(id);
+    if (!measure) continue;
+    const box = measure.getBBox(), rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    rect.setAttribute("class", preview ? "loop-band preview" : "loop-band");
+    for (const [key, value] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height })) rect.setAttribute(key, value);
+    measure.prepend(rect);
+  }
+}
+
+// The loop as the session says it ([first, last] printed numbers, or null).
+function showLoop(loop) {
+  looped = loop || null;
+  const span = looped && playedSpan(looped[0], looped[1]);
+  band(span, false);
+  // A loop set otherwise (dragged, the phrase's) is the one the keys move next, and none once it has ended; one the keys set comes back a
+  // moment after them, and the keys pressed meanwhile go on from theirs.
+  const keyed = selecting && [Math.min(selecting.anchor, selecting.focus), Math.max(selecting.anchor, selecting.focus)];
+  if (!span || (selecting && performance.now() - selecting.at > 1000 && String(keyed) !== String(span))) selecting = null;
+  $("#stage").dataset.loop = looped ? looped.join("-") : "";
+}
+
+$("#stage").addEventListener("pointerdown", (event) => {
+  const measure = event.button === 0 && score && measureAt(event.clientX, event.clientY);
+  if (!measure) return;
+  const from = nearestPlaying(measure.id);
+  dragging = { from, to: from, x: event.clientX, y: event.clientY, moved: false };
+  $("#stage").setPointerCapture(event.pointerId);
+});
+$("#stage").addEventListener("pointermove", (event) => {
+  if (!dragging) return;
+  dragging.moved ||= Math.hypot(event.clientX - dragging.x, event.clientY - dragging.y) > 8;
+  const measure = measureAt(event.clientX, event.clientY);
+  if (measure) dragging.to = playedNear(measure.id, dragging.from);
+  if (dragging.moved) band([dragging.from, dragging.to], true);
+});
+$("#stage").addEventListener("pointerup", () => {
+  if (!dragging) return;
+  const { from, to, moved } = dragging;
+  dragging = null;
+  band(null, true);
+  // A press that did not move is a click: it goes to the measure, as before.
+  if (!moved) return;
+  dragged = true;
+  send({ command: "loop", from: Math.min(from, to), to: Math.max(from, to) });
+});
+$("#stage").addEventListener("pointercancel", () => { dragging = null; band(null, true); });
+// The click that ends a drag does not also go to the measure it ended on.
+$("#stage").addEventListener("click", (event) => {
+  if (dragged) { event.stopPropagation(); dragged = false; }
+}, true);
+// By keyboard, as text is selected: Shift+→ and Shift+← move the loop's last measure from its first (from the measure
+// playing, without a loop); "l" ends it. Ahead of the arrows' own steps.
+let selecting = null;
+addEventListener("keydown", (event) => {
+  if (!event.shiftKey || event.ctrlKey || event.altKey || event.metaKey || !score || event.target.matches("input")) return;
+  if ((event.key !== "ArrowLeft" && event.key !== "ArrowRight") || document.body.classList.contains("performance")) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (!selecting) {
+    const span = looped && playedSpan(looped[0], looped[1]), here = playedMeasureAt(now());
+    selecting = span ? { anchor: span[0], focus: span[1] } : { anchor: here, focus: here };
+  }
+  selecting.at = performance.now();
+  selecting.focus = Math.max(0, Math.min(score.measures.length - 1, selecting.focus + (event.key === "ArrowRight" ? 1 : -1)));
+  send({ command: "loop", from: Math.min(selecting.anchor, selecting.focus), to: Math.max(selecting.anchor, selecting.focus) });
+}, true);
 
 load().catch((error) => status(`The view could not load: ${error}`));
