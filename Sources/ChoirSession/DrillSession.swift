@@ -63,7 +63,11 @@ public final class DrillSession: Sendable {
         public var passes: [PassEnd] = []
         public var outcome: Outcome?
 
-        mutating func apply(_ event: Event) {
+        /// Before anything has happened.
+        public init() {}
+
+        /// Takes in what `event` says has happened.
+        public mutating func apply(_ event: Event) {
             switch event {
             case .began(let state): self = state
             case .passBegan(let pass): current = pass

@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirLibrary
+import ChoirPractice
 import ChoirScore
 import ChoirServer
 import ChoirSession
@@ -65,6 +66,27 @@ enum StudioPiece {
             ("instruments", .array(GeneralMIDI.programNames.map(JSON.string))),
             ("transpositions", .array(Score.transpositions.map(JSON.int))), ("tempo", .number(resolved.schedule.initialTempo.rounded())),
         ])
+    }
+
+    /// Learn mode's passage and ladder, as `learn?…&from=6&to=7&target=90&start=70&step=10&passes=20` gives them:
+    /// the measures by printed number, the pass mark and the tempi in percent, the most passes in all.
+    static func learning(_ request: HTTPRequest) throws -> (Drill.Passage, Drill) {
+        guard let first = request.query("from"), !first.isEmpty else {
+            throw SessionError(.usage, "learn: expected the passage's first measure")
+        }
+        let last = request.query("to").flatMap { $0.isEmpty ? nil : $0 } ?? first
+        func number(_ name: String, _ fallback: Double, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
+            guard let text = request.query(name), !text.isEmpty else { return fallback }
+            guard let value = Double(text), range.contains(value) else {
+                throw SessionError(.usage, "\(what) \(text): expected \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
+            return value
+        }
+        let ladder = Drill(
+            start: try number("start", 70, 25...100, "starting tempo"), step: try number("step", 10, 1...75, "tempo step"),
+            passMark: try number("target", 90, 1...100, "target accuracy"),
+            maximumPasses: Int(try number("passes", 20, 1...100, "most passes")))
+        return (Drill.Passage(first: first, last: last, mistakes: 0), ladder)
     }
 
     private static func values(_ name: String, _ request: HTTPRequest) -> [String] {

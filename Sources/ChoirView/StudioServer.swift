@@ -13,6 +13,8 @@ import Foundation
 /// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
 ///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
 ///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page;
+/// - a POST to `learn` drills a passage up a tempo ladder, from takes POSTed to `takes` or the microphone, and
+///   `learn.json` says how far it has come (``StudioLearning``);
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
 ///   marks a measure as `choir mark add` does.
 public final class StudioServer: Sendable {
@@ -48,6 +50,22 @@ public final class StudioServer: Sendable {
                 return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
             }
         }
+        // Learn mode: takes sent ahead, one per pass, then the drill on the passage chosen, and how far it has come.
+        router.post("takes") { request in
+            Self.answer { () throws in
+                guard let file = try Self.take(request) else { throw SessionError(.usage, "an empty take: expected a recording") }
+                return .object([("take", .string(sessions.keep(upload: file)))])
+            }
+        }
+        router.post("learn") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                let (passage, ladder) = try StudioPiece.learning(request)
+                try sessions.learn(plan, passage: passage, ladder: ladder, takes: request.query.filter { $0.name == "take" }.map(\.value))
+                return .object([("passage", .string(passage.span))])
+            }
+        }
+        router.get("learn.json") { _ in Self.json(200, sessions.learning.withLock { $0 }?.json ?? .null) }
         router.get("progress.json") { request in
             Self.answer { () throws in try StudioProgress.json(try StudioPiece.plan(request, library: library).score, history: history) }
         }

@@ -95,3 +95,121 @@ import Testing
         _ = viewing.finish()
     }
 }
+
+extension PiecePageTests {
+    /// A pass of the tenor's mm. 6–7 at `tempo`%, with the count-in a drill's pass plays, rendered by `choir render`
+    /// on a clarinet (right), or a minor third high (every note wrong).
+    static func pass(tempo: Int, wrong: Bool = false, in folder: String) throws -> String {
+        let file = "\(folder)/6-7-\(tempo)\(wrong ? "-wrong" : "").wav"
+        let rendered = try CLI.run(
+            [
+                "render", CLI.example, "--part", "tenor", "--from", "6", "--to", "7", "--tempo", "\(tempo)", "--count-in", "--solo",
+                "tenor",
+                "--my-instrument", "clarinet", "--transpose", wrong ? "3" : "0", "-o", file,
+            ])
+        try #require(rendered.status == 0, "\(rendered.stderr)")
+        return file
+    }
+
+    /// Learn mode in the studio, `--device none`, with take files as the singer: measures 6–7, chosen by a loop dragged
+    /// on the score, climbed from 90% in steps of 10% until 95%. The first pass is sung wrong, the next two right at
+    /// 90% and 100%: the page's ladder says two passes at 90% and one at 100%, as the engine's own figures
+    /// (`learn.json`) do, the last pass's session is the one on the score with its report, and the drill is one
+    /// session in the piece's progress. Every learn control has a name and Tab walks them in order.
+    @Test func aPassageIsLearntUpATempoLadder() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        let takes = [
+            try Self.pass(tempo: 90, wrong: true, in: data), try Self.pass(tempo: 90, in: data), try Self.pass(tempo: 100, in: data),
+        ]
+        let viewing = try ScoreViewTests.Viewing(
+            ["studio", folder, "--device", "none", "--input", "hw:99"], data: data, announced: StudioTests.announced)
+        let browser = try Browser()
+        try browser.open(viewing.address, width: 1400, height: 1000)
+        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
+        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
+        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        _ = try browser.eval("document.querySelector('[aria-label=\"Tenor is mine\"]').click()")
+        let unnamed = try browser.eval(
+            "[...document.querySelectorAll('#learn input, #learn button')].filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim())).length"
+        )
+        #expect(unnamed as? Int == 0)
+        _ = try browser.eval("document.querySelector('#learn-from').focus()")
+        var walked: [String] = []
+        for _ in 0..<7 {
+            try browser.key("Tab")
+            walked.append(
+                try browser.eval(
+                    "document.activeElement.getAttribute('aria-label') || document.activeElement.textContent || document.activeElement.id")
+                    as? String ?? "")
+        }
+        #expect(
+            walked == [
+                "Learn to measure", "Use the loop on the score", "Target accuracy", "Starting tempo", "Tempo step", "learn-files",
+                "Start learning",
+            ], "\(walked)")
+
+        // The passage: a loop dragged from m. 6 to m. 7 on the score of the piece playing.
+        _ = try browser.eval("document.querySelector('#play').click()")
+        let frame = StudioTests.frame
+        #expect(
+            try browser.wait(
+                "!!\(frame)?.querySelector('#full svg') && (\(frame).querySelector('#stage').dataset.engraving || '') !== ''", timeout: 30))
+        let places = try #require(
+            try browser.eval(
+                """
+                (async () => { document.querySelector('#score').scrollIntoView(); await new Promise((r) => setTimeout(r, 100));
+                  const setup = await (await fetch(\(frame).location.href + 'score.json')).json(), offset = document.querySelector('#score').getBoundingClientRect();
+                  return ['6', '7'].map((number) => { const box = \(frame).getElementById(setup.measures.find((m) => m.number === number).id).getBoundingClientRect();
+                    return [offset.left + box.left + box.width / 2, offset.top + box.top + box.height / 2]; }); })()
+                """) as? [[Double]])
+        try browser.drag(from: places[0], to: places[1])
+        #expect(try browser.wait("\(frame).querySelector('#flags').textContent.includes('loop mm. 6–7')"))
+        _ = try browser.eval("document.querySelector('#learn-loop').click()")
+        #expect(
+            try browser.eval("[document.querySelector('#learn-from').value, document.querySelector('#learn-to').value]") as? [String] == [
+                "6", "7",
+            ])
+
+        for (field, value) in [("#learn-target", "95"), ("#learn-start", "90"), ("#learn-step", "10")] {
+            _ = try browser.eval("document.querySelector('\(field)').value = '\(value)'")
+        }
+        try browser.choose("#learn-files", files: takes)
+        _ = try browser.eval("document.querySelector('#learn-start-button').click()")
+        #expect(try browser.wait("document.body.dataset.learnt !== undefined", timeout: 90))
+        #expect(try browser.eval("document.body.dataset.learnt") as? String == "learnt")
+        let rows =
+            try browser.eval("[...document.querySelectorAll('#ladder tbody tr')].map((row) => [...row.cells].map((c) => c.textContent))")
+            as? [[String]]
+        #expect(rows?.map { [$0[0], $0[1], $0[3]] } == [["90%", "2", "✓ yes"], ["100%", "1", "✓ yes"]], "\(rows ?? [])")
+        #expect(
+            try browser.eval("document.querySelector('#learn-state').textContent") as? String
+                == "mm. 6–7 learnt: 2 passes at 90%, 1 pass at 100%.")
+        // The engine's figures, which the page shows.
+        let learnt = try #require(
+            try browser.eval("fetch('learn.json').then((r) => r.json())") as? [String: Any])
+        let ladder = learnt["ladder"] as? [[String: Any]] ?? []
+        #expect(ladder.map { "\($0["tempo"] ?? "")%" } == rows?.map { $0[0] })
+        #expect(ladder.map { "\($0["passes"] ?? "")" } == rows?.map { $0[1] })
+        let accuracies = ladder.map { $0["accuracies"] as? [Double] ?? [] }
+        #expect(
+            accuracies.count == 2 && accuracies[0].count == 2 && accuracies[0][0] < 95 && accuracies[0][1] == 100 && accuracies[1] == [100],
+            "\(accuracies)")
+        #expect(
+            rows?.map { $0[2] }
+                == accuracies.map { $0.map { "\($0.formatted(.number.precision(.fractionLength(0...1))))%" }.joined(separator: ", ") })
+        #expect(learnt["passes"] as? Int == 3 && learnt["passage"] as? String == "mm. 6–7" && learnt["target"] as? Double == 95)
+        // The last pass is on the score, with its report.
+        let last = try #require(learnt["lastSession"] as? Int)
+        #expect(
+            try browser.wait(
+                "\(frame).location.pathname.endsWith('/session/\(last)/') && !(\(frame).querySelector('#report')?.hidden ?? true)",
+                timeout: 20))
+        // The drill is one session of the piece.
+        #expect(try browser.wait("document.querySelectorAll('#sessions tbody tr[data-session]').length === 1"))
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        #expect(viewing.finish() == 0)
+    }
+}
