@@ -1,5 +1,7 @@
 "use strict";
 const base = location.pathname;
+// The singer's line alone, as the split view's second pane shows it: the same session, another engraving.
+const alone = new URLSearchParams(location.search).get("only") === "mine";
 const $ = (selector) => document.querySelector(selector);
 const commands = {
   " ": { command: "pause" }, ArrowLeft: { command: "step", by: -1 }, ArrowRight: { command: "step", by: 1 },
@@ -37,7 +39,7 @@ function playedMeasureAt(time) {
 }
 
 async function load() {
-  score = await (await fetch(base + "score.json", { cache: "no-store" })).json();
+  score = await (await fetch(base + "score.json" + (alone ? "?only=mine" : ""), { cache: "no-store" })).json();
   document.title = [score.title, score.part, "choir"].filter(Boolean).join(" — ");
   $("#title").textContent = [score.title, score.part].filter(Boolean).join(" — ");
   // Playing without a singer: nothing is judged, and there is no line of theirs to mute or sound.
@@ -45,6 +47,7 @@ async function load() {
   for (const key of ["m", "p"]) $(`#bar button[data-key="${key}"]`).hidden = !score.part;
   showLegend();
   restoreLayout();
+  restoreSplit();
   // The engraving at this pane's size; the session's own (A4 portrait) if the server cannot give one.
   install(await engravingFor(paneSize()).catch(() => ({ pages: score.pages })));
   connect();
@@ -60,7 +63,7 @@ function paneSize() {
 async function engravingFor(size) {
   const key = `${size.width}x${size.height}`;
   if (!engravings.has(key)) {
-    const answer = await fetch(`${base}engraving.json?width=${size.width}&height=${size.height}`);
+    const answer = await fetch(`${base}engraving.json?width=${size.width}&height=${size.height}${alone ? "&only=mine" : ""}`);
     if (!answer.ok) throw new Error(await answer.text());
     if (engravings.size >= 8) engravings.clear();
     engravings.set(key, await answer.json());
@@ -424,8 +427,9 @@ function showReport(message) {
 }
 
 function heatMap(report) {
-  for (const [id, accuracy] of report.measures) {
-    const measure = document.getElementById(id);
+  for (const [engraved, accuracy, number] of report.measures) {
+    const id = alone ? (score.measures.find((m) => m.number === number) || {}).id : engraved;
+    const measure = id && document.getElementById(id);
     if (!measure || measure.querySelector(":scope > rect.heat")) continue;
     const box = measure.getBBox();
     const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
@@ -558,7 +562,7 @@ function press(key) {
 }
 
 addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.altKey || event.metaKey || event.target.matches("input")) return;
+  if (event.ctrlKey || event.altKey || event.metaKey || event.target.matches("input, select")) return;
   if (commands[event.key] || event.key in pageKeys || event.key === "f" || event.key === "Escape") {
     event.preventDefault();
     press(event.key);
@@ -661,7 +665,7 @@ $("#stage").addEventListener("click", (event) => {
 // playing, without a loop); "l" ends it. Ahead of the arrows' own steps.
 let selecting = null;
 addEventListener("keydown", (event) => {
-  if (!event.shiftKey || event.ctrlKey || event.altKey || event.metaKey || !score || event.target.matches("input")) return;
+  if (!event.shiftKey || event.ctrlKey || event.altKey || event.metaKey || !score || event.target.matches("input, select")) return;
   if ((event.key !== "ArrowLeft" && event.key !== "ArrowRight") || document.body.classList.contains("performance")) return;
   event.preventDefault();
   event.stopImmediatePropagation();
@@ -673,5 +677,45 @@ addEventListener("keydown", (event) => {
   selecting.focus = Math.max(0, Math.min(score.measures.length - 1, selecting.focus + (event.key === "ArrowRight" ? 1 : -1)));
   send({ command: "loop", from: Math.min(selecting.anchor, selecting.focus), to: Math.max(selecting.anchor, selecting.focus) });
 }, true);
+
+// The split view, chosen on the bar and kept in this browser: the full score beside the singer's line alone (this page
+// again, in a frame, following the same session), or the notation beside the roll. Each pane engraves or draws at its
+// own width, and follows the session's clock itself.
+function restoreSplit() {
+  if (alone) {
+    document.body.classList.add("embedded");
+    return;
+  }
+  // Without a line of the singer's there is nothing to show alone.
+  $('#split option[value="mine"]').disabled = !score.part;
+  const saved = localStorage.getItem("choir.split") || "";
+  split(saved === "mine" && !score.part ? "" : saved);
+}
+
+function split(kind) {
+  document.body.classList.toggle("split", kind !== "");
+  document.body.classList.toggle("split-mine", kind === "mine");
+  document.body.classList.toggle("split-roll", kind === "roll");
+  let pane = $("#alone");
+  if (kind === "mine" && !pane) {
+    pane = document.createElement("iframe");
+    pane.id = "alone";
+    pane.className = "pane";
+    pane.title = "My line alone";
+    pane.src = base + "?only=mine";
+    $("#notation").after(pane);
+  }
+  if (kind !== "mine" && pane) pane.remove();
+  const roll = $('input[data-pane="roll"]');
+  if (kind === "roll" && !roll.checked) {
+    roll.checked = true;
+    showPanes();
+  }
+  $("#split").value = kind;
+  localStorage.setItem("choir.split", kind);
+  layout();
+}
+
+$("#split").addEventListener("change", (event) => split(event.target.value));
 
 load().catch((error) => status(`The view could not load: ${error}`));

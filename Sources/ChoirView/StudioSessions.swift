@@ -199,11 +199,11 @@ final class StudioSessions: Sendable {
         try router.serve(page: "view.html", files: ["view.js", "view.css"], at: "session/:id/")
         router.get("session/:id/score.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
-            return HTTPResponse(contentType: "application/json", body: Array(feed.setup.utf8))
+            return feed.respondSetup(request)
         }
         router.get("session/:id/engraving.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
-            return feed.engravings.respond(request)
+            return feed.respondEngraving(request)
         }
         router.webSocket("session/:id/live") { [self] socket in
             guard let feed = feed(socket.request.parameters["id"]) else {

@@ -213,3 +213,110 @@ extension PiecePageTests {
         #expect(viewing.finish() == 0)
     }
 }
+
+extension PiecePageTests {
+    /// For the page and the pane of the singer's line alone: the time each shows, the measure playing then (by its
+    /// printed number, from each one's own music), whether that measure is drawn on its stage (not put away), the
+    /// staves in its systems, its engraving's size and its notation pane's width.
+    static let panes = """
+        (async () => { const look = async (doc, only) => {
+            const setup = await (await fetch('score.json' + only)).json(), time = Number(doc.querySelector('#stage').dataset.time);
+            let at = 0; setup.measures.forEach((m, i) => { if (m.start <= time + 1e-6) at = i; });
+            const measure = setup.measures[at], element = doc.getElementById(measure.id);
+            return { time, measure: measure.number, shown: !!element && doc.querySelector('#stage').contains(element),
+              staves: Math.max(...[...doc.querySelectorAll('#stage g.system')].map((s) => new Set([...s.querySelectorAll('g.staff')].map((t) => t.dataset.n)).size)),
+              engraving: doc.querySelector('#stage').dataset.engraving || '', pane: doc.querySelector('#notation').getBoundingClientRect().width }; };
+          const frame = document.querySelector('#alone');
+          return [await look(document, ''), frame ? await look(frame.contentDocument, '?only=mine') : null]; })()
+        """
+
+    /// `choir view --part tenor --device none` in a window 1,600 px wide. "Split view" (named, reached by Tab, chosen
+    /// by keyboard) puts the full score beside the tenor's line alone: two panes side by side, each engraved at its
+    /// own pane's width, the tenor's pane one staff a system against the score's four. As the music plays and is sent
+    /// on by measures, both panes show the same moment and the measure playing on their stage. "score | roll" puts the
+    /// roll beside the notation instead, the notation engraved again at its narrower pane, and the roll numbers the
+    /// measure playing. The choice is kept for the next page.
+    @Test func theSplitViewKeepsTwoPanesInStep() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let viewing = try ScoreViewTests.Viewing(["view", CLI.example, "--part", "tenor", "--device", "none"], data: data)
+        let browser = try Browser()
+        try browser.open(viewing.address, width: 1600, height: 1000)
+        #expect(
+            try browser.wait(
+                "(document.querySelector('#stage').dataset.engraving || '').startsWith('1600x') && document.body.dataset.time !== undefined"
+            ))
+        let control =
+            try browser.eval("[document.querySelector('#split').getAttribute('aria-label'), document.querySelector('#split').tabIndex]")
+            as? [Any]
+        #expect(control?.first as? String == "Split view" && control?.last as? Int == 0)
+        _ = try browser.eval("document.querySelector('#split').focus()")
+        try browser.key("ArrowDown")
+        #expect(try browser.wait("document.body.classList.contains('split-mine') && !!document.querySelector('#alone')"))
+        let ready = """
+            (() => { const doc = document.querySelector('#alone')?.contentDocument, width = (d) => Math.floor(d.querySelector('#notation').getBoundingClientRect().width / 10) * 10;
+              return !!doc && !!doc.querySelector('#stage') && (doc.querySelector('#stage').dataset.engraving || '').startsWith(width(doc) + 'x')
+                && (document.querySelector('#stage').dataset.engraving || '').startsWith(width(document) + 'x'); })()
+            """
+        #expect(try browser.wait(ready, timeout: 60))
+        let sides =
+            try browser.eval(
+                "[document.querySelector('#notation'), document.querySelector('#alone')].map((p) => { const b = p.getBoundingClientRect(); return [b.left, b.right, b.top, b.width]; })"
+            )
+            as? [[Double]] ?? []
+        #expect(sides.count == 2 && sides[1][0] >= sides[0][1] - 1 && abs(sides[0][2] - sides[1][2]) < 1 && sides[1][3] > 700, "\(sides)")
+
+        // In step as the music plays, and as it is sent on.
+        _ = try browser.eval("document.activeElement.blur()")
+        try browser.key("Space")
+        for steps in [0, 5, 6] {
+            // A step goes from where the music is heard: one at a time.
+            for _ in 0..<steps {
+                try browser.key("ArrowRight")
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+            Thread.sleep(forTimeInterval: 1.0)
+            let looked = try #require(try browser.eval(Self.panes) as? [[String: Any]])
+            let (score, mine) = (looked[0], looked[1])
+            #expect(abs((score["time"] as? Double ?? 0) - (mine["time"] as? Double ?? -9)) < 0.25, "\(looked)")
+            #expect(score["measure"] as? String == mine["measure"] as? String, "\(looked)")
+            #expect(score["shown"] as? Bool == true && mine["shown"] as? Bool == true, "\(looked)")
+            #expect(score["staves"] as? Int == 4 && mine["staves"] as? Int == 1, "\(looked)")
+            for pane in [score, mine] {
+                let width = Int((pane["pane"] as? Double ?? 0) / 10) * 10
+                #expect((pane["engraving"] as? String ?? "").hasPrefix("\(width)x"), "\(pane)")
+            }
+        }
+        let moved = try #require(try browser.eval(Self.panes) as? [[String: Any]])
+        #expect(Int(moved[0]["measure"] as? String ?? "") ?? 0 >= 11, "\(moved)")
+
+        // The roll beside the notation.
+        _ = try browser.eval(
+            "(() => { const s = document.querySelector('#split'); s.value = 'roll'; s.dispatchEvent(new Event('change')); return true })()")
+        #expect(try browser.wait("!document.querySelector('#alone') && document.body.classList.contains('split-roll')"))
+        // The notation engraved again at its pane's width, now half the window's.
+        #expect(
+            try browser.wait(
+                "(document.querySelector('#stage').dataset.engraving || '').startsWith(Math.floor(document.querySelector('#notation').getBoundingClientRect().width / 10) * 10 + 'x')",
+                timeout: 30))
+        let beside =
+            try browser.eval(
+                """
+                (() => { const n = document.querySelector('#notation').getBoundingClientRect(), r = document.querySelector('#roll').getBoundingClientRect();
+                  return [n.right, r.left, n.top, r.top, r.width, document.querySelector('#roll canvas').clientWidth, n.width]; })()
+                """) as? [Double] ?? []
+        #expect(
+            beside.count == 7 && beside[1] >= beside[0] - 1 && abs(beside[2] - beside[3]) < 1 && abs(beside[4] - beside[5]) < 1
+                && beside[6] < 820 && beside[4] > 700, "\(beside)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let now = try #require(try browser.eval(Self.panes) as? [Any])
+        let current = (now.first as? [String: Any])?["measure"] as? String ?? ""
+        #expect((now.first as? [String: Any])?["shown"] as? Bool == true)
+        let labels = try browser.eval("[...document.querySelectorAll('#bars span')].map((s) => s.textContent)") as? [String] ?? []
+        #expect(labels.contains(current), "m. \(current), the roll's \(labels)")
+        // Kept for the next page.
+        try browser.reload()
+        #expect(try browser.wait("document.body.classList.contains('split-roll') && document.querySelector('#split').value === 'roll'"))
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        _ = viewing.finish()
+    }
+}
