@@ -320,3 +320,40 @@ extension PiecePageTests {
         _ = viewing.finish()
     }
 }
+
+extension PiecePageTests {
+    /// A take judged from its file with `--view`: split, the tenor's line alone shows the same verdicts on the same
+    /// notes, in order, and the same heat map on the same measures, as the full score beside it.
+    @Test func myLineAloneShowsTheVerdictsAndTheReport() throws {
+        let data = try PracticeCommandTests.dataHome()
+        let viewing = try ScoreViewTests.Viewing(
+            [
+                "practice", CLI.example, "--part", "tenor", "--input", "Resources/DemoTakes/amazing_grace_tenor.wav", "--output", "none",
+                "--view", "--no-history",
+            ], data: data)
+        let browser = try Browser()
+        try browser.open(viewing.address, width: 1600, height: 1000)
+        #expect(try browser.wait("!document.querySelector('#report').hidden", timeout: 30))
+        _ = try browser.eval(
+            "(() => { const s = document.querySelector('#split'); s.value = 'mine'; s.dispatchEvent(new Event('change')); return true })()")
+        // Measure by measure (each pane keeps its pages in its own order), each measure's notes in order.
+        let drawn = """
+            [document, document.querySelector('#alone')?.contentDocument].map((doc) => doc ? {
+              verdicts: [...doc.querySelectorAll('g.measure')].sort((a, b) => Number(a.dataset.n) - Number(b.dataset.n))
+                .flatMap((m) => [...m.querySelectorAll('g.note.judged')].map((n) => `m. ${m.dataset.n} ${n.dataset.verdict}`)),
+              heat: [...doc.querySelectorAll('rect.heat')].map((r) => `m. ${r.parentNode.dataset.n} ${r.dataset.accuracy}`)
+                .sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1])) } : null)
+            """
+        #expect(
+            try browser.wait(
+                "(() => { const doc = document.querySelector('#alone')?.contentDocument; return !!doc && doc.querySelectorAll('rect.heat').length > 0 && doc.querySelectorAll('g.note.judged').length > 20 })()",
+                timeout: 60))
+        let panes = try #require(try browser.eval(drawn) as? [[String: Any]])
+        let (score, mine) = (panes[0], panes[1])
+        #expect((score["verdicts"] as? [String])?.count ?? 0 > 20)
+        #expect(score["verdicts"] as? [String] == mine["verdicts"] as? [String], "\(panes)")
+        #expect((score["heat"] as? [String])?.count == 16 && score["heat"] as? [String] == mine["heat"] as? [String], "\(panes)")
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        _ = viewing.finish()
+    }
+}
