@@ -211,7 +211,6 @@ public final class SessionFeed: @unchecked Sendable {
             // Measures dragged across on the score, or typed: a loop of those; without them, the phrase's.
             case "loop":
                 if let from = incoming.from, let to = incoming.to { .loop(measures: min(from, to)...max(from, to)) } else { .toggleLoop }
-            case "unloop": .loop(measures: nil)
             case "tempo": incoming.by.map { .tempo(by: $0) }
             case "mute": .toggleMute
             case "prompt": .promptNextNote

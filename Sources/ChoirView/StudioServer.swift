@@ -100,6 +100,7 @@ public final class StudioServer: Sendable {
     /// Ends the session playing, if any, and stops serving, closing every connection.
     public func stop() {
         sessions.end()
+        sessions.discardUploads()
         server.stop()
     }
 

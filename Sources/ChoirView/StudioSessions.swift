@@ -86,6 +86,16 @@ final class StudioSessions: Sendable {
         return name
     }
 
+    /// Removes the takes sent ahead that no drill has taken.
+    func discardUploads() {
+        for file in uploads.withLock({ uploads in
+            defer { uploads.removeAll() }
+            return uploads.values
+        }) {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
     /// Learn mode: drills `passage` of `playback`'s line up `ladder` (``DrillSession``), each pass the running
     /// session in turn; the singer is the takes sent ahead under `names`, one per pass, or the microphone with the mix
     /// on the output.
