@@ -637,11 +637,14 @@ $("#stage").addEventListener("pointerdown", (event) => {
   if (!measure) return;
   const from = nearestPlaying(measure.id);
   dragging = { from, to: from, x: event.clientX, y: event.clientY, moved: false };
-  $("#stage").setPointerCapture(event.pointerId);
 });
 $("#stage").addEventListener("pointermove", (event) => {
   if (!dragging) return;
-  dragging.moved ||= Math.hypot(event.clientX - dragging.x, event.clientY - dragging.y) > 8;
+  // Held only once it is a drag: a click keeps its measure as its target (to go there, or mark it).
+  if (!dragging.moved && Math.hypot(event.clientX - dragging.x, event.clientY - dragging.y) > 8) {
+    dragging.moved = true;
+    $("#stage").setPointerCapture(event.pointerId);
+  }
   const measure = measureAt(event.clientX, event.clientY);
   if (measure) dragging.to = playedNear(measure.id, dragging.from);
   if (dragging.moved) band([dragging.from, dragging.to], true);

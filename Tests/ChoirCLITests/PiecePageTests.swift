@@ -83,6 +83,16 @@ import Testing
         #expect(try browser.sent(1) == [#"{"command":"loop"}"#])
         #expect(try browser.wait("!document.querySelector('#flags').textContent.includes('loop')"))
         #expect(try browser.eval("document.querySelectorAll('rect.loop-band').length") as? Int == 0)
+        // A click (the button pressed and let go where it is) on a note still goes to its measure: m. 9.
+        let nine = try #require(
+            try browser.eval(
+                """
+                fetch('score.json').then((r) => r.json()).then((setup) => {
+                  const box = document.getElementById(setup.measures.find((m) => m.number === '9').id).querySelector('.notehead').getBoundingClientRect();
+                  return [box.left + box.width / 2, box.top + box.height / 2]; })
+                """) as? [Double])
+        try browser.drag(from: nine, to: nine)
+        #expect(try browser.sent(1) == [#"{"command":"seek","measure":9}"#])
         // Without a loop, Shift+→ loops the measure playing and the next.
         let here = try #require(
             Int(try browser.eval("/^m\\. (\\d+):/.exec(document.querySelector('#where').textContent)?.[1] ?? ''") as? String ?? ""))
