@@ -625,8 +625,8 @@ function showLoop(loop) {
   looped = loop || null;
   const span = looped && playedSpan(looped[0], looped[1]);
   band(span, false);
-  // A loop set otherwise (dragged, the phrase's) is the one the keys move next, and none once it has ended; one the keys set comes back a
-  // moment after them, and the keys pressed meanwhile go on from theirs.
+  // A loop set otherwise (dragged, the phrase's) is the one the keys move next, and none once it has ended; one the
+  // keys set comes back a moment after them, and the keys pressed meanwhile go on from theirs.
   const keyed = selecting && [Math.min(selecting.anchor, selecting.focus), Math.max(selecting.anchor, selecting.focus)];
   if (!span || (selecting && performance.now() - selecting.at > 1000 && String(keyed) !== String(span))) selecting = null;
   $("#stage").dataset.loop = looped ? looped.join("-") : "";
@@ -634,6 +634,8 @@ function showLoop(loop) {
 
 $("#stage").addEventListener("pointerdown", (event) => {
   const measure = event.button === 0 && score && measureAt(event.clientX, event.clientY);
+  // A drag let go off the score had no click to end it.
+  dragged = false;
   if (!measure) return;
   const from = nearestPlaying(measure.id);
   dragging = { from, to: from, x: event.clientX, y: event.clientY, moved: false };
