@@ -126,6 +126,7 @@ function pieceQuery() {
   if ($("#tempo").value !== "100") query.set("tempo", $("#tempo").value);
   if ($("#countin").checked) query.set("countin", "1");
   if ($("#click").checked) query.set("click", "1");
+  if ($("#headphones").checked) query.set("headphones", "1");
   return query;
 }
 

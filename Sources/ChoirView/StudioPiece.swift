@@ -10,7 +10,8 @@ import ChoirSession
 ///
 /// The query names the piece by its library path and says the rest as `choir play` would:
 /// `path=…&mine=Tenor&mine=Bass&volume=Tenor:40&mute=Alto&solo=Bass&instrument=Soprano:Flute&transpose=-2&tempo=80`,
-/// and `countin=1`, `click=1`.
+/// and `countin=1`, `click=1`; a take sung live also takes `headphones=1` (the microphone does not hear the mix, as
+/// `--headphones`).
 enum StudioPiece {
     /// The plan `request`'s query describes, for a piece of `library` (a path that is not one is refused, so that
     /// the page reads nothing else on the disk).

@@ -47,7 +47,8 @@ public final class StudioServer: Sendable {
         router.post("take") { request in
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
-                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
+                let headphones = request.query("headphones") == "1"
+                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request), headphones: headphones)))])
             }
         }
         // Learn mode: takes sent ahead, one per pass, then the drill on the passage chosen, and how far it has come.
@@ -61,7 +62,9 @@ public final class StudioServer: Sendable {
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
                 let (passage, ladder) = try StudioPiece.learning(request)
-                try sessions.learn(plan, passage: passage, ladder: ladder, takes: request.query.filter { $0.name == "take" }.map(\.value))
+                try sessions.learn(
+                    plan, passage: passage, ladder: ladder, takes: request.query.filter { $0.name == "take" }.map(\.value),
+                    headphones: request.query("headphones") == "1")
                 return .object([("passage", .string(passage.span))])
             }
         }

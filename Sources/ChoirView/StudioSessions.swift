@@ -56,9 +56,10 @@ final class StudioSessions: Sendable {
     }
 
     /// Judges a take of `playback`: the recording at `take` (which the session then owns, and which is removed if
-    /// none starts), else the studio's microphone with the mix on its output.
-    func practise(_ playback: PlaybackPlan, take: String?) throws(SessionError) -> Int {
+    /// none starts), else the studio's microphone with the mix on its output (which with `headphones` it does not hear).
+    func practise(_ playback: PlaybackPlan, take: String?, headphones: Bool = false) throws(SessionError) -> Int {
         var plan = PracticePlan(playback: playback)
+        plan.loudspeakers = !headphones
         if let take {
             plan.input = .take(take)
         } else {
@@ -98,13 +99,16 @@ final class StudioSessions: Sendable {
 
     /// Learn mode: drills `passage` of `playback`'s line up `ladder` (``DrillSession``), each pass the running
     /// session in turn; the singer is the takes sent ahead under `names`, one per pass, or the microphone with the mix
-    /// on the output.
-    func learn(_ playback: PlaybackPlan, passage: Drill.Passage, ladder: Drill, takes names: [String]) throws(SessionError) {
+    /// on the output (which with `headphones` it does not hear).
+    func learn(_ playback: PlaybackPlan, passage: Drill.Passage, ladder: Drill, takes names: [String], headphones: Bool = false)
+        throws(SessionError)
+    {
         let kept = uploads.withLock { uploads in names.map { uploads.removeValue(forKey: $0) } }
         let takes = kept.compactMap { $0 }
         do throws(SessionError) {
             guard takes.count == names.count else { throw SessionError(.usage, "a take that was not sent: expected one sent to takes") }
             var plan = PracticePlan(playback: playback)
+            plan.loudspeakers = !headphones
             plan.input = .device(devices.input)
             if takes.isEmpty { plan.output = MixDestination(devices.output) }
             plan.sampleRate = devices.sampleRate

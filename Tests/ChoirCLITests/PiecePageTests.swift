@@ -367,3 +367,44 @@ extension PiecePageTests {
         _ = viewing.finish()
     }
 }
+
+extension PiecePageTests {
+    /// Learn mode sung live: the studio plays each pass into a PulseAudio null sink whose monitor is its microphone,
+    /// the tenor soloed on a clarinet and "Headphones" ticked (the mix is not looked for in the microphone), so that
+    /// the singer is the tenor's own line, right every time. Measures 6–7 from 90% at a 90% mark: one pass at 90%, one
+    /// at 100%, each played with its count-in and judged as it sounds; the page says so, as `learn.json` does, and the
+    /// drill is one session of the piece.
+    @Test func aPassageIsLearntLive() throws {
+        let server = try RealTimeTests.server()
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        let viewing = try ScoreViewTests.Viewing(
+            ["studio", folder, "--device", "pulse:choir_test", "--input", "pulse:choir_test.monitor", "--period", "512"], data: data,
+            announced: StudioTests.announced, environment: server.environment)
+        let browser = try Browser()
+        try browser.open(viewing.address)
+        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
+        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
+        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        _ = try browser.eval(
+            """
+            (() => { for (const name of ['Tenor is mine', 'Solo Tenor']) document.querySelector(`[aria-label="${name}"]`).click();
+              const instrument = document.querySelector('[aria-label="Tenor instrument"]'); instrument.value = 'Clarinet';
+              instrument.dispatchEvent(new Event('input', { bubbles: true })); document.querySelector('#headphones').click();
+              for (const [field, value] of [['#learn-from', '6'], ['#learn-to', '7'], ['#learn-target', '90'], ['#learn-start', '90']])
+                document.querySelector(field).value = value;
+              document.querySelector('#learn-start-button').click(); return true })()
+            """)
+        #expect(try browser.wait("document.body.dataset.learnt !== undefined", timeout: 120))
+        let said = try browser.eval("document.querySelector('#learn-state').textContent") as? String ?? ""
+        let learnt = try browser.eval("fetch('learn.json').then((r) => r.json())") as? [String: Any] ?? [:]
+        #expect(said == "mm. 6–7 learnt: 1 pass at 90%, 1 pass at 100%.", "\(said) \(learnt)")
+        let ladder = learnt["ladder"] as? [[String: Any]] ?? []
+        #expect(ladder.map { $0["accuracies"] as? [Double] ?? [] } == [[100], [100]], "\(learnt)")
+        #expect(try browser.wait("document.querySelectorAll('#sessions tbody tr[data-session]').length === 1"))
+        viewing.input.fileHandleForWriting.write(Data("\n".utf8))
+        #expect(viewing.finish() == 0)
+    }
+}
