@@ -368,14 +368,15 @@ extension PiecePageTests {
     }
 }
 
-extension PiecePageTests {
-    /// Learn mode sung live: the studio plays each pass into a PulseAudio null sink whose monitor is its microphone,
+// With the other real-time tests, one at a time at the machine's normal priority (see the Justfile's test task).
+extension RealTimeTests {
+    /// The studio's learn mode sung live: the studio plays each pass into a PulseAudio null sink whose monitor is its microphone,
     /// the tenor soloed on a clarinet and "Headphones" ticked (the mix is not looked for in the microphone), so that
     /// the singer is the tenor's own line, right every time. Measures 6–7 from 90% at a 90% mark: one pass at 90%, one
     /// at 100%, each played with its count-in and judged as it sounds; the page says so, as `learn.json` does, and the
     /// drill is one session of the piece.
-    @Test func aPassageIsLearntLive() throws {
-        let server = try RealTimeTests.server()
+    @Test func theStudiosLearnModeIsSungLive() throws {
+        let server = try Self.server()
         let data = try PracticeCommandTests.dataHome()
         let folder = data + "/scores"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
