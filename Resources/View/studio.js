@@ -129,6 +129,7 @@ function pieceQuery() {
   if ($("#countin").checked) query.set("countin", "1");
   if (!$("#countin-pitch").checked) query.set("countinpitch", "0");
   if ($("#click").checked) query.set("click", "1");
+  if ($("#headphones").checked) query.set("headphones", "1");
   return query;
 }
 
@@ -321,6 +322,89 @@ $("#play").addEventListener("click", () => start("play"));
 $("#pause").addEventListener("click", () => steer("pause"));
 $("#stop").addEventListener("click", () => steer("stop"));
 $("#take").addEventListener("click", () => start("take", $("#take-file").files[0]));
+// Learn mode: the engine's drill on a passage (the loop dragged on the score, or measures typed), up a tempo ladder;
+// the page shows each pass's session, and the ladder as the engine counts it.
+let learningTimer = null, learnShown = null;
+
+/// The loop on the score's page now, as its measures' printed numbers, or null.
+function scoreLoop() {
+  const stage = $("#score").contentDocument && $("#score").contentDocument.querySelector("#stage");
+  const loop = stage && stage.dataset.loop;
+  return loop ? loop.split("-") : null;
+}
+
+async function startLearning() {
+  if (!$("#learn-from").value.trim()) useScoreLoop();
+  const query = pieceQuery();
+  for (const [name, field] of [["from", "#learn-from"], ["to", "#learn-to"], ["target", "#learn-target"], ["start", "#learn-start"], ["step", "#learn-step"]]) {
+    query.set(name, $(field).value.trim());
+  }
+  // Each take goes ahead of the drill; the drill sings them in order, one a pass.
+  for (const file of $("#learn-files").files) {
+    const answer = await fetch(`${base}takes?${new URLSearchParams({ name: file.name })}`, { method: "POST", body: file });
+    const said = await answer.json();
+    if (!answer.ok) return pieceProblem(said.error);
+    query.append("take", said.take);
+  }
+  const answer = await fetch(`${base}learn?${query}`, { method: "POST" });
+  const said = await answer.json();
+  if (!answer.ok) return pieceProblem(said.error);
+  pieceProblem("");
+  $("#learn-state").textContent = `Learning ${said.passage}…`;
+  delete document.body.dataset.learnt;
+  learnShown = session;
+  $("#pause").disabled = $("#stop").disabled = false;
+  clearInterval(learningTimer);
+  learningTimer = setInterval(showLearning, 250);
+}
+
+function useScoreLoop() {
+  const loop = scoreLoop();
+  if (!loop) return pieceProblem("No loop on the score: drag across measures there, or type them");
+  pieceProblem("");
+  [$("#learn-from").value, $("#learn-to").value] = loop;
+}
+
+/// The ladder as the engine has it: each tempo with its passes, and the pass being sung on the score beside.
+async function showLearning() {
+  const learning = await (await fetch(`${base}learn.json`, { cache: "no-store" })).json();
+  // Something else started from the page since: the drill has ended with it, and the score stays on that.
+  if (!learning || session !== learnShown) {
+    clearInterval(learningTimer);
+    return;
+  }
+  $("#ladder").hidden = !learning.ladder.length;
+  $("#ladder tbody").replaceChildren(...learning.ladder.map((step) => element("tr", { "data-tempo": String(step.tempo) },
+    element("td", {}, `${step.tempo}%`), element("td", {}, String(step.passes)),
+    element("td", {}, step.accuracies.map((a) => `${a}%`).join(", ")),
+    element("td", {}, step.reached ? "✓ yes" : "✗ not yet"))));
+  const shown = learning.current ? learning.current.session : learning.lastSession;
+  if (shown !== null && shown !== session) {
+    session = learnShown = shown;
+    follow(session);
+    $("#score").src = `${base}session/${session}/`;
+    $("#score").hidden = false;
+  }
+  const passes = (n) => (n === 1 ? "1 pass" : `${n} passes`);
+  const climbed = learning.ladder.map((step) => `${passes(step.passes)} at ${step.tempo}%`).join(", ");
+  let said;
+  if (learning.result === "learnt") said = `${learning.passage} learnt: ${climbed}.`;
+  else if (learning.result === "moved on") said = `${learning.passage} not yet at ${learning.target}% after ${passes(learning.passes)} (${climbed}).`;
+  else if (learning.result) said = `Learning ${learning.passage} stopped: ${learning.result}.`;
+  else if (learning.current) said = `${learning.passage}: pass ${learning.current.number} at ${learning.current.tempo}%, until ${learning.target}%.`;
+  else said = `Learning ${learning.passage}…`;
+  $("#learn-state").textContent = said;
+  if (learning.result) {
+    clearInterval(learningTimer);
+    learningTimer = null;
+    document.body.dataset.learnt = learning.result;
+    progress();
+  }
+}
+
+$("#learn-loop").addEventListener("click", useScoreLoop);
+$("#learn-start-button").addEventListener("click", startLearning);
+
 $("#back").addEventListener("click", () => {
   $("#piece").hidden = true;
   $("#library").hidden = false;

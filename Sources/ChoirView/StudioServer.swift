@@ -14,6 +14,8 @@ import Foundation
 ///   ``MixRender``), a POST to `play` plays it (with `paused=1`, shows it held at its start) and one to `take` judges
 ///   a take of it, from the file in its body or the microphone (``StudioSessions``); the session shows at
 ///   `session/N/` in the score view's own page; a POST to `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
+/// - a POST to `learn` drills a passage up a tempo ladder, from takes POSTed to `takes` or the microphone, and
+///   `learn.json` says how far it has come (``StudioLearning``);
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
 ///   marks a measure as `choir mark add` does (one to `marks/remove`, `id=N`, rubs a mark out as `choir mark remove`);
 /// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).
@@ -56,9 +58,28 @@ public final class StudioServer: Sendable {
         router.post("take") { request in
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
-                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
+                let headphones = request.query("headphones") == "1"
+                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request), headphones: headphones)))])
             }
         }
+        // Learn mode: takes sent ahead, one per pass, then the drill on the passage chosen, and how far it has come.
+        router.post("takes") { request in
+            Self.answer { () throws in
+                guard let file = try Self.take(request) else { throw SessionError(.usage, "an empty take: expected a recording") }
+                return .object([("take", .string(sessions.keep(upload: file)))])
+            }
+        }
+        router.post("learn") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                let (passage, ladder) = try StudioPiece.learning(request)
+                try sessions.learn(
+                    plan, passage: passage, ladder: ladder, takes: request.query.filter { $0.name == "take" }.map(\.value),
+                    headphones: request.query("headphones") == "1")
+                return .object([("passage", .string(passage.span))])
+            }
+        }
+        router.get("learn.json") { _ in Self.json(200, sessions.learning.withLock { $0 }?.json ?? .null) }
         router.get("progress.json") { request in
             Self.answer { () throws in try StudioProgress.json(try StudioPiece.plan(request, library: library).score, history: history) }
         }
@@ -100,6 +121,7 @@ public final class StudioServer: Sendable {
     /// Ends the session playing, if any, and stops serving, closing every connection.
     public func stop() {
         sessions.end()
+        sessions.discardUploads()
         server.stop()
     }
 
