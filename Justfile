@@ -121,6 +121,9 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     swift build --build-tests
     swift build --build-tests --sanitize=thread --scratch-path .build-tsan
     export TSAN_OPTIONS="halt_on_error=1"
+    # Under ThreadSanitizer, Swift's crash handler cannot clone its helper (a CHECK in the sanitizer's fork
+    # handling fills the screen instead): without it, a crash shows the runtime's own message.
+    export SWIFT_BACKTRACE="enable=no"
     logs=$(mktemp -d)
     plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
     tsan=(.build-tsan/debug/choirPackageTests.xctest --testing-library swift-testing)

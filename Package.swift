@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
-        .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore"]),
+        .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore", "ChoirPractice", "ChoirTestSupport"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirLibrary", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",

@@ -1,7 +1,8 @@
 """choir's engraving: the MusicXML document in the request (a JSON file named by the one argument) laid out by
 Verovio in pages of the request's size in CSS pixels (else portrait pages in A4's proportions), staves the same size
 whatever the page's, every note tied to its staff, layer, measure, onset and pitch through Verovio's MEI and time
-map; the engraving as JSON on stdout. Run by ChoirView's Engraving, which reads it from choir's resources."""
+map; the engraving as JSON on stdout. With "parts" (MusicXML part ids), those parts alone (a singer's own line beside
+the full score). Run by ChoirView's Engraving, which reads it from choir's resources."""
 import json, re, sys, xml.etree.ElementTree as tree
 import verovio
 
@@ -30,8 +31,24 @@ def lay_out(scale):
     return pages, min(1, (height * 100 // scale * 10) / max(drawn))
 
 
+
+
+def only(document, kept):
+    """The document with the parts `kept` alone (ElementTree resolves no external entity or DTD)."""
+    root = tree.fromstring(document)
+    for part in root.findall("part"):
+        if part.get("id") not in kept:
+            root.remove(part)
+    for listing in root.findall("part-list"):
+        for part in listing.findall("score-part"):
+            if part.get("id") not in kept:
+                listing.remove(part)
+    return tree.tostring(root, encoding="unicode")
+
+
 toolkit.setOptions(dict(options, scale=50))
-if not toolkit.loadData(request["document"]):
+document = only(request["document"], set(request["parts"])) if request.get("parts") else request["document"]
+if not toolkit.loadData(document):
     sys.exit("the document is not MusicXML Verovio can read")
 # A system taller than the page is laid out again at the scale that fits it, using the page's whole width.
 pages, shrunk = lay_out(50)

@@ -1,5 +1,7 @@
 "use strict";
 const base = location.pathname;
+// The singer's line alone, as the split view's second pane shows it: the same session, another engraving.
+const alone = new URLSearchParams(location.search).get("only") === "mine";
 const $ = (selector) => document.querySelector(selector);
 const commands = {
   " ": { command: "pause" }, ArrowLeft: { command: "step", by: -1 }, ArrowRight: { command: "step", by: 1 },
@@ -37,7 +39,7 @@ function playedMeasureAt(time) {
 }
 
 async function load() {
-  score = await (await fetch(base + "score.json", { cache: "no-store" })).json();
+  score = await (await fetch(base + "score.json" + (alone ? "?only=mine" : ""), { cache: "no-store" })).json();
   document.title = [score.title, score.part, "choir"].filter(Boolean).join(" — ");
   $("#title").textContent = [score.title, score.part].filter(Boolean).join(" — ");
   // Playing without a singer: nothing is judged, and there is no line of theirs to mute or sound.
@@ -45,6 +47,7 @@ async function load() {
   for (const key of ["m", "p"]) $(`#bar button[data-key="${key}"]`).hidden = !score.part;
   showLegend();
   restoreLayout();
+  restoreSplit();
   // The engraving at this pane's size; the session's own (A4 portrait) if the server cannot give one.
   install(await engravingFor(paneSize()).catch(() => ({ pages: score.pages })));
   connect();
@@ -60,7 +63,7 @@ function paneSize() {
 async function engravingFor(size) {
   const key = `${size.width}x${size.height}`;
   if (!engravings.has(key)) {
-    const answer = await fetch(`${base}engraving.json?width=${size.width}&height=${size.height}`);
+    const answer = await fetch(`${base}engraving.json?width=${size.width}&height=${size.height}${alone ? "&only=mine" : ""}`);
     if (!answer.ok) throw new Error(await answer.text());
     if (engravings.size >= 8) engravings.clear();
     engravings.set(key, await answer.json());
@@ -98,6 +101,7 @@ function install(engraving) {
   markMine();
   for (const index of verdicts.keys()) paintVerdict(index);
   if (report) heatMap(report);
+  showLoop(state && state.loop);
 }
 
 // A highlighter's band behind each of the singer's staves, lyrics included, as high as the staff reaches anywhere
@@ -193,6 +197,7 @@ function apply(message) {
   $('#bar button[data-key=" "]').textContent = message.paused ? "play" : "pause";
   $('#bar button[data-key=" "]').setAttribute("aria-label", message.paused ? "Play" : "Pause");
   $("#accuracy").textContent = message.accuracy;
+  if (String(message.loop) !== String(looped)) showLoop(message.loop);
   document.body.dataset.time = message.time.toFixed(3);
   // The paint that shows this message is reported back, so that choir can measure the view's delay.
   requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence }), 0));
@@ -422,8 +427,9 @@ function showReport(message) {
 }
 
 function heatMap(report) {
-  for (const [id, accuracy] of report.measures) {
-    const measure = document.getElementById(id);
+  for (const [engraved, accuracy, number] of report.measures) {
+    const id = alone ? (score.measures.find((m) => m.number === number) || {}).id : engraved;
+    const measure = id && document.getElementById(id);
     if (!measure || measure.querySelector(":scope > rect.heat")) continue;
     const box = measure.getBBox();
     const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
@@ -556,7 +562,7 @@ function press(key) {
 }
 
 addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.altKey || event.metaKey || event.target.matches("input")) return;
+  if (event.ctrlKey || event.altKey || event.metaKey || event.target.matches("input, select")) return;
   if (commands[event.key] || event.key in pageKeys || event.key === "f" || event.key === "Escape") {
     event.preventDefault();
     press(event.key);
@@ -568,5 +574,153 @@ $("#roll canvas").addEventListener("click", (event) => {
   const time = now() + ((event.clientX - box.left) - box.width * 0.3) / (box.width / 10);
   send({ command: "seek", measure: playedMeasureAt(time) });
 });
+
+// A loop of measures, the engine's: chosen by dragging across the score from one measure to another, or by Shift and
+// the arrows; shown as a band behind the looped measures, as the session last said it.
+let looped = null, dragging = null, dragged = false;
+
+// The measure on the stage under a point (a system's measures do not overlap): the engraving paints only part of a
+// measure, so the pointer is matched to its box rather than to what it touches.
+function measureAt(x, y) {
+  for (const measure of document.querySelectorAll("#stage g.measure")) {
+    const box = measure.getBoundingClientRect();
+    if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return measure;
+  }
+  return null;
+}
+
+// Of the places a measure is played (repeats), the one nearest `near`.
+function playedNear(id, near) {
+  const all = score.measures.map((m, i) => (m.id === id ? i : -1)).filter((i) => i >= 0);
+  return all.reduce((best, i) => (Math.abs(i - near) < Math.abs(best - near) ? i : best), all[0]);
+}
+
+// Played measures `first` to `last` by printed number: the first from where the music is on (else from the top),
+// the last the first of its number from there.
+function playedSpan(first, last) {
+  const at = playedMeasureAt(now()), numbered = (number, from) => score.measures.findIndex((m, i) => i >= from && m.number === number);
+  let from = numbered(first, at);
+  if (from < 0) from = numbered(first, 0);
+  const to = from < 0 ? -1 : numbered(last, from);
+  return from < 0 || to < 0 ? null : [from, to];
+}
+
+// Bands behind played measures `span` ([first, last]); `preview` while the pointer is still down.
+function band(span, preview) {
+  for (const old of document.querySelectorAll(preview ? "rect.loop-band.preview" : "rect.loop-band:not(.preview)")) old.remove();
+  if (!span) return;
+  const ids = new Set(score.measures.slice(Math.min(...span), Math.max(...span) + 1).map((m) => m.id));
+  for (const id of ids) {
+    const measure = document.getElementById(id);
+    if (!measure) continue;
+    const box = measure.getBBox(), rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    rect.setAttribute("class", preview ? "loop-band preview" : "loop-band");
+    for (const [key, value] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height })) rect.setAttribute(key, value);
+    measure.prepend(rect);
+  }
+}
+
+// The loop as the session says it ([first, last] printed numbers, or null).
+function showLoop(loop) {
+  looped = loop || null;
+  const span = looped && playedSpan(looped[0], looped[1]);
+  band(span, false);
+  // A loop set otherwise (dragged, the phrase's) is the one the keys move next, and none once it has ended; one the
+  // keys set comes back a moment after them, and the keys pressed meanwhile go on from theirs.
+  const keyed = selecting && [Math.min(selecting.anchor, selecting.focus), Math.max(selecting.anchor, selecting.focus)];
+  if (!span || (selecting && performance.now() - selecting.at > 1000 && String(keyed) !== String(span))) selecting = null;
+  $("#stage").dataset.loop = looped ? looped.join("-") : "";
+}
+
+$("#stage").addEventListener("pointerdown", (event) => {
+  const measure = event.button === 0 && score && measureAt(event.clientX, event.clientY);
+  // A drag let go off the score had no click to end it.
+  dragged = false;
+  if (!measure) return;
+  const from = nearestPlaying(measure.id);
+  dragging = { from, to: from, x: event.clientX, y: event.clientY, moved: false };
+});
+$("#stage").addEventListener("pointermove", (event) => {
+  if (!dragging) return;
+  // Held only once it is a drag: a click keeps its measure as its target (to go there, or mark it).
+  if (!dragging.moved && Math.hypot(event.clientX - dragging.x, event.clientY - dragging.y) > 8) {
+    dragging.moved = true;
+    $("#stage").setPointerCapture(event.pointerId);
+  }
+  const measure = measureAt(event.clientX, event.clientY);
+  if (measure) dragging.to = playedNear(measure.id, dragging.from);
+  if (dragging.moved) band([dragging.from, dragging.to], true);
+});
+$("#stage").addEventListener("pointerup", () => {
+  if (!dragging) return;
+  const { from, to, moved } = dragging;
+  dragging = null;
+  band(null, true);
+  // A press that did not move is a click: it goes to the measure, as before.
+  if (!moved) return;
+  dragged = true;
+  send({ command: "loop", from: Math.min(from, to), to: Math.max(from, to) });
+});
+$("#stage").addEventListener("pointercancel", () => { dragging = null; band(null, true); });
+// The click that ends a drag does not also go to the measure it ended on.
+$("#stage").addEventListener("click", (event) => {
+  if (dragged) { event.stopPropagation(); dragged = false; }
+}, true);
+// By keyboard, as text is selected: Shift+→ and Shift+← move the loop's last measure from its first (from the measure
+// playing, without a loop); "l" ends it. Ahead of the arrows' own steps.
+let selecting = null;
+addEventListener("keydown", (event) => {
+  if (!event.shiftKey || event.ctrlKey || event.altKey || event.metaKey || !score || event.target.matches("input, select")) return;
+  if ((event.key !== "ArrowLeft" && event.key !== "ArrowRight") || document.body.classList.contains("performance")) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (!selecting) {
+    const span = looped && playedSpan(looped[0], looped[1]), here = playedMeasureAt(now());
+    selecting = span ? { anchor: span[0], focus: span[1] } : { anchor: here, focus: here };
+  }
+  selecting.at = performance.now();
+  selecting.focus = Math.max(0, Math.min(score.measures.length - 1, selecting.focus + (event.key === "ArrowRight" ? 1 : -1)));
+  send({ command: "loop", from: Math.min(selecting.anchor, selecting.focus), to: Math.max(selecting.anchor, selecting.focus) });
+}, true);
+
+// The split view, chosen on the bar and kept in this browser: the full score beside the singer's line alone (this page
+// again, in a frame, following the same session), or the notation beside the roll. Each pane engraves or draws at its
+// own width, and follows the session's clock itself.
+function restoreSplit() {
+  if (alone) {
+    document.body.classList.add("embedded");
+    return;
+  }
+  // Without a line of the singer's there is nothing to show alone.
+  $('#split option[value="mine"]').disabled = !score.part;
+  const saved = localStorage.getItem("choir.split") || "";
+  split(saved === "mine" && !score.part ? "" : saved);
+}
+
+function split(kind) {
+  document.body.classList.toggle("split", kind !== "");
+  document.body.classList.toggle("split-mine", kind === "mine");
+  document.body.classList.toggle("split-roll", kind === "roll");
+  let pane = $("#alone");
+  if (kind === "mine" && !pane) {
+    pane = document.createElement("iframe");
+    pane.id = "alone";
+    pane.className = "pane";
+    pane.title = "My line alone";
+    pane.src = base + "?only=mine";
+    $("#notation").after(pane);
+  }
+  if (kind !== "mine" && pane) pane.remove();
+  const roll = $('input[data-pane="roll"]');
+  if (kind === "roll" && !roll.checked) {
+    roll.checked = true;
+    showPanes();
+  }
+  $("#split").value = kind;
+  localStorage.setItem("choir.split", kind);
+  layout();
+}
+
+$("#split").addEventListener("change", (event) => split(event.target.value));
 
 load().catch((error) => status(`The view could not load: ${error}`));

@@ -27,9 +27,12 @@ public struct RehearsalPlan: Sendable, Equatable {
         public var transpose: Int
         /// How many times through the range, one session.
         public var passes: Int
+        /// What to remember when singing it ("start softly", "watch the conductor at m. 12"); nil for none.
+        public var notes: String?
 
         public init(
-            piece: String, line: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0, passes: Int = 1
+            piece: String, line: String, from: String? = nil, to: String? = nil, tempo: Double? = nil, transpose: Int = 0, passes: Int = 1,
+            notes: String? = nil
         ) {
             self.piece = piece
             self.line = line
@@ -38,6 +41,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             self.tempo = tempo
             self.transpose = transpose
             self.passes = passes
+            self.notes = notes
         }
 
         /// "Amazing Grace — Tenor, mm. 6–12 at 80%, transposed down 2 semitones, 2 passes".
@@ -76,6 +80,33 @@ public struct RehearsalPlan: Sendable, Equatable {
         self.items = items
     }
 
+    /// Moves the item at `index` to `destination` (both from 0), the others keeping their order.
+    public mutating func move(item index: Int, to destination: Int) throws(RehearsalPlans.Problem) {
+        try check(index, "item")
+        try check(destination, "place")
+        items.insert(items.remove(at: index), at: destination)
+    }
+
+    /// Sets the notes of the item at `index` (from 0); blank text removes them.
+    public mutating func setNotes(_ text: String, item index: Int) throws(RehearsalPlans.Problem) {
+        try check(index, "item")
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        items[index].notes = trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Removes the item at `index` (from 0) and returns it.
+    public mutating func remove(item index: Int) throws(RehearsalPlans.Problem) -> Item {
+        try check(index, "item")
+        return items.remove(at: index)
+    }
+
+    private func check(_ index: Int, _ what: String) throws(RehearsalPlans.Problem) {
+        guard !items.indices.contains(index) else { return }
+        throw RehearsalPlans.Problem(
+            description: "\(what) \(index + 1): '\(name)' has \(items.count) item\(items.count == 1 ? "" : "s"): expected "
+                + (items.isEmpty ? "an item added first" : "1 to \(items.count)"))
+    }
+
     /// A plan's file that cannot be read, with where and what was expected.
     public struct FileError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -104,7 +135,7 @@ public struct RehearsalPlan: Sendable, Equatable {
         var out =
             "# A choir rehearsal plan. Edit it, then: choir plan import FILE --replace\n"
             + "# Each [[item]]: piece (a path or a library title), part, and optionally from, to (measure numbers),\n"
-            + "# tempo (percent), transpose (semitones) and passes.\n"
+            + "# tempo (percent), transpose (semitones), passes and notes.\n"
             + "name = \(JSON.quoted(name))\n"
         for item in items {
             out += "\n[[item]]\npiece = \(JSON.quoted(item.piece))\npart = \(JSON.quoted(item.line))\n"
@@ -113,6 +144,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             if let tempo = item.tempo { out += "tempo = \(Item.number(tempo))\n" }
             if item.transpose != 0 { out += "transpose = \(item.transpose)\n" }
             out += "passes = \(item.passes)\n"
+            if let notes = item.notes { out += "notes = \(JSON.quoted(notes))\n" }
         }
         return out
     }
@@ -170,11 +202,12 @@ public struct RehearsalPlan: Sendable, Equatable {
                 return number
             }
             // `part` as every command says it; `line` in files written before.
-            let keys = ["piece", "part", "from", "to", "tempo", "transpose", "passes"]
+            let keys = ["piece", "part", "from", "to", "tempo", "transpose", "passes", "notes"]
             for key in entry.keys where !keys.contains(key) && key != "line" {
                 throw fail(
                     "\(place): "
-                        + NearestName.unknown("key", key, among: keys, expected: "piece, part, from, to, tempo, transpose or passes"))
+                        + NearestName.unknown("key", key, among: keys, expected: "piece, part, from, to, tempo, transpose, passes or notes")
+                )
             }
             var piece = try text("piece", required: true)!
             if !piece.hasPrefix("/") && FileManager.default.fileExists(atPath: folder + "/" + piece) {
@@ -192,7 +225,7 @@ public struct RehearsalPlan: Sendable, Equatable {
             let item = Item(
                 piece: piece, line: part!, from: try text("from", required: false),
                 to: try text("to", required: false), tempo: tempo, transpose: try integer("transpose", default: 0),
-                passes: try integer("passes", default: 1))
+                passes: try integer("passes", default: 1), notes: try text("notes", required: false))
             if let problem = item.problem { throw fail("\(place): \(problem)") }
             items.append(item)
         }

@@ -22,7 +22,9 @@ extension RehearsalPlans {
         let plan = try plan(named: name)
         var out = "\(plan.name)\n"
         if plan.items.isEmpty { out += "  no items yet\n" }
-        for (index, item) in plan.items.enumerated() { out += "  \(index + 1). \(item.summary)\n" }
+        for (index, item) in plan.items.enumerated() {
+            out += "  \(index + 1). \(item.summary)" + (item.notes.map { " — \($0)" } ?? "") + "\n"
+        }
         let runs = try summaries(of: plan.name)
         return out + (runs.isEmpty ? "Never run.\n" : "\n" + runs)
     }
@@ -38,16 +40,13 @@ extension RehearsalPlans {
         }.joined(separator: "\n")
     }
 
-    /// Takes item `number` (from 1, as `choir plan show` numbers them) out of the plan named `name`; returns the plan
-    /// as kept and the item taken out.
+    /// Takes item `number` (from 1, as `choir plan show` numbers them) out of the plan named `name`
+    /// (``RehearsalPlan/remove(item:)``), a number it has not said as `--item N`; returns the plan as kept and the item
+    /// taken out.
     public func remove(item number: Int, of name: String) throws -> (plan: RehearsalPlan, removed: RehearsalPlan.Item) {
         var plan = try plan(named: name)
-        guard plan.items.indices.contains(number - 1) else {
-            throw Problem(
-                description:
-                    "--item \(number): '\(plan.name)' has \(String(count: plan.items.count, "item")): expected 1 to \(plan.items.count)")
-        }
-        let removed = plan.items.remove(at: number - 1)
+        let removed: RehearsalPlan.Item
+        do { removed = try plan.remove(item: number - 1) } catch { throw Problem(description: "--" + error.description) }
         try save(plan, replacing: true)
         return (plan, removed)
     }

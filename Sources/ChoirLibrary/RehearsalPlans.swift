@@ -117,6 +117,26 @@ public final class RehearsalPlans: Sendable {
         try attempt { db in try db.execute(sql: "DELETE FROM plan WHERE name = ?", arguments: [plan.name]) }
     }
 
+    /// The item of `plan` to sing next (its index from 0), from the sessions in `history`: the one after the item
+    /// sung most recently (its piece, known in `library` by path or title, and its line), back to the first after the
+    /// last; the first when none has been sung, nil when the plan has no items. Two items of one piece and line are
+    /// the same to the history: its session counts for the later.
+    public func next(in plan: RehearsalPlan, library: Library, history: PracticeHistory) throws -> Int? {
+        guard !plan.items.isEmpty else { return nil }
+        let sessions = try history.sessions().filter(\.sung)
+        var latest: (index: Int, started: Date)?
+        for (index, item) in plan.items.enumerated() {
+            guard let entry = try? library.entry(named: item.piece) else { continue }
+            let identity = ScoreIdentity(hash: entry.hash, path: entry.path)
+            let sung = sessions.last { session in
+                identity.holds(hash: session.hash, path: session.path)
+                    && session.lines.contains { $0.lowercased() == item.line.lowercased() }
+            }
+            if let sung, sung.started >= latest?.started ?? .distantPast { latest = (index, sung.started) }
+        }
+        return latest.map { ($0.index + 1) % plan.items.count } ?? 0
+    }
+
     /// Starts a run of `plan`: its items as they are now, none sung yet.
     public func begin(_ plan: RehearsalPlan, started: Date = Date()) throws(PracticeHistory.Failure) -> Run {
         let sessions = [Int64?](repeating: nil, count: plan.items.count)

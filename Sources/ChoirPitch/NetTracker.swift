@@ -1,9 +1,10 @@
 import ChoirBase
 import FoundationEssentials
 
-/// The learned pitch tracker: SwiftF0's network (``PitchNet``) on the signal resampled to 16 kHz. It hears a voice
-/// through an accompaniment that YIN loses it under, at the cost of a frame every 16 ms decided 176 ms after its
-/// centre; a live session lets YIN drive the needle and this tracker's frames judge the notes.
+/// The learned tracker: SwiftF0's network (``PitchNet``) on the signal resampled to 16 kHz, each voiced frame's
+/// pitch chosen among the network's salience peaks by ``PitchPath``. It hears a voice through an accompaniment that
+/// YIN loses it under, at the cost of a frame every 16 ms decided 240 ms after its centre; a live session lets YIN
+/// drive the needle and this tracker's frames judge the notes.
 ///
 /// Each window handed to `analyse` contributes its newest hop; frames come out as the network decides them, at
 /// most one a call while the caller's hop is no longer than the network's (256 samples at 16 kHz). A frame's
@@ -12,6 +13,7 @@ import FoundationEssentials
 final class NetTracker: PitchTracker, @unchecked Sendable {
     public let configuration: PitchTrackerConfiguration
     private let net: PitchNet
+    private let path = PitchPath()
     private let resampler: Resampler?
     private let resampled: UnsafeMutableBufferPointer<Float>
     /// Input samples fed so far, and where input sample 0 lies on the caller's clock.
@@ -62,7 +64,8 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
 
     public var delay: Double {
         let resampling = Double(resampler?.latency ?? 0) / configuration.sampleRate
-        return max(0, Double(PitchNet.lag) / PitchNet.sampleRate + resampling - Double(configuration.window / 2) / configuration.sampleRate)
+        let decided = Double(PitchNet.lag + PitchPath.lag * PitchNet.hop) / PitchNet.sampleRate
+        return max(0, decided + resampling - Double(configuration.window / 2) / configuration.sampleRate)
     }
 
     public func analyse(_ samples: UnsafeBufferPointer<Float>, time: Double, accompaniment: Double) -> PitchFrame? {
@@ -83,7 +86,9 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
             accompaniments[index & 63] = accompaniment
             index += 1
         }
-        net.push(UnsafeBufferPointer(rebasing: resampled[0..<count])) { enqueue(frame(from: $0)) }
+        net.push(UnsafeBufferPointer(rebasing: resampled[0..<count])) {
+            path.push($0, voiced: Self.isVoiced($0)) { enqueue(frame(from: $0)) }
+        }
         guard queued > 0 else { return nil }
         let next = queue[0]
         for i in 1..<queued { queue[i - 1] = queue[i] }
@@ -104,10 +109,13 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
                 let count = silence.span.withUnsafeBufferPointer {
                     resampler.process(UnsafeBufferPointer(rebasing: $0[0..<n]), into: resampled)
                 }
-                net.push(UnsafeBufferPointer(rebasing: resampled[0..<count])) { body(frame(from: $0)) }
+                net.push(UnsafeBufferPointer(rebasing: resampled[0..<count])) {
+                    path.push($0, voiced: Self.isVoiced($0)) { body(frame(from: $0)) }
+                }
             }
         }
-        net.finish { body(frame(from: $0)) }
+        net.finish { path.push($0, voiced: Self.isVoiced($0)) { body(frame(from: $0)) } }
+        path.finish { body(frame(from: $0)) }
         fed = 0
     }
 
@@ -122,8 +130,13 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
         return Self.frame(output, time: origin + centre, accompaniment: accompaniments[output.index & 63])
     }
 
+    /// Whether the tracker calls the frame voiced.
+    static func isVoiced(_ output: PitchNet.Output) -> Bool { voicing(output) >= 0.5 }
+
+    private static func voicing(_ output: PitchNet.Output) -> Double { output.peak < silentPeak ? 0 : output.voicing }
+
     static func frame(_ output: PitchNet.Output, time: Double, accompaniment: Double) -> PitchFrame {
-        let voicing = output.peak < silentPeak ? 0 : output.voicing
+        let voicing = voicing(output)
         var frame = PitchFrame(
             time: time, frequency: voicing >= 0.5 ? output.frequency : 0, confidence: voicing, level: output.level,
             accompaniment: accompaniment)
@@ -136,7 +149,8 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
 
     /// Tracks a whole signal: one frame per 16 ms, centred at 0, 16 ms, 32 ms… (the signal taken as silent beyond
     /// its ends), the same frames a live tracker decides. Long signals are split among `threads` networks, each
-    /// with 11 frames of the signal either side of its share, more than the network reaches.
+    /// with 11 frames of the signal either side of its share, more than the network reaches (and than the path
+    /// looks ahead; its choices further back rarely matter).
     public static func track(signal: [Float], configuration: PitchTrackerConfiguration, threads: Int = 2)
         throws(PitchTrackerError) -> [PitchFrame]
     {
@@ -149,10 +163,12 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
         let count = max(1, audio.count / PitchNet.hop)
         let workers = max(1, min(threads, count / 1000))
         var frames = [PitchFrame](repeating: PitchFrame(time: 0, frequency: 0, confidence: 0), count: count)
-        frames.withUnsafeMutableBufferPointer { output in
+        frames.withUnsafeMutableBufferPointer { frames in
+            let output = frames
             audio.withUnsafeBufferPointer { input in
                 Parallel.slices(of: count, workers: workers) { worker, slice in
                     let net = PitchNet(weights: weights, minimum: configuration.minimumFrequency, maximum: configuration.maximumFrequency)
+                    let path = PitchPath()
                     let context = 11
                     let start = max(0, slice.lowerBound - context)
                     let end = slice.upperBound == count ? input.count : min(input.count, (slice.upperBound + context) * PitchNet.hop)
@@ -163,8 +179,10 @@ final class NetTracker: PitchTracker, @unchecked Sendable {
                         shifted.index = index
                         output[index] = Self.frame(shifted, time: Double(index * PitchNet.hop) / PitchNet.sampleRate, accompaniment: 0)
                     }
-                    net.push(UnsafeBufferPointer(rebasing: input[(start * PitchNet.hop)..<end]), keep)
-                    net.finish(keep)
+                    let choose = { (frame: PitchNet.Output) in path.push(frame, voiced: isVoiced(frame), keep) }
+                    net.push(UnsafeBufferPointer(rebasing: input[(start * PitchNet.hop)..<end]), choose)
+                    net.finish(choose)
+                    path.finish(keep)
                 }
             }
         }

@@ -79,13 +79,51 @@ public final class PitchNet: @unchecked Sendable {
     }
 
     /// A decided frame: its index (its centre is `index · hop` samples into the signal), its pitch, how likely it
-    /// is voiced, and the RMS and peak of the 512 samples around its centre.
+    /// is voiced, the RMS and peak of the 512 samples around its centre, and the strongest peaks of its pitch
+    /// salience within the band looked for (strongest first; the first is `frequency`), which ``PitchPath``
+    /// chooses among.
     public struct Output: Sendable {
         public var index: Int
         public var frequency: Double
         public var voicing: Double
         public var level: Double
         public var peak: Float
+        public var peaks = Peaks()
+    }
+
+    /// A salience peak: a bin at least as salient as the one below it and more than the one above (within the
+    /// band), its pitch refined from its neighbours as the frame's own, and its salience (a logit).
+    public struct Peak: Sendable {
+        public var frequency: Double
+        public var salience: Float
+    }
+
+    /// At most ``capacity`` peaks, held inline.
+    public struct Peaks: Sendable {
+        public static let capacity = 3
+        public private(set) var count = 0
+        private var storage = InlineArray<3, Peak>(repeating: Peak(frequency: 0, salience: 0))
+
+        public init() {}
+
+        public subscript(index: Int) -> Peak {
+            precondition(index < count)
+            return storage[index]
+        }
+
+        /// Inserts `peak` in order of salience; past ``capacity``, the weakest gives way.
+        mutating func insert(_ peak: Peak) {
+            var at = count
+            while at > 0 && storage[at - 1].salience < peak.salience { at -= 1 }
+            guard at < Self.capacity else { return }
+            count = min(count + 1, Self.capacity)
+            var i = count - 1
+            while i > at {
+                storage[i] = storage[i - 1]
+                i -= 1
+            }
+            storage[at] = peak
+        }
     }
 
     public let weights: PitchNetWeights
@@ -304,28 +342,36 @@ public final class PitchNet: @unchecked Sendable {
     private func decide(_ index: Int, logit: Float) -> Output {
         let scores = salience + (index & 7) * Self.bins
         var best = -1, strongest = 0
+        var peaks = Peaks()
         for bin in 0..<Self.bins {
             if scores[bin] > scores[strongest] { strongest = bin }
-            guard binHertz[bin] >= allowed.minimum, binHertz[bin] <= allowed.maximum else { continue }
+            guard inside(bin) else { continue }
             if best < 0 || scores[bin] > scores[best] { best = bin }
-        }
-        let inBand = binHertz[strongest] >= allowed.minimum && binHertz[strongest] <= allowed.maximum
-        var frequency = 0.0
-        if best >= 0 {
-            // Softmax over the best bin and its neighbours (none past either end), in double precision.
-            let top = Double(scores[best])
-            var weight = 0.0, sum = 0.0
-            for bin in (best - 1)...(best + 1) where bin >= 0 && bin < Self.bins {
-                let inside = binHertz[bin] >= allowed.minimum && binHertz[bin] <= allowed.maximum
-                guard inside else { continue }
-                let e = exp(Double(scores[bin]) - top)
-                weight += e
-                sum += e * binLog[bin]
+            if (bin == 0 || !inside(bin - 1) || scores[bin] >= scores[bin - 1])
+                && (bin + 1 == Self.bins || !inside(bin + 1) || scores[bin] > scores[bin + 1])
+            {
+                peaks.insert(Peak(frequency: refined(bin, scores), salience: scores[bin]))
             }
-            frequency = exp(sum / weight)
         }
         let (level, peak) = levels[index & 7]
-        return Output(index: index, frequency: frequency, voicing: inBand ? 1 / (1 + exp(-Double(logit))) : 0, level: level, peak: peak)
+        return Output(
+            index: index, frequency: best >= 0 ? refined(best, scores) : 0, voicing: inside(strongest) ? 1 / (1 + exp(-Double(logit))) : 0,
+            level: level, peak: peak, peaks: peaks)
+    }
+
+    private func inside(_ bin: Int) -> Bool { binHertz[bin] >= allowed.minimum && binHertz[bin] <= allowed.maximum }
+
+    /// The pitch of `bin`: a softmax over it and its neighbours (none past either end of the band), in double
+    /// precision.
+    private func refined(_ bin: Int, _ scores: UnsafeMutablePointer<Float>) -> Double {
+        let top = Double(scores[bin])
+        var weight = 0.0, sum = 0.0
+        for neighbour in (bin - 1)...(bin + 1) where neighbour >= 0 && neighbour < Self.bins && inside(neighbour) {
+            let e = exp(Double(scores[neighbour]) - top)
+            weight += e
+            sum += e * binLog[neighbour]
+        }
+        return exp(sum / weight)
     }
 }
 

@@ -14,9 +14,14 @@ public struct PlaybackOptions: Sendable {
     /// How many times the range is played.
     public var passes = 1
     public var countIn = false
+    /// Whether the count-in sounds the first note of each of the singer's lines with its first click.
+    public var countInPitch = true
     public var click = false
     /// The singer's line, an index into `Score.lines`.
     public var singer: Int?
+    /// All the singer's lines, when they sing more than one (the count-in sounds each one's first note); empty for
+    /// `singer` alone.
+    public var singers: [Int] = []
     /// The verse the singer's lyrics start at; repeats go on to the next.
     public var verse = 1
 
@@ -181,7 +186,9 @@ public struct Schedule: Sendable {
                         start: start, end: start + 0.05, quarter: -Double(beats - beat), quarterLength: 0.1,
                         measureIndex: first.measureIndex))
             }
-            if let singer = options.singer, let firstNote = notes.filter({ $0.line == singer }).min(by: { $0.start < $1.start }) {
+            let singers = options.singers.isEmpty ? options.singer.map { [$0] } ?? [] : options.singers
+            for singer in singers where options.countInPitch {
+                guard let firstNote = notes.filter({ $0.line == singer }).min(by: { $0.start < $1.start }) else { continue }
                 notes.append(
                     NoteEvent(
                         line: singer, midi: firstNote.midi, velocity: firstNote.velocity, start: -preroll,
@@ -195,6 +202,30 @@ public struct Schedule: Sendable {
         self.length = passSeconds * Double(options.passes)
         self.passes = options.passes
         self.measures = placedMeasures
+    }
+
+    /// How long each line's first note sounds in ``startingPitch(of:)``, and the silence before the next.
+    public static let pitchSeconds = 1.5, pitchGap = 0.25
+
+    /// The starting pitch of each of `lines` (indices into `Score.lines`, in the order to sound them): its first note
+    /// in the range, one line after another, each for ``pitchSeconds``; no clicks, no count-in, no other line. A line
+    /// with no note in the range is left out.
+    public func startingPitch(of lines: [Int]) -> Schedule {
+        var pitch = self
+        pitch.notes = []
+        for line in lines {
+            guard let first = notes.filter({ $0.line == line && $0.start >= 0 }).min(by: { $0.start < $1.start }) else { continue }
+            var note = first
+            note.start = Double(pitch.notes.count) * (Self.pitchSeconds + Self.pitchGap)
+            note.end = note.start + Self.pitchSeconds
+            pitch.notes.append(note)
+        }
+        pitch.preroll = 0
+        pitch.passes = 1
+        pitch.length = pitch.notes.last?.end ?? 0
+        pitch.measures = Array(measures.prefix(1))
+        pitch.lyrics = []
+        return pitch
     }
 
     /// The beat, from 1, of the time line's quarter `onset` in the measure it falls in: a measure shorter than its

@@ -28,9 +28,30 @@ public struct Drill: Sendable, Equatable {
         case movedOn
     }
 
+    /// One rung of the tempo ladder: the passes sung at one tempo, in order.
+    public struct Step: Sendable, Equatable {
+        /// In percent of the session's tempo.
+        public var tempo: Double
+        /// Each pass's accuracy (percent), in order.
+        public var accuracies: [Double] = []
+        /// Whether the last pass reached the pass mark (and the drill went on from this tempo, or was done).
+        public var reached = false
+
+        public init(tempo: Double, accuracies: [Double] = [], reached: Bool = false) {
+            self.tempo = tempo
+            self.accuracies = accuracies
+            self.reached = reached
+        }
+
+        /// How many passes this tempo took.
+        public var passes: Int { accuracies.count }
+    }
+
     /// The tempo of the next pass, in percent of the session's.
     public private(set) var tempo: Double
     public private(set) var passes = 0
+    /// The tempi sung so far, slowest first, with the passes each took.
+    public private(set) var ladder: [Step] = []
     public let step: Double
     /// A pass with at least this accuracy (percent) counts as sung well enough.
     public let passMark: Double
@@ -46,6 +67,9 @@ public struct Drill: Sendable, Equatable {
     /// Records a pass's accuracy and says what comes next.
     public mutating func record(accuracy: Double) -> Next {
         passes += 1
+        if ladder.last?.tempo != tempo { ladder.append(Step(tempo: tempo)) }
+        ladder[ladder.count - 1].accuracies.append(accuracy)
+        ladder[ladder.count - 1].reached = accuracy >= passMark
         if accuracy >= passMark {
             if tempo >= 100 { return .done }
             tempo = min(100, tempo + step)

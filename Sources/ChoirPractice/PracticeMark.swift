@@ -100,4 +100,14 @@ extension PracticeHistory {
             try add(PracticeMark(score: path, identity: identity, line: name, measure: measure, text: text))
         }
     }
+
+    /// Rubs out the mark numbered `id` of the score at `path` and returns it; a number that is not one of its marks
+    /// is refused, so that a front end showing one score cannot rub out another's.
+    public func removeMark(_ id: Int64, of path: String) throws -> PracticeMark {
+        let identity = try ScoreReader.identified(contentsOf: path).identity
+        guard let mark = try marks(of: identity).first(where: { $0.id == id }), try removeMark(id) else {
+            throw PracticeMark.Problem(description: "\(path): no mark \(id): expected one of `choir mark list`")
+        }
+        return mark
+    }
 }

@@ -41,6 +41,9 @@ public final class DrillSession: Sendable {
         public var next: Drill.Next?
         /// The tempo of the drill's next pass, if another follows.
         public var nextTempo: Double?
+        /// The passage's tempo ladder so far, this pass included: the passes each tempo took (empty after a first
+        /// pass, or one that did not complete).
+        public var ladder: [Drill.Step] = []
     }
 
     /// How a drill ended, with every pass's report: the drill's report, as the history keeps it in one session.
@@ -60,7 +63,11 @@ public final class DrillSession: Sendable {
         public var passes: [PassEnd] = []
         public var outcome: Outcome?
 
-        mutating func apply(_ event: Event) {
+        /// Before anything has happened.
+        public init() {}
+
+        /// Takes in what `event` says has happened.
+        public mutating func apply(_ event: Event) {
             switch event {
             case .began(let state): self = state
             case .passBegan(let pass): current = pass
@@ -84,8 +91,16 @@ public final class DrillSession: Sendable {
     /// Prepares a drill of `plan`'s line, whose passes start at `startPercent`% of the plan's tempo. The singer is
     /// the plan's capture device, or with `takes` a recording per pass, in order, each from its count-in's first
     /// click.
-    public init(_ plan: PracticePlan, startPercent: Double, takes: [String] = []) throws(SessionError) {
-        drill = try PracticeDrill(plan, startPercent: startPercent, takes: takes)
+    public convenience init(_ plan: PracticePlan, startPercent: Double, takes: [String] = []) throws(SessionError) {
+        try self.init(plan, ladder: Drill(start: startPercent), takes: takes)
+    }
+
+    /// Prepares a drill of `plan`'s line in which each passage climbs `ladder`: from its tempo (percent of the
+    /// plan's), a step faster after each pass at its pass mark or better, up to the written tempo. Given a
+    /// `passage` (learn mode: the measures the singer chose), that one alone; else the weakest of the line's
+    /// latest session, or of a first pass. The singer is as for ``init(_:startPercent:takes:)``.
+    public init(_ plan: PracticePlan, ladder: Drill, passage: Drill.Passage? = nil, takes: [String] = []) throws(SessionError) {
+        drill = try PracticeDrill(plan, ladder: ladder, passage: passage, takes: takes)
         self.plan = plan
         part = drill.part
         needsFirstPass = drill.needsFirstPass
@@ -121,7 +136,7 @@ public final class DrillSession: Sendable {
                 let pass = Pass(passage: passage, number: drill.passesOfPassage + 1, tempo: tempo, session: session)
                 var end = PassEnd(pass: pass, outcome: await PracticeSession.follow(session, broadcaster.publish(.passBegan(pass))))
                 if end.outcome.ending == .completed {
-                    end.next = drill.record(end.outcome.report)
+                    (end.next, end.ladder) = drill.record(end.outcome.report)
                     end.nextTempo = drill.upcoming?.tempo
                 }
                 passes.append(end)

@@ -140,4 +140,14 @@ extension RehearsalPlan.Item {
         plan.countIn = true
         return plan
     }
+
+    /// The item checked now as it will be when it runs, from `score` (its piece's file): the score, the line (named
+    /// then as the score names it), the measures; or the one-line error that run would give.
+    public func checked(score: String) throws(SessionError) -> Self {
+        let resolved = try playback(score: score).resolve()
+        guard let singer = resolved.singers.first else { throw SessionError(.usage, "\(score): no line given: expected the line you sing") }
+        var item = self
+        item.line = resolved.lines[singer].name
+        return item
+    }
 }

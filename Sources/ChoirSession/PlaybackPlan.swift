@@ -29,8 +29,12 @@ public struct PlaybackPlan: Sendable {
     public var to: String?
     /// How many times the range plays.
     public var passes = 1
-    /// A bar of clicks first, with the singer's first note.
+    /// A bar of clicks first, with the first note of each of the singer's lines (unless not `countInPitch`).
     public var countIn = false
+    public var countInPitch = true
+    /// Only the starting pitch: the first note of each of the singer's lines, one after another, heard whatever the
+    /// mix (``Schedule/startingPitch(of:)``).
+    public var startingPitch = false
     /// A metronome click throughout.
     public var click = false
     /// Instruments by line: a GM program number (1–128) or name.
@@ -114,9 +118,15 @@ public struct PlaybackPlan: Sendable {
         options.toMeasure = to
         options.passes = passes
         options.countIn = countIn
+        options.countInPitch = countInPitch
         options.click = click
         options.singer = singer
-        let schedule = try Schedule(score: score, lines: lines, options: options)
+        options.singers = singers
+        var schedule = try Schedule(score: score, lines: lines, options: options)
+        if startingPitch {
+            guard !singers.isEmpty else { throw PlaybackError("the starting pitch needs my line: expected the line you sing") }
+            schedule = schedule.startingPitch(of: singers)
+        }
 
         var overrides: [Int: Int] = [:]
         for (name, value) in instruments { overrides[try line(name)] = try program(value) }
@@ -126,12 +136,15 @@ public struct PlaybackPlan: Sendable {
         }
         var request = Mixer.Request()
         request.singers = Set(singers)
-        request.myVolume = myVolume
-        request.othersVolume = othersVolume
-        request.muteMine = muteMine
-        for (name, level) in volumes { request.volumes[try line(name)] = level }
-        request.muted = Set(try muted.map(line))
-        request.soloed = Set(try soloed.map(line))
+        // The starting pitch is heard whatever the mix.
+        if !startingPitch {
+            request.myVolume = myVolume
+            request.othersVolume = othersVolume
+            request.muteMine = muteMine
+            for (name, level) in volumes { request.volumes[try line(name)] = level }
+            request.muted = Set(try muted.map(line))
+            request.soloed = Set(try soloed.map(line))
+        }
         let mixer = try Mixer(lineCount: lines.count, request: request)
         let programs = Instruments.programs(for: lines, in: score, overrides: overrides)
         return ResolvedPlayback(

@@ -16,30 +16,38 @@ final class PracticeDrill: @unchecked Sendable {
     private let resolved: ResolvedPlayback
     private let header: SessionReport
     private let recorder: SessionRecorder?
-    private let startPercent: Double
+    /// Each passage's ladder as it starts: the start tempo, the step, the pass mark, the most passes.
+    private let ladder: Drill
     private var current = 0
     private var drill: Drill
     /// The recordings still to judge, one per pass, when the singer is not the capture device.
     private var takes: [String]
     private let recordings: Int
 
-    /// Prepares a drill of `plan`'s line, whose passes start at `startPercent`% of the plan's tempo, sung into the
-    /// plan's capture device or, given `takes`, recorded one per pass.
-    init(_ plan: PracticePlan, startPercent: Double, takes: [String]) throws(SessionError) {
+    /// Prepares a drill of `plan`'s line, each passage climbing `ladder` (from its tempo, in percent of the plan's),
+    /// sung into the plan's capture device or, given `takes`, recorded one per pass. Given a `passage`, that one
+    /// alone is drilled; else the weakest of the latest session in the history, or of a first pass.
+    init(_ plan: PracticePlan, ladder: Drill, passage: Drill.Passage?, takes: [String]) throws(SessionError) {
         guard case .device = plan.input else {
             throw SessionError(.usage, "a drill needs a live microphone: expected an input device, not a take")
         }
         self.takes = takes
         recordings = takes.count
         self.plan = plan
-        self.startPercent = startPercent
-        drill = Drill(start: startPercent)
+        self.ladder = ladder
+        drill = ladder
         resolved = try plan.playback.resolve()
         var header = try PracticeSession.header(plan, resolved)
         header.kind = .drill
         self.header = header
         part = header.part
-        if let path = plan.history, FileManager.default.fileExists(atPath: path),
+        if let passage {
+            // A passage the score does not have is refused now, in the words of `--from`/`--to`.
+            var chosen = plan.playback
+            (chosen.from, chosen.to) = (passage.first, passage.last)
+            _ = try chosen.resolve()
+            passages = [passage]
+        } else if let path = plan.history, FileManager.default.fileExists(atPath: path),
             let latest = try? PracticeHistory(path: path).latestReport(of: resolved.identity, part: header.part)
         {
             passages = Drill.passages(of: latest)
@@ -89,14 +97,16 @@ final class PracticeDrill: @unchecked Sendable {
         return try PracticeSession(pass, resolved: passResolved, header: passHeader, recorder: recorder)
     }
 
-    /// Records a pass's report and says what comes next: after `done` or `movedOn`, the next passage.
-    func record(_ report: SessionReport) -> Drill.Next {
+    /// Records a pass's report and says what comes next (after `done` or `movedOn`, the next passage), with the
+    /// passage's ladder so far, this pass included.
+    func record(_ report: SessionReport) -> (next: Drill.Next, ladder: [Drill.Step]) {
         let next = drill.record(accuracy: report.accuracy)
+        let steps = drill.ladder
         if next == .done || next == .movedOn {
             current += 1
-            drill = Drill(start: startPercent)
+            drill = ladder
         }
-        return next
+        return (next, steps)
     }
 
     /// The singer of the next pass: the capture device, or the next recording.

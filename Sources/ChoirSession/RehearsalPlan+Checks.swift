@@ -3,35 +3,30 @@ import ChoirFiles
 import ChoirLibrary
 import ChoirScore
 
-extension RehearsalPlan.Item {
-    /// The item's playback resolved against its score, found as every SCORE is (a file, else a title in the library
-    /// of the history at `history`): the score, the line and the measures checked now as a run will check them.
-    public func resolved(history: String) throws -> ResolvedPlayback {
-        try playback(score: Library.file(named: piece, history: history)).resolve()
-    }
-}
-
 extension RehearsalPlan {
-    /// Checks each item as a run will (``Item/resolved(history:)``); the first that does not resolve is said with
-    /// the plan's `file` and the item's number.
+    /// Checks each item as a run will (``Item/checked(score:)``), its piece found as every SCORE is (a file, else a
+    /// title in the library of the history at `history`); the first that does not pass is said with the plan's
+    /// `file` and the item's number.
     public func check(file: String, history: String) throws(FileError) {
         for (index, item) in items.enumerated() {
-            do { _ = try item.resolved(history: history) } catch { throw FileError("\(file): item \(index + 1): \(error)") }
+            do { _ = try item.checked(score: Library.file(named: item.piece, history: history)) } catch {
+                throw FileError("\(file): item \(index + 1): \(error)")
+            }
         }
     }
 }
 
 extension RehearsalPlans {
-    /// Appends `item` to the plan named `name` once it resolves (``RehearsalPlan/Item/resolved(history:)``): its
-    /// piece a file's absolute path where it names one, its line as the score names it. Returns the plan as kept.
-    public func add(_ item: RehearsalPlan.Item, to name: String) throws -> RehearsalPlan {
+    /// Appends `item`, with its `notes`, to the plan named `name` once it is checked as a run will check it
+    /// (``RehearsalPlan/Item/checked(score:)``): its piece found as every SCORE is (a file, made absolute, else a
+    /// title in the library), its line as the score names it. Returns the plan as kept.
+    public func add(_ item: RehearsalPlan.Item, to name: String, notes: String? = nil) throws -> RehearsalPlan {
         var plan = try plan(named: name)
         var item = item
         let file = try Library.file(named: item.piece, history: path)
         item.piece = FileName.exists(file) ? ScoreIdentity.absolute(file) : file
-        let resolved = try item.resolved(history: path)
-        item.line = resolved.lines[resolved.singers[0]].name
-        plan.items.append(item)
+        plan.items.append(try item.checked(score: file))
+        if let notes { try plan.setNotes(notes, item: plan.items.count - 1) }
         try save(plan, replacing: true)
         return plan
     }

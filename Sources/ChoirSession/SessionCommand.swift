@@ -8,6 +8,9 @@ public enum SessionCommand: Sendable, Equatable {
     case seek(measure: Int)
     /// Loops the phrase being sung, or ends the loop.
     case toggleLoop
+    /// Loops the measures given as played (indices into the schedule's measures, as ``seek(measure:)`` takes them),
+    /// going to the first of them unless the music is among them already; nil ends the loop.
+    case loop(measures: ClosedRange<Int>?)
     /// Changes the tempo by percentage points (25…200%).
     case tempo(by: Int)
     /// Mutes the singer's own line, or brings it back.

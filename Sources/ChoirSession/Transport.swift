@@ -63,6 +63,7 @@ struct Transport {
         case .step(let measures): step(measures: measures)
         case .seek(let measure): seek(measure: measure)
         case .toggleLoop: toggleLoop()
+        case .loop(let measures): loop(measures)
         case .tempo(let step):
             percent = max(25, min(200, percent + step))
             renderer?.send(.speed(Double(percent) / 100))
@@ -107,6 +108,28 @@ struct Transport {
         guard let phrase = Self.phrase(around: scoreTime, in: notes, schedule: resolved.schedule) else { return }
         looping = phrase.measures
         renderer.send(.loop(from: sample(phrase.start), to: sample(phrase.end)))
+    }
+
+    /// Loops `measures` (indices into the schedule's), or ends the loop. Music outside them goes to their start: a
+    /// loop ahead of it would otherwise wait, and one behind it would never come round.
+    private mutating func loop(_ measures: ClosedRange<Int>?) {
+        let all = resolved.schedule.measures
+        guard let renderer, !all.isEmpty else { return }
+        guard let measures else {
+            if looping != nil { renderer.send(.loop(from: 0, to: 0)) }
+            looping = nil
+            return
+        }
+        let clamp = { (index: Int) in max(0, min(all.count - 1, index)) }
+        let range = clamp(measures.lowerBound)...clamp(measures.upperBound)
+        let start = all[range.lowerBound].start
+        let end = range.upperBound + 1 < all.count ? all[range.upperBound + 1].start : resolved.schedule.length
+        looping = range
+        renderer.send(.loop(from: sample(start), to: sample(end)))
+        if scoreTime < start - 0.05 || scoreTime >= end - 0.05 {
+            heldAtEnd = false
+            renderer.send(.seek(sample: sample(start)))
+        }
     }
 
     /// The phrase at `time`: the singer's notes between rests, at most four measures, from the start of its first

@@ -57,9 +57,9 @@ public struct Engraving: Codable, Sendable, Equatable {
 
     /// Engraves the score at `path`, `transpose` semitones from its written key, in pages of `page`'s size (nil:
     /// portrait pages in A4's proportions, 750 px wide), or reads the engraving cached in `cache` (a folder) from an
-    /// earlier run.
+    /// earlier run. Given `parts` (MusicXML part ids), those parts alone.
     public static func of(
-        score path: String, transpose: Int, page: PageSize? = nil, cache: String? = Engraving.defaultCache
+        score path: String, transpose: Int, page: PageSize? = nil, parts: [String]? = nil, cache: String? = Engraving.defaultCache
     ) throws(SessionError) -> Engraving {
         let document: [UInt8]
         do {
@@ -67,14 +67,14 @@ public struct Engraving: Codable, Sendable, Equatable {
         } catch {
             throw SessionError(error.unreadable ? .missing : .input, "\(error)")
         }
-        let key = cacheKey(document, transpose: transpose, page: page)
+        let key = cacheKey(document, transpose: transpose, page: page, parts: parts)
         let cached = cache.map { "\($0)/\(key).json" }
         if let cached, let data = FileManager.default.contents(atPath: cached),
             let engraving = try? JSONDecoder().decode(Engraving.self, from: data), !engraving.pages.isEmpty
         {
             return engraving
         }
-        let engraving = try engrave(document, file: path, transpose: transpose, page: page)
+        let engraving = try engrave(document, file: path, transpose: transpose, page: page, parts: parts)
         if let cache, let cached, let data = try? JSONEncoder().encode(engraving) {
             // A cache that cannot be written costs the next run an engraving, nothing more.
             try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
@@ -92,10 +92,11 @@ public struct Engraving: Codable, Sendable, Equatable {
 
     /// The document, the transposition, the page's size and the layout, hashed (FNV-1a, 64 bits): a changed score
     /// is a new key.
-    static func cacheKey(_ document: [UInt8], transpose: Int, page: PageSize? = nil) -> String {
+    static func cacheKey(_ document: [UInt8], transpose: Int, page: PageSize? = nil, parts: [String]? = nil) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let size = page.map { " \($0.width)x\($0.height)" } ?? ""
-        for byte in document + Array("\(transpose) \(layoutVersion)\(size)".utf8) {
+        let only = parts.map { " only " + $0.joined(separator: " ") } ?? ""
+        for byte in document + Array("\(transpose) \(layoutVersion)\(size)\(only)".utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
@@ -104,7 +105,9 @@ public struct Engraving: Codable, Sendable, Equatable {
     /// Bumped whenever `engrave.py` lays pages out differently.
     static let layoutVersion = 3
 
-    private static func engrave(_ document: [UInt8], file: String, transpose: Int, page: PageSize?) throws(SessionError) -> Engraving {
+    private static func engrave(_ document: [UInt8], file: String, transpose: Int, page: PageSize?, parts: [String]?)
+        throws(SessionError) -> Engraving
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("choir-engrave-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let request = folder.appendingPathComponent("request.json"), output = folder.appendingPathComponent("engraving.json")
@@ -116,6 +119,7 @@ public struct Engraving: Codable, Sendable, Equatable {
             let body = JSON.object([
                 ("document", .string(String(decoding: document, as: UTF8.self))), ("transpose", .int(transpose)),
                 ("width", page.map { .int($0.width) } ?? .null), ("height", page.map { .int($0.height) } ?? .null),
+                ("parts", parts.map { .array($0.map(JSON.string)) } ?? .null),
             ])
             try Data(body.serialized().utf8).write(to: request)
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)

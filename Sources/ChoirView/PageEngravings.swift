@@ -11,6 +11,8 @@ import ChoirSession
 public final class PageEngravings: Sendable {
     private let path: String
     private let transpose: Int
+    /// The parts engraved (MusicXML ids), nil for all.
+    private let parts: [String]?
     private let base: Engraving
     private let cache: String?
     /// The answers given, by size; emptied when it holds `kept`.
@@ -19,10 +21,12 @@ public final class PageEngravings: Sendable {
     private let engraving = Locked(())
     private let kept = 16
 
-    /// For the score at `path`, `transpose` semitones away, whose engraving for the session is `base`.
-    public init(score path: String, transpose: Int, base: Engraving, cache: String? = Engraving.defaultCache) {
+    /// For the score at `path`, `transpose` semitones away (`parts` alone, if given), whose engraving for the session
+    /// is `base`.
+    public init(score path: String, transpose: Int, parts: [String]? = nil, base: Engraving, cache: String? = Engraving.defaultCache) {
         self.path = path
         self.transpose = transpose
+        self.parts = parts
         self.base = base
         self.cache = cache
     }
@@ -42,7 +46,7 @@ public final class PageEngravings: Sendable {
             if let answer = answers.withLock({ $0[size] }) { return HTTPResponse(contentType: "application/json", body: answer) }
             let sized: Engraving
             do {
-                sized = try Engraving.of(score: path, transpose: transpose, page: size, cache: cache)
+                sized = try Engraving.of(score: path, transpose: transpose, page: size, parts: parts, cache: cache)
             } catch {
                 return .plain(500, "\(error)")
             }

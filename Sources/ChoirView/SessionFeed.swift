@@ -1,6 +1,7 @@
 import ChoirBase
 import ChoirPractice
 import ChoirScore
+import ChoirServer
 import ChoirSession
 import Foundation
 
@@ -37,6 +38,48 @@ public final class SessionFeed: @unchecked Sendable {
         var pitched = false
         /// The session's report, once it has ended.
         var report: String?
+    }
+
+    /// The singer's lines alone, for the split view: their music as ``setup`` gives it (with the ids of their own
+    /// engraving) and their engravings; engraved the first time a tab asks.
+    private let alone = Locked<(setup: String, engravings: PageEngravings)?>(nil)
+
+    /// `score.json`: the music the page draws; with `only=mine`, tied to the engraving of the singer's lines alone.
+    public func respondSetup(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.query("only") == "mine" else { return HTTPResponse(contentType: "application/json", body: Array(setup.utf8)) }
+        do {
+            return HTTPResponse(contentType: "application/json", body: Array(try mineAlone().setup.utf8))
+        } catch {
+            return .plain(404, "\(error)")
+        }
+    }
+
+    /// `engraving.json`: the engraving at a tab's size; with `only=mine`, of the singer's lines alone.
+    public func respondEngraving(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.query("only") == "mine" else { return engravings.respond(request) }
+        do {
+            return try mineAlone().engravings.respond(request)
+        } catch {
+            return .plain(404, "\(error)")
+        }
+    }
+
+    /// The singer's parts engraved alone, once.
+    private func mineAlone() throws(SessionError) -> (setup: String, engravings: PageEngravings) {
+        if let done = alone.withLock({ $0 }) { return done }
+        let resolved = session.resolved, plan = resolved.plan
+        let parts = Array(Set(resolved.singers.map { resolved.score.parts[resolved.lines[$0].partIndex].id })).sorted()
+        guard !parts.isEmpty else { throw SessionError(.usage, "no line of yours to show alone: expected --part") }
+        let engraving = try Engraving.of(score: plan.score, transpose: plan.transpose, parts: parts)
+        let score = ViewScore(engraving, resolved: resolved, notes: session.notes, transpose: plan.transpose)
+        let made = (
+            setup: Self.setup(session, score),
+            engravings: PageEngravings(score: plan.score, transpose: plan.transpose, parts: parts, base: engraving)
+        )
+        return alone.withLock { kept in
+            if kept == nil { kept = made }
+            return kept!
+        }
     }
 
     /// Follows `session` from now on: made before the session starts, it misses none of its events.
@@ -141,6 +184,7 @@ public final class SessionFeed: @unchecked Sendable {
             ("paused", .bool(snapshot.paused)), ("pass", .int(snapshot.pass)),
             // What differs from playing on (paused, a loop, muted, locked), in the words the terminal shows too.
             ("flags", .array(snapshot.flags.map(JSON.string))),
+            ("loop", snapshot.loop.map { .array([.string($0.first), .string($0.last)]) } ?? .null),
             ("current", snapshot.current.map { .int($0.index) } ?? .null), ("sung", JSON(snapshot.sung)),
             ("trace", .array(snapshot.trace.filter { $0.time > traceAfter }.map { .array([.number($0.time), .number($0.midi)]) })),
             ("results", .array(results.map(Self.result))), ("accuracy", .string(snapshot.accuracy)), ("ended", .bool(snapshot.ended)),
@@ -164,7 +208,9 @@ public final class SessionFeed: @unchecked Sendable {
             case "pause": .togglePause
             case "step": incoming.by.map { .step(measures: $0) }
             case "seek": incoming.measure.map { .seek(measure: $0) }
-            case "loop": .toggleLoop
+            // Measures dragged across on the score, or typed: a loop of those; without them, the phrase's.
+            case "loop":
+                if let from = incoming.from, let to = incoming.to { .loop(measures: min(from, to)...max(from, to)) } else { .toggleLoop }
             case "tempo": incoming.by.map { .tempo(by: $0) }
             case "mute": .toggleMute
             case "prompt": .promptNextNote
@@ -227,8 +273,10 @@ public final class SessionFeed: @unchecked Sendable {
                 .array(
                     byMeasure.keys.sorted().map { index in
                         let figures = byMeasure[index]!
+                        // By its number too, for an engraving of the singer's lines alone, whose ids differ.
                         return .array([
                             .string(score.engraving.measures[index].id), .number(100 * Double(figures.right) / Double(figures.all)),
+                            .string(score.engraving.measures[index].number),
                         ])
                     })
             ),

@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirLibrary
+import ChoirPractice
 import ChoirScore
 import ChoirServer
 import ChoirSession
@@ -9,7 +10,8 @@ import ChoirSession
 ///
 /// The query names the piece by its library path and says the rest as `choir play` would:
 /// `path=…&mine=Tenor&mine=Bass&volume=Tenor:40&mute=Alto&solo=Bass&instrument=Soprano:Flute&transpose=-2&tempo=80`,
-/// and `countin=1`, `click=1`.
+/// and `countin=1` (with `countinpitch=0`, the count-in without my lines' first notes), `click=1`; a take sung live
+/// also takes `headphones=1` (the microphone does not hear the mix, as `--headphones`).
 enum StudioPiece {
     /// The plan `request`'s query describes, for a piece of `library` (a path that is not one is refused, so that
     /// the page reads nothing else on the disk).
@@ -34,8 +36,9 @@ enum StudioPiece {
         plan.instruments = try pairs("instrument").map { ($0.line, $0.value) }
         plan.muted = values("mute", request)
         plan.soloed = values("solo", request)
-        // A bar of clicks first, with my first note; a click throughout.
+        // A bar of clicks first, with my lines' first notes unless asked not to; a click throughout.
         plan.countIn = request.query("countin") == "1"
+        plan.countInPitch = request.query("countinpitch") != "0"
         plan.click = request.query("click") == "1"
         if let text = request.query("transpose") {
             guard let semitones = Int(text) else { throw SessionError(.usage, "transposition \(text): expected -12 to 12 semitones") }
@@ -65,6 +68,42 @@ enum StudioPiece {
             ("instruments", .array(GeneralMIDI.programNames.map(JSON.string))),
             ("transpositions", .array(Score.transpositions.map(JSON.int))), ("tempo", .number(resolved.schedule.initialTempo.rounded())),
         ])
+    }
+
+    /// The notes ``PlaybackPlan/startingPitch`` sounds for `resolved`, in order: each line's name and its first
+    /// note, spelled in the key it is in.
+    static func startingPitch(_ resolved: ResolvedPlayback) -> JSON {
+        .array(
+            resolved.schedule.notes.compactMap { note in
+                note.line.map { line in
+                    let fifths = resolved.score.measures[note.measureIndex].key.fifths
+                    return .object([
+                        ("line", .string(resolved.lines[line].name)), ("note", .string(PitchName.name(midi: note.midi, key: fifths))),
+                        ("start", .number(note.start)), ("seconds", .number(note.end - note.start)),
+                    ])
+                }
+            })
+    }
+
+    /// Learn mode's passage and ladder, as `learn?…&from=6&to=7&target=90&start=70&step=10&passes=20` gives them:
+    /// the measures by printed number, the pass mark and the tempi in percent, the most passes in all.
+    static func learning(_ request: HTTPRequest) throws -> (Drill.Passage, Drill) {
+        guard let first = request.query("from"), !first.isEmpty else {
+            throw SessionError(.usage, "learn: expected the passage's first measure")
+        }
+        let last = request.query("to").flatMap { $0.isEmpty ? nil : $0 } ?? first
+        func number(_ name: String, _ fallback: Double, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
+            guard let text = request.query(name), !text.isEmpty else { return fallback }
+            guard let value = Double(text), range.contains(value) else {
+                throw SessionError(.usage, "\(what) \(text): expected \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
+            return value
+        }
+        let ladder = Drill(
+            start: try number("start", 70, 25...100, "starting tempo"), step: try number("step", 10, 1...75, "tempo step"),
+            passMark: try number("target", 90, 1...100, "target accuracy"),
+            maximumPasses: Int(try number("passes", 20, 1...100, "most passes")))
+        return (Drill.Passage(first: first, last: last, mistakes: 0), ladder)
     }
 
     private static func values(_ name: String, _ request: HTTPRequest) -> [String] {

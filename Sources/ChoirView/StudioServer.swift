@@ -11,10 +11,14 @@ import Foundation
 /// - `library.json` lists and searches the library (``LibraryQuery``, ``Library/found(_:)``), a POST to `library` adds
 ///   the score in its body (``Library/add(upload:named:into:)``);
 /// - `piece.json` says what a piece offers, `mix.wav` renders its mix as the piece screen sets it (``StudioPiece``,
-///   ``MixRender``), a POST to `play` plays it and one to `take` judges a take of it, from the file in its body or
-///   the microphone (``StudioSessions``); the session shows at `session/N/` in the score view's own page;
+///   ``MixRender``), a POST to `play` plays it (with `paused=1`, shows it held at its start) and one to `take` judges
+///   a take of it, from the file in its body or the microphone (``StudioSessions``); the session shows at
+///   `session/N/` in the score view's own page; a POST to `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
+/// - a POST to `learn` drills a passage up a tempo ladder, from takes POSTed to `takes` or the microphone, and
+///   `learn.json` says how far it has come (``StudioLearning``);
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
-///   marks a measure as `choir mark add` does.
+///   marks a measure as `choir mark add` does (one to `marks/remove`, `id=N`, rubs a mark out as `choir mark remove`);
+/// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).
 public final class StudioServer: Sendable {
     private let server: LoopbackServer
     private let sessions: StudioSessions
@@ -39,15 +43,43 @@ public final class StudioServer: Sendable {
         router.get("mix.wav") { Self.render(library, $0) }
         router.post("play") { request in
             Self.answer { () throws in
-                .object([("session", .int(try sessions.play(try StudioPiece.plan(request, library: library).resolve())))])
+                let resolved = try StudioPiece.plan(request, library: library).resolve()
+                return .object([("session", .int(try sessions.play(resolved, paused: request.query("paused") == "1")))])
+            }
+        }
+        router.post("pitch") { request in
+            Self.answer { () throws in
+                var plan = try StudioPiece.plan(request, library: library)
+                plan.startingPitch = true
+                let resolved = try plan.resolve()
+                return .object([("session", .int(try sessions.play(resolved))), ("notes", StudioPiece.startingPitch(resolved))])
             }
         }
         router.post("take") { request in
             Self.answer { () throws in
                 let plan = try StudioPiece.plan(request, library: library)
-                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request))))])
+                let headphones = request.query("headphones") == "1"
+                return .object([("session", .int(try sessions.practise(plan, take: try Self.take(request), headphones: headphones)))])
             }
         }
+        // Learn mode: takes sent ahead, one per pass, then the drill on the passage chosen, and how far it has come.
+        router.post("takes") { request in
+            Self.answer { () throws in
+                guard let file = try Self.take(request) else { throw SessionError(.usage, "an empty take: expected a recording") }
+                return .object([("take", .string(sessions.keep(upload: file)))])
+            }
+        }
+        router.post("learn") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                let (passage, ladder) = try StudioPiece.learning(request)
+                try sessions.learn(
+                    plan, passage: passage, ladder: ladder, takes: request.query.filter { $0.name == "take" }.map(\.value),
+                    headphones: request.query("headphones") == "1")
+                return .object([("passage", .string(passage.span))])
+            }
+        }
+        router.get("learn.json") { _ in Self.json(200, sessions.learning.withLock { $0 }?.json ?? .null) }
         router.get("progress.json") { request in
             Self.answer { () throws in try StudioProgress.json(try StudioPiece.plan(request, library: library).score, history: history) }
         }
@@ -59,6 +91,12 @@ public final class StudioServer: Sendable {
                 return .array(kept.map(StudioProgress.json))
             }
         }
+        router.post("marks/remove") { request in
+            Self.answer { () throws in
+                let plan = try StudioPiece.plan(request, library: library)
+                return StudioProgress.json(try history.removeMark(Int64(request.query("id") ?? "") ?? -1, of: plan.score))
+            }
+        }
         for (name, command) in [("pause", SessionCommand.togglePause), ("stop", .quit)] {
             router.post("session/:id/\(name)") { request in
                 guard let id = request.parameters["id"].flatMap(Int.init), sessions.send(command, to: id) else {
@@ -67,6 +105,7 @@ public final class StudioServer: Sendable {
                 return HTTPResponse(status: 204)
             }
         }
+        try StudioPlans.route(&router, library: library, history: history)
         try sessions.route(&router)
         do {
             server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", ViewServer.policy)])
@@ -82,6 +121,7 @@ public final class StudioServer: Sendable {
     /// Ends the session playing, if any, and stops serving, closing every connection.
     public func stop() {
         sessions.end()
+        sessions.discardUploads()
         server.stop()
     }
 

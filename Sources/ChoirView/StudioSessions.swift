@@ -1,4 +1,5 @@
 import ChoirBase
+import ChoirPractice
 import ChoirServer
 import ChoirSession
 import Foundation
@@ -28,6 +29,10 @@ final class StudioSessions: Sendable {
     }
 
     private let running = Locked<Running?>(nil)
+    /// Learn mode's drill, the latest (see ``learn(_:passage:ladder:takes:)``).
+    let learning = Locked<StudioLearning?>(nil)
+    /// Takes sent ahead for learn mode's passes, by the name the page was given for each.
+    private let uploads = Locked<[String: String]>([:])
     /// How long after the microphone the page painted what was sung, in the last live take that has ended (see
     /// ``SessionFeed/lag``).
     let lastLag = Locked<(median: Int, percentile95: Int, maximum: Int)?>(nil)
@@ -38,22 +43,25 @@ final class StudioSessions: Sendable {
 
     init(devices: StudioDevices) { self.devices = devices }
 
-    /// Plays `resolved`'s mix on the studio's output; returns the session's number.
-    func play(_ resolved: ResolvedPlayback) throws(SessionError) -> Int {
+    /// Plays `resolved`'s mix on the studio's output, or (`paused`) holds it at its start until it is played, its score
+    /// shown; returns the session's number.
+    func play(_ resolved: ResolvedPlayback, paused: Bool = false) throws(SessionError) -> Int {
         let engraving = try Self.engrave(resolved.plan)
         starting.lock()
         defer { starting.unlock() }
         // The session before lets the device go first.
         end()
         let session = try PlaybackSession(
-            resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, holdsAtEnd: true)
+            resolved, device: devices.output, sampleRate: devices.sampleRate, period: devices.period, startsPaused: paused,
+            holdsAtEnd: true)
         return try follow(session, engraving: engraving, take: nil) { () throws(SessionError) in try session.start() }
     }
 
     /// Judges a take of `playback`: the recording at `take` (which the session then owns, and which is removed if
-    /// none starts), else the studio's microphone with the mix on its output.
-    func practise(_ playback: PlaybackPlan, take: String?) throws(SessionError) -> Int {
+    /// none starts), else the studio's microphone with the mix on its output (which with `headphones` it does not hear).
+    func practise(_ playback: PlaybackPlan, take: String?, headphones: Bool = false) throws(SessionError) -> Int {
         var plan = PracticePlan(playback: playback)
+        plan.loudspeakers = !headphones
         if let take {
             plan.input = .take(take)
         } else {
@@ -71,6 +79,78 @@ final class StudioSessions: Sendable {
         } catch {
             if let take { try? FileManager.default.removeItem(atPath: take) }
             throw error
+        }
+    }
+
+    /// Keeps a take sent ahead (at `file`, which the studio then owns) for learn mode; returns the name to ask for it by.
+    func keep(upload file: String) -> String {
+        let name = UUID().uuidString
+        uploads.withLock { $0[name] = file }
+        return name
+    }
+
+    /// Removes the takes sent ahead that no drill has taken.
+    func discardUploads() {
+        for file in uploads.withLock({ uploads in
+            defer { uploads.removeAll() }
+            return uploads.values
+        }) {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
+    /// Learn mode: drills `passage` of `playback`'s line up `ladder` (``DrillSession``), each pass the running
+    /// session in turn; the singer is the takes sent ahead under `names`, one per pass, or the microphone with the mix
+    /// on the output (which with `headphones` it does not hear).
+    func learn(_ playback: PlaybackPlan, passage: Drill.Passage, ladder: Drill, takes names: [String], headphones: Bool = false)
+        throws(SessionError)
+    {
+        let kept = uploads.withLock { uploads in names.map { uploads.removeValue(forKey: $0) } }
+        let takes = kept.compactMap { $0 }
+        do throws(SessionError) {
+            guard takes.count == names.count else { throw SessionError(.usage, "a take that was not sent: expected one sent to takes") }
+            var plan = PracticePlan(playback: playback)
+            plan.loudspeakers = !headphones
+            plan.input = .device(devices.input)
+            if takes.isEmpty { plan.output = MixDestination(devices.output) }
+            plan.sampleRate = devices.sampleRate
+            let engraving = try Self.engrave(playback)
+            starting.lock()
+            defer { starting.unlock() }
+            end()
+            let drill = try DrillSession(plan, ladder: ladder, passage: passage, takes: takes)
+            let learning = StudioLearning(drill, passage: passage, ladder: ladder)
+            self.learning.withLock { $0 = learning }
+            let events = drill.events()
+            drill.start()
+            Task.detached { [self] in
+                for await event in events {
+                    learning.apply(event)
+                    if case .passBegan(let pass) = event { show(pass, of: learning, engraving: engraving) }
+                }
+                for take in takes { try? FileManager.default.removeItem(atPath: take) }
+            }
+        } catch {
+            for take in takes { try? FileManager.default.removeItem(atPath: take) }
+            throw error
+        }
+    }
+
+    /// Makes a drill's pass the running session and starts it; once the studio has moved on, the pass ends at once
+    /// (and the drill with it).
+    private func show(_ pass: DrillSession.Pass, of learning: StudioLearning, engraving: Engraving) {
+        starting.lock()
+        defer { starting.unlock() }
+        guard !learning.isAbandoned else {
+            pass.session.send(.quit)
+            try? pass.session.start()
+            return
+        }
+        endRunning()
+        if let id = try? follow(
+            pass.session, engraving: engraving, take: nil, start: { () throws(SessionError) in try pass.session.start() })
+        {
+            learning.shown(pass: pass.number, as: id)
         }
     }
 
@@ -109,8 +189,13 @@ final class StudioSessions: Sendable {
         running.withLock { running in running.flatMap { String($0.id) == id ? $0.feed : nil } }
     }
 
-    /// Ends the running session, if any, and lets its tabs go.
+    /// Ends the running session, if any, and lets its tabs go; a drill in learn mode ends with it.
     func end() {
+        learning.withLock { $0 }?.abandon()
+        endRunning()
+    }
+
+    private func endRunning() {
         guard
             let ended = running.withLock({ running in
                 defer { running = nil }
@@ -130,11 +215,11 @@ final class StudioSessions: Sendable {
         try router.serve(page: "view.html", files: ["view.js", "view.css"], at: "session/:id/")
         router.get("session/:id/score.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
-            return HTTPResponse(contentType: "application/json", body: Array(feed.setup.utf8))
+            return feed.respondSetup(request)
         }
         router.get("session/:id/engraving.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }
-            return feed.engravings.respond(request)
+            return feed.respondEngraving(request)
         }
         router.webSocket("session/:id/live") { [self] socket in
             guard let feed = feed(socket.request.parameters["id"]) else {

@@ -5,11 +5,15 @@ import Foundation
 /// The tabs watching one session, each on its WebSocket: one writer sends them all the same messages (a tab that
 /// joins late is first sent the whole state), and what the tabs send comes back to one handler.
 public final class ViewHub: Sendable {
-    /// A message from a tab: a command (`{"command":"tempo","by":5}`) or a frame painted (`{"painted":12}`).
+    /// A message from a tab: a command (`{"command":"tempo","by":5}`, `{"command":"loop","from":3,"to":5}`) or a
+    /// frame painted (`{"painted":12}`).
     public struct Incoming: Decodable, Sendable {
         public var command: String?
         public var by: Int?
         public var measure: Int?
+        /// A loop's first and last measures as played.
+        public var from: Int?
+        public var to: Int?
         public var painted: Int?
     }
 

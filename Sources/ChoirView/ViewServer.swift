@@ -16,8 +16,8 @@ public final class ViewServer: Sendable {
     public init(_ feed: SessionFeed, limits: ServerLimits = ServerLimits()) throws(SessionError) {
         var router = Router()
         try router.serve(page: "view.html", files: ["view.js", "view.css"])
-        router.get("score.json", Router.text(feed.setup, type: "application/json"))
-        router.get("engraving.json") { feed.engravings.respond($0) }
+        router.get("score.json") { feed.respondSetup($0) }
+        router.get("engraving.json") { feed.respondEngraving($0) }
         router.webSocket("live") { feed.hub.open($0) }
         do {
             server = try LoopbackServer(router: router, limits: limits, headers: [("Content-Security-Policy", Self.policy)])

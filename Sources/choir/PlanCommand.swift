@@ -58,6 +58,9 @@ extension Choir {
             @Option(help: "How many times through, 1 to 20.")
             var passes = 1
 
+            @Option(help: "What to remember when singing it, shown with the item.")
+            var notes: String?
+
             func validate() throws {
                 typealias Item = RehearsalPlan.Item
                 if parts.names.count != 1 {
@@ -75,7 +78,7 @@ extension Choir {
             func run() throws {
                 let item = RehearsalPlan.Item(
                     piece: score, line: parts.names[0], from: from, to: to, tempo: tempo, transpose: transpose, passes: passes)
-                let plan = try failing { try openPlans().add(item, to: name) }
+                let plan = try failing { try openPlans().add(item, to: name, notes: notes) }
                 FileOutput.write("'\(plan.name)', item \(plan.items.count): \(plan.items.last!.summary)\n")
             }
         }

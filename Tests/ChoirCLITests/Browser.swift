@@ -49,6 +49,8 @@ final class Browser {
     /// Resizes the window, as its user would.
     func resize(width: Int, height: Int) throws { try ask(["viewport": [width, height]]) }
     func key(_ key: String) throws { try ask(["key": key]) }
+    /// Presses the mouse's button at `from`, moves to `to` and lets go, as a hand drags.
+    func drag(from: [Double], to: [Double]) throws { try ask(["drag": [from, to]]) }
     /// Chooses `files` in the file input `selector`, as its dialog would.
     func choose(_ selector: String, files: [String]) throws { try ask(["choose": selector, "files": files]) }
 

@@ -179,6 +179,21 @@ struct PlanCommandTests {
     }
 
     /// A name with quotes, a backslash, a tab and letters beyond ASCII comes back from its file as it went.
+    /// An item's notes, given to `plan add`, are shown with it and written to the plan's file; blank notes are none.
+    @Test func anItemsNotesAreShownAndExported() throws {
+        let data = try PracticeCommandTests.dataHome()
+        #expect(try Self.plan(["new", "Vespers"], data).status == 0)
+        #expect(try Self.plan(["add", "Vespers", CLI.example, "--part", "alto", "--notes", " start softly "], data).status == 0)
+        #expect(try Self.plan(["add", "Vespers", CLI.example, "--part", "bass", "--notes", " "], data).status == 0)
+        #expect(
+            try Self.plan(["show", "Vespers"], data).stdout
+                == "Vespers\n  1. Amazing Grace — Alto, whole piece — start softly\n  2. Amazing Grace — Bass, whole piece\nNever run.\n")
+        let exported = try Self.plan(["export", "Vespers"], data).stdout
+        #expect(
+            exported.contains("part = \"Alto\"\npasses = 1\nnotes = \"start softly\"\n")
+                && exported.components(separatedBy: "notes =").count == 2)
+    }
+
     @Test func aPlanComesBackFromItsFile() throws {
         let data = try PracticeCommandTests.dataHome()
         let name = "Lessons & \"Carols\"\\2\tNoël"
@@ -206,7 +221,7 @@ struct PlanCommandTests {
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempi = 80\n",
-            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose or passes"
+            "plan.toml: item 1 (line 2): unknown key 'tempi' (did you mean 'tempo'?): expected piece, part, from, to, tempo, transpose, passes or notes"
         ),
         (
             "name = \"A\"\n[[item]]\npiece = \"x\"\nline = \"T\"\ntempo = 900\n",

@@ -336,6 +336,10 @@ final class TerminalSession {
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.1)
         }
+        // Not a failure by itself (the caller's expectations say what was wanted), but what scrolled off the
+        // screen, such as a crash's message, is kept in the log.
+        let history = (try? tmux(["capture-pane", "-p", "-S", "-"])) ?? ""
+        FileHandle.standardError.write(Data("terminal \(socket) timed out; its history:\n\(history)\n".utf8))
         return last
     }
 }

@@ -36,6 +36,13 @@ import Testing
         return try browser.eval("[...document.querySelectorAll('#pieces h2')].map((h) => h.textContent)") as? [String] ?? []
     }
 
+    /// How many of the controls `selector` finds have no name a screen reader says.
+    static func unnamed(_ browser: Browser, _ selector: String) throws -> Int {
+        try browser.eval(
+            "[...document.querySelectorAll(\(literal(selector)))].filter((e) => !(e.labels?.length || e.textContent.trim() || e.getAttribute('aria-label'))).length"
+        ) as? Int ?? -1
+    }
+
     static func literal(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
     }
@@ -129,10 +136,7 @@ import Testing
                 == "--lowest H2: expected a note such as D3, F#4 or B♭3")
 
         // Every control has a name, and Tab reaches each in order.
-        let unnamed = try browser.eval(
-            "[...document.querySelectorAll('input, button')].filter((e) => !(e.labels?.length || e.textContent.trim() || e.getAttribute('aria-label'))).length"
-        )
-        #expect(unnamed as? Int == 0)
+        #expect(try Self.unnamed(browser, "input, button") == 0)
         _ = try browser.eval("(() => { document.activeElement?.blur(); window.focus(); return true })()")
         var reached: [String] = []
         for _ in 0..<7 {
@@ -235,10 +239,13 @@ import Testing
 
         // Tenor and Bass as mine; Play, silently on the music's true time.
         for line in ["Tenor", "Bass"] { _ = try browser.eval("document.querySelector('[aria-label=\"\(line) is mine\"]').click()") }
-        _ = try browser.eval("document.querySelector('#play').click()")
+        // The score shown when the piece opened was held at its start; Play plays anew.
+        #expect(try browser.eval("document.querySelector('#session-state').textContent") as? String == "the score, held at its start")
+        _ = try browser.eval("(() => { window.before = session; document.querySelector('#play').click(); return true })()")
         #expect(
             try browser.wait(
-                "!document.querySelector('#score').hidden && /^m\\. \\d/.test(\(Self.frame).querySelector('#where')?.textContent ?? '')"))
+                "session !== window.before && \(Self.frame).location.pathname.endsWith(`/session/${session}/`) && /^m\\. \\d/.test(\(Self.frame).querySelector('#where')?.textContent ?? '')"
+            ))
         let staves = try #require(
             try browser.eval(
                 "[1, 2, 3, 4].map((n) => \(Self.frame).querySelectorAll(`g.staff[data-n=\"${n}\"] g.note.mine`).length)") as? [Int])
@@ -326,7 +333,8 @@ import Testing
         _ = try browser.eval("document.querySelector('#mark-text').value = \"breathe after 'grace'\"")
         _ = try browser.eval("document.querySelector('#mark-form button[type=submit]').click()")
         #expect(try browser.wait("document.querySelectorAll('#marks li[data-mark]').length === 1"))
-        #expect(try browser.eval("document.querySelector('#marks li').textContent") as? String == "m. 5 (Tenor): breathe after 'grace'")
+        #expect(
+            try browser.eval("document.querySelector('#marks li span').textContent") as? String == "m. 5 (Tenor): breathe after 'grace'")
         print(
             "studio: resident memory with the example open, played and a take judged: \(try Self.residentKiB(viewing.process.processIdentifier) / 1024) MiB"
         )

@@ -21,20 +21,21 @@ struct RehearsalPlansTests {
         let store = try RehearsalPlans(path: folder + "/history.sqlite")
         #expect(try store.listing() == "No plans; make one with `choir plan new NAME`.\n")
         let first = RehearsalPlan.Item(piece: "Hymn", line: "Tenor", from: "3", to: "8", tempo: 80, passes: 2)
-        let second = RehearsalPlan.Item(piece: "Carol", line: "Bass")
+        let second = RehearsalPlan.Item(piece: "Carol", line: "Bass", notes: "breathe after 'joy'")
         try store.save(RehearsalPlan(name: "advent", items: [first, second]), replacing: false)
         try store.save(RehearsalPlan(name: "Solo", items: [second]), replacing: false)
         #expect(try store.listing() == "advent: 2 items, never run\nSolo: 1 item, never run\n")
         #expect(
             try store.shown(named: "advent")
-                == "advent\n  1. Hymn — Tenor, mm. 3–8 at 80%, 2 passes\n  2. Carol — Bass, whole piece\nNever run.\n")
+                == "advent\n  1. Hymn — Tenor, mm. 3–8 at 80%, 2 passes\n  2. Carol — Bass, whole piece — breathe after 'joy'\nNever run.\n"
+        )
         #expect(try store.summaries(of: "advent") == "")
         let refused = #expect(throws: RehearsalPlans.Problem.self) { try store.remove(item: 3, of: "advent") }
         #expect(refused?.description == "--item 3: 'advent' has 2 items: expected 1 to 2")
         let (kept, removed) = try store.remove(item: 1, of: "advent")
         #expect(removed == first && kept.items == [second])
         #expect(try store.plan(named: "advent").items == [second])
-        #expect(try store.shown(named: "Solo") == "Solo\n  1. Carol — Bass, whole piece\nNever run.\n")
+        #expect(try store.shown(named: "Solo") == "Solo\n  1. Carol — Bass, whole piece — breathe after 'joy'\nNever run.\n")
     }
 
     /// A plan's file that is not there cannot be read (the file is missing); one that is not UTF-8 was read and

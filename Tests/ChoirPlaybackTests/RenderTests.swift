@@ -198,6 +198,42 @@ struct RenderTests {
         #expect(left[0..<108000].contains { abs($0) > 0.01 })
     }
 
+    /// With several lines of mine, the count-in gives each one's first note (the tenor's G3, the bass's G2), or none
+    /// when asked not to; the starting pitch is those notes alone, one after another, and rendered on a piano each is
+    /// heard at its pitch (the soprano's D4, then the tenor's G3).
+    @Test func theStartingPitchIsEachOfMyLinesFirstNote() throws {
+        var options = PlaybackOptions()
+        options.countIn = true
+        options.click = true
+        options.singer = 2
+        options.singers = [2, 3]
+        let full = try Schedule(score: Self.example, lines: Self.example.lines, options: options)
+        let cues = full.notes.filter { $0.line != nil && $0.start < 0 }
+        #expect(cues.map(\.midi) == [55, 43] && cues.allSatisfy { $0.start == -full.preroll })
+        options.countInPitch = false
+        #expect(
+            try Schedule(score: Self.example, lines: Self.example.lines, options: options).notes.allSatisfy {
+                $0.line == nil || $0.start >= 0
+            })
+
+        let pitch = full.startingPitch(of: [2, 3])
+        #expect(pitch.notes.map(\.midi) == [55, 43] && pitch.notes.map(\.line) == [2, 3])
+        #expect(pitch.notes.map(\.start) == [0, 1.75] && pitch.notes.map(\.end) == [1.5, 3.25])
+        #expect(pitch.preroll == 0 && pitch.length == 3.25 && pitch.lyrics.isEmpty)
+
+        let sounded = full.startingPitch(of: [0, 2])
+        let renderer = try SynthRenderer(
+            soundFont: try SoundFont.locate(explicit: nil, environment: ProcessInfo.processInfo.environment),
+            sampleRate: Self.rate, schedule: sounded, programs: [0, 0, 0, 0], mixer: Mixer(lineCount: 4))
+        let (left, _) = renderer.renderAll()
+        let frames = try PitchTrackers.track(signal: left, configuration: .init(sampleRate: Double(Self.rate)))
+        for (note, expected) in zip(sounded.notes, [62.0, 55.0]) {
+            let heard = frames.filter { $0.time > note.start + 0.2 && $0.time < note.end - 0.2 && $0.isVoiced }
+                .map { 69 + 12 * log2($0.frequency / 440) }.sorted()
+            #expect(heard.count > 10 && abs(heard[heard.count / 2] - expected) < 0.3, "\(expected): \(heard)")
+        }
+    }
+
     @Test func clickThroughout() throws {
         var options = PlaybackOptions()
         options.click = true

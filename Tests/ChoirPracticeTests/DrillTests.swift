@@ -15,6 +15,23 @@ struct DrillTests {
         #expect(tempos == [70, 80, 80, 90, 100])
         #expect(steps == [.faster, .again, .faster, .faster, .done])
         #expect(drill.passes == 5)
+        #expect(
+            drill.ladder == [
+                Drill.Step(tempo: 70, accuracies: [100], reached: true), Drill.Step(tempo: 80, accuracies: [80, 95], reached: true),
+                Drill.Step(tempo: 90, accuracies: [90], reached: true), Drill.Step(tempo: 100, accuracies: [100], reached: true),
+            ])
+        #expect(drill.ladder.map(\.passes) == [1, 2, 1, 1])
+    }
+
+    /// A pass mark of 80% and steps of 15%: 60, 75, 90, then 100 (never past the written tempo); a pass at 79% is
+    /// not enough. A tempo still being sung has not been reached.
+    @Test func theLadderClimbsToTheWrittenTempoAtTheChosenMark() {
+        var drill = Drill(start: 60, step: 15, passMark: 80)
+        #expect([79.0, 80, 85, 70].map { drill.record(accuracy: $0) } == [.again, .faster, .faster, .again])
+        #expect(drill.ladder.map(\.tempo) == [60, 75, 90] && drill.ladder.map(\.passes) == [2, 1, 1])
+        #expect(drill.ladder.map(\.reached) == [true, true, false])
+        #expect([drill.record(accuracy: 95), drill.record(accuracy: 100)] == [.faster, .done])
+        #expect(drill.ladder.map(\.tempo) == [60, 75, 90, 100] && drill.ladder.map(\.passes) == [2, 1, 2, 1])
     }
 
     @Test func aPassageNeverSungWellIsLeftAfterTheMaximumPasses() {

@@ -91,7 +91,7 @@ struct PlantedMistakeTests {
     /// Real voices the judge was not tuned on, with the other lines on a piano in the room 6 dB under the voice,
     /// which choir did not play and cannot take out: told to expect it (`--accompanied`), the session judges with YIN
     /// guided by the learned tracker, and at least 60% of mistakes get the right verdict and 60% of flagged notes
-    /// are planted (64% and 65% measured), with at most 4 notes in the right octave called `octave`. YIN alone calls
+    /// are planted (64% and 67% measured), with at most 4 notes in the right octave called `octave`. YIN alone calls
     /// dozens of them `octave` (`judge-figures checking --piano --db=-6 --tracker=yin`). Not yet as good as a dry take.
     @Test func aPianoInTheRoomIsHeardThrough() throws {
         let tally = try #require(

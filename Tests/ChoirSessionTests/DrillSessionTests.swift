@@ -16,12 +16,14 @@ struct DrillSessionTests {
 
     /// A pass sung right: the tenor's line alone on a clarinet, over `first`…`last` at `tempo`%, with the count-in
     /// a drill's pass (or a plan's item) plays, written to a WAV file.
-    static func rightPass(_ first: String, _ last: String, tempo: Double, in folder: String) throws -> String {
+    /// Transposed by `semitones`, every note is wrong.
+    static func rightPass(_ first: String, _ last: String, tempo: Double, in folder: String, semitones: Int = 0) throws -> String {
         var playback = PlaybackPlan(score: SessionEventTests.example, part: "tenor")
+        playback.transpose = semitones
         (playback.from, playback.to, playback.tempoPercent, playback.countIn) = (first, last, tempo, true)
         playback.soloed = ["tenor"]
         playback.myInstrument = "clarinet"
-        let path = "\(folder)/\(first)-\(last)-\(Int(tempo)).wav"
+        let path = "\(folder)/\(first)-\(last)-\(Int(tempo))\(semitones == 0 ? "" : "-\(semitones)").wav"
         try MixRender.wav(try playback.resolve(), to: path, sampleRate: 48000)
         return path
     }
@@ -108,6 +110,40 @@ struct DrillSessionTests {
         for await event in drill.events() { late.append(event) }
         #expect(late.count == 2)
         if case .began(let state) = late.first { #expect(state.passes.count == 5 && state.current == nil && state.outcome != nil) }
+    }
+
+    /// Learn mode: the passage the singer chose (mm. 6–7), no first pass, a ladder from 90% in steps of 10 with a
+    /// pass mark of 95%. The first pass sings a minor third high (wrong: again at 90%), the next two sing the
+    /// passage right at 90% and at 100%: the ladder took two passes at 90% and one at 100%, as each pass's end says.
+    @Test func aChosenPassageClimbsTheLadderToTheWrittenTempo() async throws {
+        let folder = try Self.folder()
+        let takes = [
+            try Self.rightPass("6", "7", tempo: 90, in: folder, semitones: 3), try Self.rightPass("6", "7", tempo: 90, in: folder),
+            try Self.rightPass("6", "7", tempo: 100, in: folder),
+        ]
+        let passage = Drill.Passage(first: "6", last: "7", mistakes: 0)
+        let drill = try DrillSession(Self.plan(), ladder: Drill(start: 90, step: 10, passMark: 95), passage: passage, takes: takes)
+        #expect(!drill.needsFirstPass)
+        let events = try await Self.follow(drill)
+        let described = events.map(Self.describe)
+        #expect(
+            described.count == 9 && described[3].hasPrefix("end mm. 6–7 ") && described[3].hasSuffix(" again 90")
+                && Array(described[4...]) == [
+                    "begin mm. 6–7 #2 at 90%", "end mm. 6–7 3/3 faster 100",
+                    "begin mm. 6–7 #3 at 100%", "end mm. 6–7 3/3 done -",
+                    "ended completed after 3",
+                ] && Array(described[..<3]) == ["began", "passages mm. 6–7", "begin mm. 6–7 #1 at 90%"], "\(described)")
+        let ladders = events.compactMap { if case .passEnded(let end) = $0 { end.ladder } else { nil } }
+        #expect(ladders.map { $0.map(\.tempo) } == [[90], [90], [90, 100]])
+        #expect(ladders.last?.map(\.passes) == [2, 1] && ladders.last?.map(\.reached) == [true, true])
+        #expect((ladders.first?.first?.accuracies.first ?? 100) < 95)
+    }
+
+    /// A passage the score does not have is refused as `--from`/`--to` refuse it.
+    @Test func aChosenPassageMustBeInTheScore() throws {
+        #expect(throws: SessionError.self) {
+            try DrillSession(Self.plan(), ladder: Drill(), passage: Drill.Passage(first: "6", last: "40", mistakes: 0))
+        }
     }
 
     /// A drill that runs out of recordings ends there, as failed, after the passes it had.

@@ -23,6 +23,8 @@ struct PlanItemsTests {
         #expect(try store.plan(named: "Advent") == plan)
         #expect(throws: SessionError.self) { try store.add(Self.item("99", "99"), to: "Advent") }
         #expect(try store.plan(named: "Advent").items.count == 1)
+        let noted = try store.add(Self.item("12", "12"), to: "Advent", notes: "  breathe after 'grace'  ")
+        #expect(noted.items.map(\.notes) == [nil, "breathe after 'grace'"])
     }
 
     /// A plan read from a file is checked item by item, as a run will check it: the first that cannot be sung is

@@ -6,6 +6,7 @@ One JSON request per line on standard input, one JSON answer per line on standar
   {"viewport": [W, H]}                     resize the window
   {"eval": "JS expression"}                its value
   {"key": "Space"}                         press a key (Playwright's names)
+  {"drag": [[X1, Y1], [X2, Y2]]}           press the mouse's button at one point, move to the other, let go
   {"choose": SELECTOR, "files": [PATH]}    choose files in a file input, as a person does in its dialog
   {"screenshot": PATH}                     a PNG of the viewport
   {"sent": N}                              the commands the page has sent on its WebSocket since the last such request,
@@ -36,6 +37,13 @@ with sync_playwright() as playwright:
                 answer = {"ok": True}
             elif "eval" in request:
                 answer = {"value": page.evaluate(request["eval"])}
+            elif "drag" in request:
+                (x1, y1), (x2, y2) = request["drag"]
+                page.mouse.move(x1, y1)
+                page.mouse.down()
+                page.mouse.move(x2, y2, steps=12)
+                page.mouse.up()
+                answer = {"ok": True}
             elif "choose" in request:
                 page.set_input_files(request["choose"], request["files"])
                 answer = {"ok": True}
