@@ -10,7 +10,8 @@ apt_packages := "pkg-config libcurl4-openssl-dev libturbojpeg0-dev libpng-dev po
 # The tests' and benchmarks' singers plant mistakes in real recordings with Rubber Band, and set speexdsp's echo
 # canceller beside choir's own.
 support_packages := "librubberband-dev"
-bench_packages := "libxml2-utils aubio-tools fluidsynth tmux " + support_packages
+# The studio's page is measured in Chromium through Playwright, as the tests drive it.
+bench_packages := "libxml2-utils aubio-tools fluidsynth tmux chromium " + support_packages
 # The HTML report's test opens it in a headless browser; the live view's tests drive it in tmux; the score view's
 # drive Chromium through Playwright.
 test_packages := "chromium tmux " + support_packages
@@ -178,7 +179,9 @@ _check-install:
 # loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
 # speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
 # check at two sizes, the scan's pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
-bench: build (_apt bench_packages)
+# The studio's page alone (first paint of a four-page SATB score, the delay from sound in to the page, the studio's
+# memory), after `just build`: `cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --target StudioPage`.
+bench: build (_apt bench_packages) (_pip "playwright==1.65.2")
     cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval librosa praat-parselmouth soundfile soxr
     Benchmarks/compare-readers.py

@@ -33,5 +33,7 @@ let package = Package(
             path: "Sources/make-singing-signals"),
         benchmark("ScoreReading", using: ["ChoirScore"]),
         benchmark("Library", using: ["ChoirLibrary", "ChoirScore"]),
+        // choir's release build and Chromium: the studio's page (first paint, memory) and the delay to it.
+        benchmark("StudioPage", using: []),
     ]
 )

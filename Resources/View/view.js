@@ -199,8 +199,9 @@ function apply(message) {
   $("#accuracy").textContent = message.accuracy;
   if (String(message.loop) !== String(looped)) showLoop(message.loop);
   document.body.dataset.time = message.time.toFixed(3);
-  // The paint that shows this message is reported back, so that choir can measure the view's delay.
-  requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence }), 0));
+  // The paint that shows this message is reported back with its moment on the wall clock (choir's, on this
+  // machine), so that choir can measure the view's delay without the report's own trip back.
+  requestAnimationFrame(() => setTimeout(() => send({ painted: message.sequence, at: performance.timeOrigin + performance.now() }), 0));
 }
 
 function paintVerdict(index) {

@@ -134,6 +134,12 @@ final class ClientSocket: @unchecked Sendable {
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
     }
 
+    /// Sends what the socket takes now, from any thread: the bytes sent, 0 if it takes none, nil once the socket is
+    /// closed or failed (the close cannot come between the check and the write, and so hit a descriptor reused).
+    func writeIfOpen(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        lock.withLock { open ? writeAvailable(bytes) : nil }
+    }
+
     /// Writes all of `bytes` by `deadline`; false if the client did not take them in time, went away, or the
     /// server is stopping (`interruptible`).
     func write(_ bytes: [UInt8], until deadline: Int, interruptible: () -> Bool) -> Bool {

@@ -1,8 +1,10 @@
 import Foundation
 
-/// One open WebSocket (RFC 6455): messages to the page are queued by any thread and sent by the connection's own,
-/// so that a tab that reads slowly holds up no one; one that falls `backlog` bytes behind is closed (1013), as is
-/// one silent through a ping. Messages from the page reach ``Handlers`` on the connection's thread.
+/// One open WebSocket (RFC 6455): a message to the page goes onto the socket from the thread that sends it when
+/// nothing is queued before it (no wait for the connection's thread to wake: a live session's state reaches the page
+/// sooner), and whatever the socket does not take at once is queued and sent by the connection's thread, so that a
+/// tab that reads slowly holds up no one; one that falls `backlog` bytes behind is closed (1013), as is one silent
+/// through a ping. Messages from the page reach ``Handlers`` on the connection's thread.
 public final class WebSocket: @unchecked Sendable {
     /// What to do with what the page sends, and when the socket has closed.
     public struct Handlers: Sendable {
@@ -29,6 +31,8 @@ public final class WebSocket: @unchecked Sendable {
     private var sentUpTo = 0
     /// The close the server asked for, not yet queued by the connection's thread.
     private var closeRequested: (code: UInt16, reason: String)?
+    /// Whether a close frame has been queued: nothing may be written after it.
+    private var closing = false
     private var ended = false
 
     init(request: HTTPRequest, socket: ClientSocket, limits: ServerLimits) {
@@ -59,7 +63,12 @@ public final class WebSocket: @unchecked Sendable {
     private func queue(_ frame: [UInt8]) {
         let queued = lock.withLock {
             guard !ended else { return false }
-            outbound += frame
+            var written = 0
+            if outbound.count == sentUpTo && closeRequested == nil && !closing {
+                written = frame.withUnsafeBytes { socket.writeIfOpen($0) } ?? 0
+            }
+            guard written < frame.count else { return false }
+            outbound += frame[written...]
             return true
         }
         if queued { socket.wakeUp() }
@@ -82,7 +91,10 @@ public final class WebSocket: @unchecked Sendable {
         func sendClose(_ code: UInt16, _ reason: String = "") {
             guard closeSent == nil else { return }
             closeSent = Clock.now()
-            lock.withLock { outbound += Frame.encode(opcode: Frame.close, Frame.closePayload(code, reason)) }
+            lock.withLock {
+                closing = true
+                outbound += Frame.encode(opcode: Frame.close, Frame.closePayload(code, reason))
+            }
         }
         while true {
             if stopping() {

@@ -8,7 +8,7 @@ import Foundation
 /// A session on the page, a practice session or the mix alone: the music it draws (``setup``), then every change
 /// the session's events bring sent to the tabs, at most 60 times a second for the position alone, each tab's
 /// commands passed to the session, and a practice session's report, which its last event carries. It measures how
-/// long after the microphone heard a sample the tabs painted it.
+/// long after the microphone heard a sample the tabs painted it, by the moment each tab says it painted.
 public final class SessionFeed: @unchecked Sendable {
     public let session: any SteeredSession
     public let score: ViewScore
@@ -200,7 +200,7 @@ public final class SessionFeed: @unchecked Sendable {
     private func receive(_ incoming: ViewHub.Incoming) {
         if let painted = incoming.painted {
             guard let heard = heardBySequence.withLock({ $0[painted] }) else { return }
-            lags.withLock { $0.add(nanoseconds: PracticeSession.clock() - heard) }
+            lags.withLock { $0.add(nanoseconds: Self.moment(painted: incoming.at) - heard) }
             return
         }
         let command: SessionCommand? =
@@ -218,6 +218,16 @@ public final class SessionFeed: @unchecked Sendable {
             default: nil
             }
         if let command { session.send(command) }
+    }
+
+    /// When a tab painted a frame, on the session's clock: the moment it says, taken from the wall clock it read to
+    /// the monotonic one, so that the trip of its report back is not counted; never later than the report came.
+    /// A tab that does not say, now.
+    static func moment(painted at: Double?) -> Int {
+        let now = PracticeSession.clock()
+        guard let at else { return now }
+        let ago = Int((Date().timeIntervalSince1970 * 1000 - at) * 1_000_000)
+        return now - max(0, ago)
     }
 
     private static func setup(_ session: any SteeredSession, _ score: ViewScore) -> String {

@@ -6,7 +6,7 @@ import Foundation
 /// joins late is first sent the whole state), and what the tabs send comes back to one handler.
 public final class ViewHub: Sendable {
     /// A message from a tab: a command (`{"command":"tempo","by":5}`, `{"command":"loop","from":3,"to":5}`) or a
-    /// frame painted (`{"painted":12}`).
+    /// frame painted (`{"painted":12,"at":…}`).
     public struct Incoming: Decodable, Sendable {
         public var command: String?
         public var by: Int?
@@ -15,6 +15,8 @@ public final class ViewHub: Sendable {
         public var from: Int?
         public var to: Int?
         public var painted: Int?
+        /// When the tab painted it, in ms since 1970 on its clock: the server's own, since it serves 127.0.0.1 alone.
+        public var at: Double?
     }
 
     private struct Tab {
