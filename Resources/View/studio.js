@@ -177,8 +177,10 @@ async function openPiece(path, item) {
   $("#library").hidden = true;
   $("#piece").hidden = false;
   $("#piece-title").focus();
+  // Asked for as the piece shows, before anything the singer can press, so that it never ends what they start.
+  const held = showScore();
   await progress();
-  await showScore();
+  await held;
 }
 
 /// The piece's sessions over time and its marks, as the history keeps them.
@@ -234,8 +236,19 @@ function showChanges(changes) {
   if (!changes.length) $("#changes").append(element("p", {}, "Two sessions of a line are needed to compare."));
 }
 
+// Requests that start a session, sent one after another in the order asked: the score held at its start as a
+// piece opens must not reach the engine after a drill or take asked for before it was answered, and end it.
+let sessionRequests = Promise.resolve();
+function inOrder(request) {
+  const sent = sessionRequests.then(request, request);
+  sessionRequests = sent.catch(() => {});
+  return sent;
+}
+
 /// Starts what `kind` says (play, take) with the piece's settings; the session's page shows beside.
-async function start(kind, body, paused) {
+function start(kind, body, paused) { return inOrder(() => startNow(kind, body, paused)); }
+
+async function startNow(kind, body, paused) {
   const query = pieceQuery();
   if (body) query.set("name", body.name);
   if (paused) query.set("paused", "1");
@@ -346,7 +359,7 @@ async function startLearning() {
     if (!answer.ok) return pieceProblem(said.error);
     query.append("take", said.take);
   }
-  const answer = await fetch(`${base}learn?${query}`, { method: "POST" });
+  const answer = await inOrder(() => fetch(`${base}learn?${query}`, { method: "POST" }));
   const said = await answer.json();
   if (!answer.ok) return pieceProblem(said.error);
   pieceProblem("");
@@ -508,7 +521,7 @@ $("#new-plan").addEventListener("submit", async (event) => {
 // The starting pitch: my lines' first notes through the engine's synthesizer, one after another, said as they are
 // sent; the score on the page stays as it is.
 async function startingPitch() {
-  const answer = await fetch(`${base}pitch?${pieceQuery()}`, { method: "POST" });
+  const answer = await inOrder(() => fetch(`${base}pitch?${pieceQuery()}`, { method: "POST" }));
   const said = await answer.json();
   if (!answer.ok) {
     pieceProblem(said.error);

@@ -62,7 +62,7 @@ public final class WebSocket: @unchecked Sendable {
 
     private func queue(_ frame: [UInt8]) {
         let queued = lock.withLock {
-            guard !ended else { return false }
+            guard !ended, !closing, closeRequested == nil else { return false }
             var written = 0
             if outbound.count == sentUpTo && closeRequested == nil && !closing {
                 written = frame.withUnsafeBytes { socket.writeIfOpen($0) } ?? 0

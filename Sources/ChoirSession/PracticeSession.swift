@@ -174,7 +174,13 @@ public final class PracticeSession: @unchecked Sendable {
             let started = try StreamThread("session") { [self] in finish(run()) }
             thread.withLock { $0 = started }
         } catch {
-            throw SessionError(.audio, "\(error)")
+            // The session's subscribers (a drill waiting on its pass, a page) hear that it ended, as they would
+            // had it failed on its thread.
+            let failure = SessionError(.audio, "\(error)")
+            let outcome = Outcome(report: header, ending: .failed(failure), historyFailure: recorder?.failure, recording: nil)
+            result.withLock { $0 = outcome }
+            broadcaster.finish(with: .ended(outcome))
+            throw failure
         }
     }
 

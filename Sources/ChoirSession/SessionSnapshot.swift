@@ -57,7 +57,7 @@ public struct SessionSnapshot: Sendable {
 
     /// The running accuracy over every note judged so far (each pass's), in the words every front end shows:
     /// "accuracy 93% (26 of 28 notes)", or "accuracy –" before the first verdict; where another tracker than the
-    /// needle's judges, how far the verdicts follow it: ", judged 0.18 s behind the needle".
+    /// needle's judges, how far the verdicts follow it: ", judged 0.24 s behind the needle".
     public var accuracy: String {
         let behind = judgeDelay.map { String(printf: ", judged %.2f s behind the needle", $0) } ?? ""
         guard let percentCorrect else { return "accuracy –" + behind }

@@ -222,12 +222,13 @@ public final class SessionFeed: @unchecked Sendable {
 
     /// When a tab painted a frame, on the session's clock: the moment it says, taken from the wall clock it read to
     /// the monotonic one, so that the trip of its report back is not counted; never later than the report came.
-    /// A tab that does not say, now.
+    /// A tab that does not say, or says a time over ten seconds ago (a page's clock is not choir's to trust), now.
     static func moment(painted at: Double?) -> Int {
         let now = PracticeSession.clock()
-        guard let at else { return now }
-        let ago = Int((Date().timeIntervalSince1970 * 1000 - at) * 1_000_000)
-        return now - max(0, ago)
+        guard let at, at.isFinite else { return now }
+        let ago = Date().timeIntervalSince1970 * 1000 - at
+        guard (0...10_000).contains(ago) else { return now }
+        return now - Int(ago * 1_000_000)
     }
 
     private static func setup(_ session: any SteeredSession, _ score: ViewScore) -> String {
