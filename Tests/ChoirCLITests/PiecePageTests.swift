@@ -127,20 +127,12 @@ extension PiecePageTests {
     /// (`learn.json`) do, the last pass's session is the one on the score with its report, and the drill is one
     /// session in the piece's progress. Every learn control has a name and Tab walks them in order.
     @Test func aPassageIsLearntUpATempoLadder() throws {
-        let data = try PracticeCommandTests.dataHome()
-        let folder = data + "/scores"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
-        let takes = [
-            try Self.pass(tempo: 90, wrong: true, in: data), try Self.pass(tempo: 90, in: data), try Self.pass(tempo: 100, in: data),
-        ]
-        let viewing = try ScoreViewTests.Viewing(
-            ["studio", folder, "--device", "none", "--input", "hw:99"], data: data, announced: StudioTests.announced)
-        let browser = try Browser()
-        try browser.open(viewing.address, width: 1400, height: 1000)
-        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
-        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
-        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        var takes: [String] = []
+        let (viewing, browser, _) = try StudioTests.examplePiece(["--device", "none", "--input", "hw:99"]) { data in
+            takes = [
+                try Self.pass(tempo: 90, wrong: true, in: data), try Self.pass(tempo: 90, in: data), try Self.pass(tempo: 100, in: data),
+            ]
+        }
         _ = try browser.eval("document.querySelector('[aria-label=\"Tenor is mine\"]').click()")
         let unnamed = try browser.eval(
             "[...document.querySelectorAll('#learn input, #learn button')].filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim())).length"
@@ -377,18 +369,8 @@ extension RealTimeTests {
     /// so, as `learn.json` does, and the drill is one session of the piece.
     @Test func theStudiosLearnModeIsSungLive() throws {
         let server = try Self.server()
-        let data = try PracticeCommandTests.dataHome()
-        let folder = data + "/scores"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
-        let viewing = try ScoreViewTests.Viewing(
-            ["studio", folder, "--device", "pulse:choir_test", "--input", "pulse:choir_test.monitor", "--period", "512"], data: data,
-            announced: StudioTests.announced, environment: server.environment)
-        let browser = try Browser()
-        try browser.open(viewing.address)
-        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
-        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
-        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        let (viewing, browser, _) = try StudioTests.examplePiece(
+            ["--device", "pulse:choir_test", "--input", "pulse:choir_test.monitor", "--period", "512"], environment: server.environment)
         _ = try browser.eval(
             """
             (() => { for (const name of ['Tenor is mine', 'Solo Tenor']) document.querySelector(`[aria-label="${name}"]`).click();

@@ -289,6 +289,9 @@ struct RealTimeTests {
 final class TerminalSession {
     let socket = "choir-test-\(UUID().uuidString)"
     let environment: [String: String]
+    /// Everything the command wrote to the terminal, escapes and all: a crash's message written on the alternate
+    /// screen is in no scrollback, only here.
+    let output: String
 
     init(_ command: [String], width: Int = 80, height: Int = 24, environment: [String: String]) throws {
         self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -297,17 +300,25 @@ final class TerminalSession {
         let line =
             command.map { "'\($0)'" }.joined(separator: " ")
             + "; echo \"[exit $?] $(stty -a | grep -o -- '-*icanon')\"; sleep 60"
+        output = FileManager.default.temporaryDirectory.appendingPathComponent(socket + ".out").path
         var status: Int32 = 0
+        // One client runs both commands, so the pipe is in place before the server reads the pane's first output.
         let client = try spawn(
             "/usr/bin/tmux",
-            ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line],
+            [
+                "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", CLI.root.path, line, ";",
+                "pipe-pane", "-o", "cat > '\(output)'",
+            ],
             environment: self.environment)
         waitpid(client, &status, 0)
         let running = try tmux(["has-session"])
         try #require(running.isEmpty, "tmux did not start: \(running)")
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: output)
+    }
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
@@ -340,6 +351,10 @@ final class TerminalSession {
         // screen, such as a crash's message, is kept in the log.
         let history = (try? tmux(["capture-pane", "-p", "-S", "-"])) ?? ""
         FileHandle.standardError.write(Data("terminal \(socket) timed out; its history:\n\(history)\n".utf8))
+        if let written = FileManager.default.contents(atPath: output) {
+            let text = String(decoding: written, as: UTF8.self).replacing(/\u{1B}\[[0-9;?]*[A-Za-z]/, with: "")
+            FileHandle.standardError.write(Data("the end of what it wrote:\n\(text.suffix(5000))\n".utf8))
+        }
         return last
     }
 }

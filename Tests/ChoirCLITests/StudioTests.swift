@@ -17,6 +17,25 @@ import Testing
         return (try ScoreViewTests.Viewing(["studio", folder], data: data, announced: announced), folder, data)
     }
 
+    /// The studio started with `options` on a folder holding only the example, and a browser on the example's piece
+    /// page with its mixer drawn; `prepare` is given the data's home before the studio starts.
+    static func examplePiece(
+        _ options: [String], environment: [String: String] = [:], prepare: (String) throws -> Void = { _ in }
+    ) throws -> (viewing: ScoreViewTests.Viewing, browser: Browser, data: String) {
+        let data = try PracticeCommandTests.dataHome()
+        let folder = data + "/scores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
+        try prepare(data)
+        let viewing = try ScoreViewTests.Viewing(["studio", folder] + options, data: data, announced: announced, environment: environment)
+        let browser = try Browser()
+        try browser.open(viewing.address)
+        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
+        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
+        #expect(try browser.wait("!document.querySelector('#piece').hidden && document.querySelectorAll('#mixer tbody tr').length === 4"))
+        return (viewing, browser, data)
+    }
+
     /// The titles of a `choir library search` with the studio's data.
     static func searched(_ arguments: [String], data: String) throws -> [String] {
         let result = try CLI.run(["library", "search", "--json"] + arguments, environment: ["XDG_DATA_HOME": data])
@@ -183,17 +202,7 @@ import Testing
     /// take chosen as a file is judged live on the engraved score with the report on it, the same accuracy the history
     /// keeps, which the piece's progress then lists; a click on a measure adds a mark to my line.
     @Test func aPieceIsMixedPlayedAndATakeJudgedFromThePage() throws {
-        let data = try PracticeCommandTests.dataHome()
-        let folder = data + "/scores"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
-        let viewing = try ScoreViewTests.Viewing(
-            ["studio", folder, "--device", "none", "--input", "hw:99"], data: data, announced: Self.announced)
-        let browser = try Browser()
-        try browser.open(viewing.address)
-        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
-        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
-        #expect(try browser.wait("!document.querySelector('#piece').hidden && document.querySelectorAll('#mixer tbody tr').length === 4"))
+        let (viewing, browser, data) = try Self.examplePiece(["--device", "none", "--input", "hw:99"])
         let named = try browser.eval(
             "['Tenor volume', 'Tenor instrument', 'Tenor is mine', 'Mute Tenor', 'Solo Tenor'].map((n) => document.querySelectorAll(`[aria-label=\"${n}\"]`).length)"
         )
@@ -348,7 +357,7 @@ import Testing
         #expect(try browser.wait("!document.querySelector('#piece-error').hidden"))
         #expect(
             try browser.eval("document.querySelector('#piece-error').textContent") as? String
-                == "\(folder)/amazing_grace.musicxml: measure 99 is not in the score: expected 0–16")
+                == "\(data)/scores/amazing_grace.musicxml: measure 99 is not in the score: expected 0–16")
 
         viewing.input.fileHandleForWriting.write(Data("\n".utf8))
         #expect(viewing.finish() == 0)
@@ -360,18 +369,8 @@ import Testing
     /// piece's progress; at its end the studio says how long after the microphone the page showed what was sung.
     @Test func aTakeSungLiveIsJudgedOnThePage() throws {
         let server = try RealTimeTests.server()
-        let data = try PracticeCommandTests.dataHome()
-        let folder = data + "/scores"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.root.path + "/" + CLI.example, toPath: folder + "/amazing_grace.musicxml")
-        let viewing = try ScoreViewTests.Viewing(
-            ["studio", folder, "--device", "pulse:choir_test", "--input", "pulse:choir_mic.monitor", "--period", "512"], data: data,
-            announced: Self.announced, environment: server.environment)
-        let browser = try Browser()
-        try browser.open(viewing.address)
-        #expect(try browser.wait("document.querySelectorAll('#pieces li').length === 1"))
-        _ = try browser.eval("document.querySelector('button[aria-label=\"Open Amazing Grace\"]').click()")
-        #expect(try browser.wait("document.querySelectorAll('#mixer tbody tr').length === 4"))
+        let (viewing, browser, data) = try Self.examplePiece(
+            ["--device", "pulse:choir_test", "--input", "pulse:choir_mic.monitor", "--period", "512"], environment: server.environment)
         for control in ["Tenor is mine", "Count-in"] {
             _ = try browser.eval(
                 "[...document.querySelectorAll('#piece input')].find((e) => e.getAttribute('aria-label') === '\(control)' || e.labels?.[0]?.textContent.trim() === '\(control)').click()"
