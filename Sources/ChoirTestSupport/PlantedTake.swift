@@ -129,6 +129,30 @@ public struct PlantedTake {
         return Performance(notes: notes, planted: planted, take: take, played: played, accompanied: accompanied)
     }
 
+    /// Judges `takes` at once, each as ``judge(bleed:canceller:options:kinds:tracker:)`` does with `bleed` in a
+    /// room of its own (seeded by the take's place, from 1); nil for a take that could not be judged.
+    public static func judge(
+        _ takes: [PlantedTake], bleed: Bleed, canceller: Canceller = .choir, kinds: [PlantedMistake] = PlantedMistake.allCases,
+        tracker: PitchTrackerKind = .auto
+    ) -> [Outcome?] {
+        nonisolated(unsafe) var outcomes = [Outcome?](repeating: nil, count: takes.count)
+        nonisolated(unsafe) let shared = takes
+        outcomes.withUnsafeMutableBufferPointer { results in
+            nonisolated(unsafe) let results = results
+            DispatchQueue.concurrentPerform(iterations: takes.count) { i in
+                var room = bleed
+                switch bleed {
+                case .loudspeakers(let decibels, _): room = .loudspeakers(decibels: decibels, room: UInt64(i + 1))
+                case .accompaniment(let decibels, let program, _):
+                    room = .accompaniment(decibels: decibels, program: program, room: UInt64(i + 1))
+                case .none: break
+                }
+                results[i] = try? shared[i].judge(bleed: room, canceller: canceller, kinds: kinds, tracker: tracker)
+            }
+        }
+        return outcomes
+    }
+
     /// Performs the take, with `bleed`, and judges it as a file session does, with `tracker` (by default as a session
     /// chooses: YIN guided by the learned tracker with an accompaniment choir did not play, else YIN).
     public func judge(

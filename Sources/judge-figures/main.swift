@@ -4,7 +4,6 @@
 import ChoirPitch
 import ChoirPractice
 import ChoirTestSupport
-import Dispatch
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -27,20 +26,7 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
     for (label, bleed) in bleeds {
         var groups: [String: Tally] = [:]
         var lines = [String](repeating: "", count: takes.count)
-        let outcomes = UnsafeMutableBufferPointer<PlantedTake.Outcome?>.allocate(capacity: takes.count)
-        outcomes.initialize(repeating: nil)
-        nonisolated(unsafe) let shared = outcomes
-        nonisolated(unsafe) let takes = takes
-        DispatchQueue.concurrentPerform(iterations: takes.count) { i in
-            var room = bleed
-            switch bleed {
-            case .loudspeakers(let decibels, _): room = .loudspeakers(decibels: decibels, room: UInt64(i + 1))
-            case .accompaniment(let decibels, let program, _):
-                room = .accompaniment(decibels: decibels, program: program, room: UInt64(i + 1))
-            case .none: break
-            }
-            shared[i] = try? takes[i].judge(bleed: room, canceller: canceller, tracker: tracker)
-        }
+        let outcomes = PlantedTake.judge(takes, bleed: bleed, canceller: canceller, tracker: tracker)
         for (i, take) in takes.enumerated() {
             guard let outcome = outcomes[i] else {
                 lines[i] = "  \(take.name): failed"
@@ -59,7 +45,6 @@ for set in sets.isEmpty ? [.tuning, .checking] : sets {
                 }
             }
         }
-        outcomes.deallocate()
         print("\(set.rawValue) set, \(label):")
         for line in lines { print(line) }
         for (group, tally) in groups.sorted(by: { $0.key < $1.key }) { print("  = \(group): \(tally)") }

@@ -1,7 +1,6 @@
 import ChoirPlayback
 import ChoirScore
 import ChoirTestSupport
-import Dispatch
 import Testing
 
 @testable import ChoirPractice
@@ -18,21 +17,7 @@ struct PlantedMistakeTests {
         _ bleed: PlantedTake.Bleed, kinds: [PlantedMistake] = PlantedMistake.allCases, only: (PlantedTake) -> Bool = { _ in true }
     ) throws -> [String: Tally] {
         let takes = try PlantedTake.catalogue(.checking).filter(only)
-        nonisolated(unsafe) var outcomes = [PlantedTake.Outcome?](repeating: nil, count: takes.count)
-        nonisolated(unsafe) let shared = takes
-        outcomes.withUnsafeMutableBufferPointer { results in
-            nonisolated(unsafe) let results = results
-            DispatchQueue.concurrentPerform(iterations: takes.count) { i in
-                var room = bleed
-                switch bleed {
-                case .loudspeakers(let decibels, _): room = .loudspeakers(decibels: decibels, room: UInt64(i + 1))
-                case .accompaniment(let decibels, let program, _):
-                    room = .accompaniment(decibels: decibels, program: program, room: UInt64(i + 1))
-                case .none: break
-                }
-                results[i] = try? shared[i].judge(bleed: room, kinds: kinds)
-            }
-        }
+        let outcomes = PlantedTake.judge(takes, bleed: bleed, kinds: kinds)
         var tallies: [String: Tally] = [:]
         for (take, outcome) in zip(takes, outcomes) {
             let outcome = try #require(outcome, "\(take.name) could not be judged")
