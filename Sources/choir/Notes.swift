@@ -8,8 +8,7 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.")
 
-        @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
-        var score: String
+        @OptionGroup var score: ScoreArgument
 
         /// Only these lines.
         @OptionGroup var parts: Parts
@@ -29,12 +28,12 @@ extension Choir {
         var json = false
 
         func run() throws {
-            let path = try LibraryTitles.path(score)
+            let path = try score.path()
             let listing: NoteListing
             do {
                 listing = try NoteListing(
                     file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !noRepeats, verse: verse)
-            } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score): \(problem)") }
+            } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score.score): \(problem)") }
             // JSON is UTF-8 whatever the locale.
             if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }

@@ -10,8 +10,7 @@ extension Choir.Plan {
         static let configuration = CommandConfiguration(
             abstract: "Run a plan's items in order, each a practice session with a count-in, then summarise the whole plan.")
 
-        @Argument(help: "The plan's name.")
-        var name: String
+        @OptionGroup var named: PlanName
 
         @OptionGroup var singer: SingerArguments
 
@@ -19,7 +18,7 @@ extension Choir.Plan {
 
         func run() async throws {
             let store = try openPlans()
-            let plan = try failing { try store.plan(named: name) }
+            let plan = try failing { try store.plan(named: named.name) }
             guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
             let running = try failing {
                 // Each item's piece from the library, the options' devices, its own mix file.

@@ -9,8 +9,7 @@ struct SoundFontOption: ParsableArguments {
 
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {
-    @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
-    var score: String
+    @OptionGroup var score: ScoreArgument
 
     /// Your lines: repeated for each line you sing (a descant as well, or Tenor 1 and Tenor 2); all are yours, and you
     /// are judged against the nearer where they sound together.
@@ -25,11 +24,7 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "Play at one quarter-note tempo throughout, in beats per minute.")
     var bpm: Double?
 
-    @Option(help: "First measure to play (its printed number).")
-    var from: String?
-
-    @Option(help: "Last measure to play (its printed number).")
-    var to: String?
+    @OptionGroup var range: MeasureRange
 
     @Option(help: "Play the range this many times in all.")
     var loop: Int = 1
@@ -99,12 +94,11 @@ struct PlaybackArguments: ParsableArguments {
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        var plan = PlaybackPlan(score: try LibraryTitles.path(score), parts: parts.names)
+        var plan = PlaybackPlan(score: try score.path(), parts: parts.names)
         plan.unfolded = !noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm
-        plan.from = from
-        plan.to = to
+        (plan.from, plan.to) = (range.from, range.to)
         plan.passes = loop
         plan.countIn = countIn
         plan.click = click

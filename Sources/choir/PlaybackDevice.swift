@@ -25,7 +25,7 @@ struct PlaybackDevice: ParsableArguments {
         } catch  where error.kind == .deviceUnavailable {
             throw fail(
                 "\(error); without a sound card, add `--device none` (silence, on the music's time), or write the mix to a "
-                    + "file with `choir render \(playback.score.shellQuoted) -o mix.wav`",
+                    + "file with `choir render \(playback.score.score.shellQuoted) -o mix.wav`",
                 ExitStatus.deviceUnavailable)
         } catch {
             throw fail(error)

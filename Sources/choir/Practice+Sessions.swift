@@ -76,8 +76,3 @@ extension Choir.Practice {
         return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
     }
 }
-
-extension PracticeSession.Ending {
-    /// The failure that ended the session, if one did.
-    var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
-}

@@ -87,11 +87,10 @@ final class SessionScreen {
     }
 
     private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
-        var verdicts: [Int: Verdict] = [:]
-        for result in snapshot.results { verdicts[result.note.index] = result.verdict }
-        return LiveView.State(
+        LiveView.State(
             time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
-            tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
+            tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace,
+            verdicts: snapshot.verdicts,
             accuracy: snapshot.accuracy, locked: snapshot.locked)
     }
 
