@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir calibrate`: measures the round trip from the playback device to the capture device and stores it

@@ -5,6 +5,7 @@ import ChoirPractice
 import ChoirScan
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart.
 enum ExitStatus {
@@ -89,6 +90,11 @@ func fail(_ error: any Error) -> ExitCode {
 /// What `work` gives; an error it throws is said in one line (``fail(_:)``), to exit with its kind's status.
 func failing<T>(_ work: () throws -> T) throws -> T {
     do { return try work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
+}
+
+/// What `work` gives, as ``failing(_:)`` does, for work that awaits.
+func failingAsync<T>(_ work: () async throws -> T) async throws -> T {
+    do { return try await work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
 }
 
 /// Prints `message` on standard error as one line and exits with `status`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirLibrary
 import ChoirScore
+import ChoirTerminal
 
 extension Choir {
     /// `choir info`: what a score holds.

@@ -4,6 +4,7 @@ import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir library`: the singer's scores, added once, then listed, searched and named by title.

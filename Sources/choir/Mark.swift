@@ -3,6 +3,7 @@ import ChoirBase
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir mark`: the singer's pencil marks on their part, by measure.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirScore
+import ChoirTerminal
 
 extension Choir {
     /// `choir notes`: the sounding notes of a score or of one line.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirLibrary
 import ChoirSession
+import ChoirTerminal
 import Glibc
 
 extension Choir.Plan {
@@ -48,7 +49,9 @@ extension Choir.Plan {
                         opened = true
                         FileOutput.write("\(label(plan, step.index)): \(step.item.summary)\n")
                         Choir.Practice.warnOfHistory(step.session)
-                        let outcome = try await screen.run(step.session, context: label(plan, step.index), signals: signals)
+                        let outcome = try await failingAsync {
+                            try await screen.run(step.session, context: label(plan, step.index), signals: signals)
+                        }
                         ended = signals.received
                         screen.close()
                         failed = Choir.Practice.finish(

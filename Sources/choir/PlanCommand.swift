@@ -5,6 +5,7 @@ import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 import Glibc
 

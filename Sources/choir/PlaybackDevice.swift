@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirSession
+import ChoirTerminal
 
 /// The options of the commands that play the mix on a device (`play`, `view`), and opening it.
 struct PlaybackDevice: ParsableArguments {

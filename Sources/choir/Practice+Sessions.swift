@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirPractice
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 
 /// How every command that runs practice sessions (practice, its drill, a plan's run) opens them and says how they

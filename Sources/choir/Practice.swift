@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirPractice
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 import Glibc
 
@@ -114,7 +115,7 @@ extension Choir {
             let scoreView = view ? try ScoreView(session, open: openView) : nil
             defer { scoreView?.close() }
             let known = session.historyFailure
-            let outcome = try await screen.run(session, signals: signals)
+            let outcome = try await failingAsync { try await screen.run(session, signals: signals) }
             var signal = signals.received
             screen.close()
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: singer.verbose, allNotes: allNotes)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChoirSession
+import ChoirTerminal
 import Glibc
 
 extension Choir {
@@ -29,23 +30,5 @@ extension Choir {
                 }
             }
         }
-    }
-}
-
-/// A progress bar on standard error, for terminals.
-struct ProgressBar {
-    private var shown = -1
-
-    mutating func update(_ done: Int, of total: Int) {
-        let percent = total > 0 ? done * 100 / total : 100
-        guard percent != shown else { return }
-        shown = percent
-        let filled = percent * 30 / 100
-        FileOutput.write(
-            "\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%", to: 2)
-    }
-
-    func finish() {
-        FileOutput.write("\r\u{1B}[2K", to: 2)
     }
 }

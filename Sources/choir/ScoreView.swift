@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirSession
+import ChoirTerminal
 import ChoirView
 import FoundationEssentials
 import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirLibrary
 import ChoirSession
+import ChoirTerminal
 import ChoirView
 import FoundationEssentials
 
