@@ -97,16 +97,11 @@ extension Choir {
         @Option(help: "Also write the report as a self-contained HTML page to this file.")
         var html: String?
 
-        @Flag(help: "List every note with its verdict, not only the notes to work on.")
-        var allNotes = false
-
-        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
-        var verbose = false
+        @OptionGroup var detail: ReportDetail
 
         func run() throws {
             let report = try failing { try openHistory().report(session: session) }
-            FileOutput.write(
-                TerminalReport.render(report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            FileOutput.write(detail.render(report))
             try failing { try ReportFile.write(report, json: json, html: html) }
         }
     }

@@ -14,11 +14,7 @@ extension Choir {
         /// Only these lines.
         @OptionGroup var parts: Parts
 
-        @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
-        var noRepeats = false
-
-        @Option(help: "The lyric verse listed, from 1; a repeat goes on to the next verse.")
-        var verse = 1
+        @OptionGroup var order: PlayingOrder
 
         @OptionGroup var transposition: Transposition
 
@@ -33,7 +29,7 @@ extension Choir {
             let listing: NoteListing
             do {
                 listing = try NoteListing(
-                    file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !noRepeats, verse: verse)
+                    file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !order.noRepeats, verse: order.verse)
             } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score.score): \(problem)") }
             // JSON is UTF-8 whatever the locale.
             if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }

@@ -17,6 +17,8 @@ extension Choir.Plan {
 
         @OptionGroup var soundFont: SoundFontOption
 
+        @OptionGroup var detail: ReportDetail
+
         func run() async throws {
             let store = try openPlans()
             let plan = try failing { try store.plan(named: named.name) }
@@ -55,7 +57,7 @@ extension Choir.Plan {
                         ended = signals.received
                         screen.close()
                         failed = Choir.Practice.finish(
-                            outcome, printing: ended != SIGHUP, known: step.session.historyFailure, verbose: singer.verbose)
+                            outcome, printing: ended != SIGHUP, known: step.session.historyFailure, detail: detail)
                     case .ended(let outcome):
                         // A failure of the run's own (its store), not of an item's session, which has been said.
                         if case .failed(let error) = outcome.ending, outcome.items.last?.ending != outcome.ending { throw fail(error) }

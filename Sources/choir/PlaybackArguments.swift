@@ -15,8 +15,7 @@ struct PlaybackArguments: ParsableArguments {
     /// are judged against the nearer where they sound together.
     @OptionGroup var parts: Parts
 
-    @Flag(help: "Play in written order, ignoring repeats and jumps.")
-    var noRepeats = false
+    @OptionGroup var order: PlayingOrder
 
     @Option(help: "Scale the score's tempo, in percent (e.g. 80).")
     var tempo: Double?
@@ -61,9 +60,6 @@ struct PlaybackArguments: ParsableArguments {
 
     @OptionGroup var soundFont: SoundFontOption
 
-    @Option(help: "The lyric verse you sing (shown and kept), from 1; a repeat goes on to the next verse.")
-    var verse = 1
-
     @OptionGroup var transposition: Transposition
 
     func validate() throws {
@@ -83,7 +79,6 @@ struct PlaybackArguments: ParsableArguments {
             throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
         }
         if parts.isEmpty && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
-        if verse < 1 { throw ValidationError("--verse \(verse): expected a verse number from 1") }
     }
 
     /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
@@ -95,7 +90,7 @@ struct PlaybackArguments: ParsableArguments {
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
         var plan = PlaybackPlan(score: try score.path(), parts: parts.names)
-        plan.unfolded = !noRepeats
+        plan.unfolded = !order.noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm
         (plan.from, plan.to) = (range.from, range.to)
@@ -116,7 +111,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.othersVolume = othersVolume
         plan.soundFont = soundFont.soundfont
         plan.transpose = transposition.transpose
-        plan.verse = verse
+        plan.verse = order.verse
         return plan
     }
 

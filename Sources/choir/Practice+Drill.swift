@@ -20,7 +20,7 @@ extension Choir.Practice {
                     FileOutput.write(drill.firstPassNotice + "\n")
                     let outcome = try await failingAsync { try await screen.run(pass.session, signals: signals) }
                     let printing = signals.received != SIGHUP
-                    if let failed = Self.finish(outcome, printing: printing, known: known, verbose: singer.verbose, allNotes: allNotes) {
+                    if let failed = Self.finish(outcome, printing: printing, known: known, detail: detail) {
                         throw failed
                     }
                     continue

@@ -37,16 +37,14 @@ extension Choir.Practice {
     /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
     /// the failure that ended it, if one did, for once the report's files are written. A history failure other
     /// than `known` (said at the start) is named.
-    static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
+    static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, detail: ReportDetail)
         -> ExitCode?
     {
         if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
         if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
         if let take = outcome.recording { FileOutput.write(Self.recorded(take) + "\n", to: 2) }
         if printing {
-            FileOutput.write(
-                TerminalReport.render(
-                    outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            FileOutput.write(detail.render(outcome.report))
         }
         return outcome.ending.failure.map(ExitStatus.of)
     }

@@ -14,8 +14,7 @@ extension Choir {
         @Option(name: .shortAndLong, help: "The output file: OUT.wav, or OUT.mid for a MIDI file of the same mix.")
         var output: String
 
-        @Option(help: "Sample rate of the output, in Hz.")
-        var sampleRate = 48000
+        @OptionGroup var sampleRate: SampleRate
 
         func run() throws {
             guard let format = MixRender.Format(file: output) else {
@@ -25,7 +24,7 @@ extension Choir {
             var progress = isatty(2) == 1 ? ProgressBar() : nil
             defer { progress?.finish() }
             try failing {
-                try MixRender.write(resolved, as: format, to: output, sampleRate: sampleRate) { done, total in
+                try MixRender.write(resolved, as: format, to: output, sampleRate: sampleRate.hertz) { done, total in
                     progress?.update(done, of: total)
                 }
             }

@@ -23,3 +23,16 @@ struct JSONFlag: ParsableArguments {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 }
+
+/// The order a score is played in and the verse its lyrics follow: for playing it and for listing its notes.
+struct PlayingOrder: ParsableArguments {
+    @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
+    var noRepeats = false
+
+    @Option(help: "The lyric verse sung (shown, listed and kept), from 1; a repeat goes on to the next verse.")
+    var verse = 1
+
+    func validate() throws {
+        if verse < 1 { throw ValidationError("--verse \(verse): expected a verse number from 1") }
+    }
+}
