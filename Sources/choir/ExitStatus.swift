@@ -61,7 +61,8 @@ enum ExitStatus {
             switch error.kind {
             case .locked: tryAgain
             case .corrupt: dataError
-            case .noSuchSession: usage
+            case .noSuchSession, .current: usage
+            case .missing: noInput
             case .unusable: ioError
             }
         default: ExitCode.failure

@@ -71,16 +71,10 @@ extension Choir {
 
         /// Copies what can be read of the damaged history `file` into the current one, and says what came back.
         static func recover(from file: String) throws {
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw fail("\(file): no such file: expected a damaged history that choir set aside", ExitStatus.noInput)
-            }
             let history = try openHistory()
-            guard FileManager.default.fileExists(atPath: history.path),
-                realpath(file, nil).map({ String(cString: $0) }) != realpath(history.path, nil).map({ String(cString: $0) })
-            else {
-                throw usage("--recover \(file): this is the current history: expected a damaged one that choir set aside")
-            }
-            FileOutput.write(try failing { try HistoryRecovery.recover(from: file, into: history) })
+            do { FileOutput.write(try HistoryRecovery.recover(from: file, into: history)) } catch  where error.kind == .current {
+                throw usage("--recover \(error)")
+            } catch { throw fail(error) }
         }
     }
 
