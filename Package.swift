@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "ChoirLibrary", targets: ["ChoirLibrary"]),
         // The browser view: the engraved score (Verovio), served on loopback, in step with a session.
         .library(name: "ChoirView", targets: ["ChoirView"]),
+        // The terminal front end: raw keys, signals, and the live screen, tuner and status lines drawn as text.
+        .library(name: "ChoirTerminal", targets: ["ChoirTerminal"]),
         // The local server the browser front ends talk to: HTTP/1.1 and WebSocket on loopback, behind a token.
         .library(name: "ChoirServer", targets: ["ChoirServer"]),
         // A chat-completions client for the model the singer brings (OpenRouter or any compatible server).
@@ -111,6 +113,9 @@ let package = Package(
             name: "ChoirView",
             dependencies: ["ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirServer"],
             resources: [.copy("../../Resources/View")]),
+        // The terminal's plumbing (raw mode, keys, signals, the locale's output) and its drawing of a session's events:
+        // a front end, on ChoirSession's API alone.
+        .target(name: "ChoirTerminal", dependencies: ["ChoirBase", "ChoirFiles", "ChoirScore", "ChoirPractice", "ChoirSession"]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
         .target(
             name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
@@ -118,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "choir",
             dependencies: [
-                "ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirFiles",
+                "ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirTerminal", "ChoirFiles",
                 "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -145,6 +150,7 @@ let package = Package(
         .testTarget(name: "ChoirServerTests", dependencies: ["ChoirServer", "ChoirTestSupport"]),
         .testTarget(name: "ChoirScanTests", dependencies: ["ChoirScan", "ChoirModel", "ChoirScore", "CPNG"]),
         .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
+        .testTarget(name: "ChoirTerminalTests", dependencies: ["ChoirTerminal", "ChoirSession", "ChoirPractice", "ChoirScore", "ChoirTestSupport"]),
         .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore", "ChoirPractice", "ChoirTestSupport"]),
         .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirLibrary", "ChoirPitch", "ChoirTestSupport"]),
         .testTarget(

@@ -19,6 +19,10 @@ public final class PracticeHistory: Sendable {
             case corrupt
             /// No stored session has the number asked for.
             case noSuchSession
+            /// The file named is not there.
+            case missing
+            /// The history itself was named where another file was expected (to recover from).
+            case current
             /// Anything else: no space, no permission, a missing directory.
             case unusable
         }
@@ -26,6 +30,8 @@ public final class PracticeHistory: Sendable {
         public var kind: Kind
         public var reason: String
         public var description: String { "\(path): \(reason)" }
+
+        public init(path: String, kind: Kind, reason: String) { (self.path, self.kind, self.reason) = (path, kind, reason) }
     }
 
     /// One stored session, as `choir history` lists it.

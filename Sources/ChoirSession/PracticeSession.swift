@@ -26,6 +26,9 @@ public final class PracticeSession: @unchecked Sendable {
         case cancelled
         /// Something failed; what was judged until then is reported and kept all the same.
         case failed(SessionError)
+
+        /// The failure that ended the session, if one did.
+        public var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
     }
 
     /// A finished session: its report and how it ended.

@@ -64,6 +64,14 @@ public struct SessionSnapshot: Sendable {
         return "accuracy \(percentCorrect)% (\(correct) of \(results.count) notes)" + behind
     }
 
+    /// The latest verdict on each of the singer's notes judged so far, by the note's index: a note sung again in a
+    /// later pass shows how it went last.
+    public var verdicts: [Int: Verdict] {
+        var verdicts: [Int: Verdict] = [:]
+        for result in results { verdicts[result.note.index] = result.verdict }
+        return verdicts
+    }
+
     /// How many of the verdicts so far are right.
     public var correct: Int { results.count { $0.verdict.isCorrect } }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir calibrate`: measures the round trip from the playback device to the capture device and stores it
@@ -21,17 +22,11 @@ extension Choir {
         @Option(help: "The ALSA capture device (the microphone).")
         var inputDevice = "default"
 
-        @Option(help: "Sample rate, in Hz.")
-        var sampleRate = 48000
-
-        func validate() throws {
-            guard (8000...192_000).contains(sampleRate) else {
-                throw ValidationError("--sample-rate \(sampleRate): expected 8000 to 192000 Hz")
-            }
-        }
+        @OptionGroup var sampleRate: SampleRate
 
         func run() throws {
-            FileOutput.write(try failing { try LatencyCalibration.calibrate(output: device, input: inputDevice, sampleRate: sampleRate) })
+            FileOutput.write(
+                try failing { try LatencyCalibration.calibrate(output: device, input: inputDevice, sampleRate: sampleRate.hertz) })
         }
     }
 }

@@ -4,6 +4,7 @@ import ChoirFiles
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 import Dispatch
 import FoundationEssentials
 import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirModel
 import ChoirPractice
 import ChoirScore
+import ChoirTerminal
 
 extension Choir {
     /// `choir coach`: what a line's stored sessions show, in plain words.

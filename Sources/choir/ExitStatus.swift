@@ -5,31 +5,21 @@ import ChoirPractice
 import ChoirScan
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
-/// The exit statuses of sysexits.h, so that scripts can tell failures apart.
+/// The exit statuses of sysexits.h, so that scripts can tell failures apart; what each means is said once, where
+/// the singer reads it: `choir --help` (``Choir/configuration``).
 enum ExitStatus {
-    /// An option is out of range, conflicts with another, or names what the score does not have (EX_USAGE).
-    static let usage = ExitCode(64)
-    /// A score, take or history was read and is not usable (EX_DATAERR).
-    static let dataError = ExitCode(65)
-    /// An input file is missing or cannot be read (EX_NOINPUT).
-    static let noInput = ExitCode(66)
-    /// An audio device cannot be opened (scripts fall back to files), the model's server cannot be reached, or a tool
-    /// choir runs is missing (EX_UNAVAILABLE).
-    static let deviceUnavailable = ExitCode(69)
-    /// An output file cannot be written (EX_CANTCREAT).
-    static let cannotCreate = ExitCode(73)
-    /// An audio device failed during the session, or the history could not be written (EX_IOERR).
-    static let ioError = ExitCode(74)
-    /// Worth trying again: calibration did not hear its sweeps, another program holds the history, or the model's
-    /// server is busy, failing or too slow (EX_TEMPFAIL).
-    static let tryAgain = ExitCode(75)
-    /// The model's server refused the request, or answered with what is not a completion (EX_PROTOCOL).
-    static let protocolError = ExitCode(76)
-    /// The model's server refused the key or wants credit (EX_NOPERM).
-    static let noPermission = ExitCode(77)
-    /// No key where one is needed, or a configuration file that is unsafe or unreadable (EX_CONFIG).
-    static let configuration = ExitCode(78)
+    static let usage = ExitCode(64)  // EX_USAGE
+    static let dataError = ExitCode(65)  // EX_DATAERR
+    static let noInput = ExitCode(66)  // EX_NOINPUT
+    static let deviceUnavailable = ExitCode(69)  // EX_UNAVAILABLE
+    static let cannotCreate = ExitCode(73)  // EX_CANTCREAT
+    static let ioError = ExitCode(74)  // EX_IOERR
+    static let tryAgain = ExitCode(75)  // EX_TEMPFAIL
+    static let protocolError = ExitCode(76)  // EX_PROTOCOL
+    static let noPermission = ExitCode(77)  // EX_NOPERM
+    static let configuration = ExitCode(78)  // EX_CONFIG
 
     /// The status that tells scripts what kind of failure `error` is.
     static func of(_ error: any Error) -> ExitCode {
@@ -60,7 +50,8 @@ enum ExitStatus {
             switch error.kind {
             case .locked: tryAgain
             case .corrupt: dataError
-            case .noSuchSession: usage
+            case .noSuchSession, .current: usage
+            case .missing: noInput
             case .unusable: ioError
             }
         default: ExitCode.failure
@@ -89,6 +80,11 @@ func fail(_ error: any Error) -> ExitCode {
 /// What `work` gives; an error it throws is said in one line (``fail(_:)``), to exit with its kind's status.
 func failing<T>(_ work: () throws -> T) throws -> T {
     do { return try work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
+}
+
+/// What `work` gives, as ``failing(_:)`` does, for work that awaits.
+func failingAsync<T>(_ work: () async throws -> T) async throws -> T {
+    do { return try await work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
 }
 
 /// Prints `message` on standard error as one line and exits with `status`.

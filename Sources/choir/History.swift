@@ -4,6 +4,7 @@ import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 import Glibc
 
@@ -70,16 +71,10 @@ extension Choir {
 
         /// Copies what can be read of the damaged history `file` into the current one, and says what came back.
         static func recover(from file: String) throws {
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw fail("\(file): no such file: expected a damaged history that choir set aside", ExitStatus.noInput)
-            }
             let history = try openHistory()
-            guard FileManager.default.fileExists(atPath: history.path),
-                realpath(file, nil).map({ String(cString: $0) }) != realpath(history.path, nil).map({ String(cString: $0) })
-            else {
-                throw usage("--recover \(file): this is the current history: expected a damaged one that choir set aside")
-            }
-            FileOutput.write(try failing { try HistoryRecovery.recover(from: file, into: history) })
+            do { FileOutput.write(try HistoryRecovery.recover(from: file, into: history)) } catch  where error.kind == .current {
+                throw usage("--recover \(error)")
+            } catch { throw fail(error) }
         }
     }
 
@@ -96,16 +91,11 @@ extension Choir {
         @Option(help: "Also write the report as a self-contained HTML page to this file.")
         var html: String?
 
-        @Flag(help: "List every note with its verdict, not only the notes to work on.")
-        var allNotes = false
-
-        @Flag(help: "Say everything: every interval against the chord, not just those sung furthest off.")
-        var verbose = false
+        @OptionGroup var detail: ReportDetail
 
         func run() throws {
             let report = try failing { try openHistory().report(session: session) }
-            FileOutput.write(
-                TerminalReport.render(report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            FileOutput.write(detail.render(report))
             try failing { try ReportFile.write(report, json: json, html: html) }
         }
     }

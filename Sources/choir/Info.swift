@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirLibrary
 import ChoirScore
+import ChoirTerminal
 
 extension Choir {
     /// `choir info`: what a score holds.
@@ -12,8 +13,7 @@ extension Choir {
         @Argument(help: "MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) files, or titles in the library.")
         var scores: [String]
 
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        @OptionGroup var output: JSONFlag
 
         @OptionGroup var transposition: Transposition
 
@@ -26,14 +26,14 @@ extension Choir {
                 case .failure(let error):
                     failed = failed ?? fail(error)
                 case .success(let summary):
-                    if json {
+                    if output.json {
                         summaries.append(summary.json)
                     } else {
                         FileOutput.write((number > 0 ? "\n" : "") + summary.text)
                     }
                 }
             }
-            if json {
+            if output.json {
                 // JSON is UTF-8 whatever the locale.
                 print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
             }

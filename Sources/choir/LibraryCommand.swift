@@ -4,6 +4,7 @@ import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir library`: the singer's scores, added once, then listed, searched and named by title.
@@ -35,12 +36,11 @@ extension Choir {
             static let configuration = CommandConfiguration(
                 abstract: "List the library: title, composer, voicing, key, length, each line's range, and when you last practised it.")
 
-            @Flag(help: "Print JSON instead of text.")
-            var json = false
+            @OptionGroup var output: JSONFlag
 
             func run() throws {
                 let library = try openLibrary()
-                show(try failing { try library.listed(try library.entries()) }, json: json)
+                show(try failing { try library.listed(try library.entries()) }, json: output.json)
             }
         }
 
@@ -68,8 +68,7 @@ extension Choir {
             @Option(help: "The key at the start: G, G major, e minor, Em, B♭.")
             var key: String?
 
-            @Flag(help: "Print JSON instead of text.")
-            var json = false
+            @OptionGroup var output: JSONFlag
 
             func validate() throws { _ = try query() }
 
@@ -84,7 +83,7 @@ extension Choir {
             func run() throws {
                 let query = try query()
                 let library = try openLibrary()
-                do { show(try library.found(query), json: json) } catch let slip as LibraryQuery.Slip {
+                do { show(try library.found(query), json: output.json) } catch let slip as LibraryQuery.Slip {
                     throw usage("--part \(slip.line): \(slip)")
                 } catch { throw fail(error) }
             }

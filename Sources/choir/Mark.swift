@@ -3,6 +3,7 @@ import ChoirBase
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir mark`: the singer's pencil marks on their part, by measure.
@@ -15,8 +16,7 @@ extension Choir {
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Mark a measure of a line.")
 
-            @Argument(help: "The score: a file, or a title in the library.")
-            var score: String
+            @OptionGroup var score: ScoreArgument
 
             /// The lines the mark is for; every line when none is given.
             @OptionGroup var parts: Parts
@@ -28,7 +28,7 @@ extension Choir {
             var text: String
 
             func run() throws {
-                let path = try LibraryTitles.path(score)
+                let path = try score.path()
                 let kept = try failing { try openHistory().mark(score: path, lines: parts.names, measure: measure, text: text) }
                 for mark in kept {
                     FileOutput.write("mark \(mark.id): m. \(mark.measure)\(mark.line.map { " (\($0))" } ?? ""): \(mark.text)\n")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChoirModel
+import ChoirTerminal
 import FoundationEssentials
 
 /// The options of commands that ask a model the singer brings (`scan`, `coach --model`).

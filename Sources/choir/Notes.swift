@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirScore
+import ChoirTerminal
 
 extension Choir {
     /// `choir notes`: the sounding notes of a score or of one line.
@@ -8,17 +9,12 @@ extension Choir {
         static let configuration = CommandConfiguration(
             abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.")
 
-        @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
-        var score: String
+        @OptionGroup var score: ScoreArgument
 
         /// Only these lines.
         @OptionGroup var parts: Parts
 
-        @Flag(help: "Keep written order: play every measure once, ignoring repeats and jumps.")
-        var noRepeats = false
-
-        @Option(help: "The lyric verse listed, from 1; a repeat goes on to the next verse.")
-        var verse = 1
+        @OptionGroup var order: PlayingOrder
 
         @OptionGroup var transposition: Transposition
 
@@ -29,12 +25,12 @@ extension Choir {
         var json = false
 
         func run() throws {
-            let path = try LibraryTitles.path(score)
+            let path = try score.path()
             let listing: NoteListing
             do {
                 listing = try NoteListing(
-                    file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !noRepeats, verse: verse)
-            } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score): \(problem)") }
+                    file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !order.noRepeats, verse: order.verse)
+            } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score.score): \(problem)") }
             // JSON is UTF-8 whatever the locale.
             if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }

@@ -16,8 +16,8 @@ extension Choir {
         @Option(help: "ALSA capture device for --live.")
         var device = "default"
 
-        @Option(help: "Sample rate for --live, in Hz.")
-        var sampleRate = 48000
+        /// The rate --live captures at.
+        @OptionGroup var sampleRate: SampleRate
 
         @Option(help: "With --live, stop after this many seconds instead of waiting for q or Ctrl-C.")
         var duration: Double?
@@ -62,7 +62,7 @@ extension Choir {
 
         func run() async throws {
             if live {
-                try await LiveTuner(configuration: configuration(sampleRate: sampleRate), device: device, duration: duration).run()
+                try await LiveTuner(configuration: configuration(sampleRate: sampleRate.hertz), device: device, duration: duration).run()
                 return
             }
             let track = try failing { try PitchFile.track(input!, configuration: configuration(sampleRate:)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirLibrary
 import ChoirSession
+import ChoirTerminal
 import Glibc
 
 extension Choir.Plan {
@@ -10,16 +11,17 @@ extension Choir.Plan {
         static let configuration = CommandConfiguration(
             abstract: "Run a plan's items in order, each a practice session with a count-in, then summarise the whole plan.")
 
-        @Argument(help: "The plan's name.")
-        var name: String
+        @OptionGroup var named: PlanName
 
         @OptionGroup var singer: SingerArguments
 
         @OptionGroup var soundFont: SoundFontOption
 
+        @OptionGroup var detail: ReportDetail
+
         func run() async throws {
             let store = try openPlans()
-            let plan = try failing { try store.plan(named: name) }
+            let plan = try failing { try store.plan(named: named.name) }
             guard !plan.items.isEmpty else { throw usage("'\(plan.name)' has no items: expected some, added with `choir plan add`") }
             let running = try failing {
                 // Each item's piece from the library, the options' devices, its own mix file.
@@ -49,11 +51,13 @@ extension Choir.Plan {
                         opened = true
                         FileOutput.write("\(label(plan, step.index)): \(step.item.summary)\n")
                         Choir.Practice.warnOfHistory(step.session)
-                        let outcome = try await screen.run(step.session, context: label(plan, step.index), signals: signals)
+                        let outcome = try await failingAsync {
+                            try await screen.run(step.session, context: label(plan, step.index), signals: signals)
+                        }
                         ended = signals.received
                         screen.close()
                         failed = Choir.Practice.finish(
-                            outcome, printing: ended != SIGHUP, known: step.session.historyFailure, verbose: singer.verbose)
+                            outcome, printing: ended != SIGHUP, known: step.session.historyFailure, detail: detail)
                     case .ended(let outcome):
                         // A failure of the run's own (its store), not of an item's session, which has been said.
                         if case .failed(let error) = outcome.ending, outcome.items.last?.ending != outcome.ending { throw fail(error) }

@@ -2,20 +2,20 @@ import ArgumentParser
 import ChoirBase
 import ChoirLibrary
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 
 extension Choir.Plan {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write a plan as a TOML file to edit or share.")
 
-        @Argument(help: "The plan's name.")
-        var name: String
+        @OptionGroup var named: PlanName
 
         @Argument(help: "The file to write; standard output when not given.")
         var file: String?
 
         func run() throws {
-            let plan = try failing { try openPlans().plan(named: name) }
+            let plan = try failing { try openPlans().plan(named: named.name) }
             guard let file else { return FileOutput.write(plan.toml) }
             try failing { try ReportFile.write(plan.toml, to: file) }
         }

@@ -5,6 +5,7 @@ import ChoirLibrary
 import ChoirPractice
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 import Glibc
 
@@ -18,10 +19,10 @@ extension Choir {
         struct New: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Make an empty plan.")
 
-            @Argument(help: "The plan's name.")
-            var name: String
+            @OptionGroup var plan: PlanName
 
             func run() throws {
+                let name = plan.name
                 guard !name.allSatisfy(\.isWhitespace) else {
                     throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"")
                 }
@@ -34,26 +35,19 @@ extension Choir {
             static let configuration = CommandConfiguration(
                 abstract: "Add an item to a plan: a piece and your line, with its measures, tempo, key and passes.")
 
-            @Argument(help: "The plan's name.")
-            var name: String
+            @OptionGroup var plan: PlanName
 
-            @Argument(help: "The score: a file, or a title in the library.")
-            var score: String
+            @OptionGroup var score: ScoreArgument
 
             /// Your line (one per item).
             @OptionGroup var parts: Parts
 
-            @Option(help: "First measure (its printed number).")
-            var from: String?
-
-            @Option(help: "Last measure (its printed number).")
-            var to: String?
+            @OptionGroup var range: MeasureRange
 
             @Option(help: "The tempo, in percent of the score's.")
             var tempo: Double?
 
-            @Option(parsing: .unconditional, help: "Semitones to move the piece by, -12 to 12.")
-            var transpose = 0
+            @OptionGroup var transposition: Transposition
 
             @Option(help: "How many times through, 1 to 20.")
             var passes = 1
@@ -69,17 +63,15 @@ extension Choir {
                 if let tempo, !Item.tempos.contains(tempo) {
                     throw ValidationError("--tempo \(Item.number(tempo)): expected 10 to 400 (percent)")
                 }
-                if !Item.transpositions.contains(transpose) {
-                    throw ValidationError("--transpose \(transpose): expected -12 to 12 (semitones)")
-                }
                 if !Item.passCounts.contains(passes) { throw ValidationError("--passes \(passes): expected 1 to 20") }
             }
 
             func run() throws {
                 let item = RehearsalPlan.Item(
-                    piece: score, line: parts.names[0], from: from, to: to, tempo: tempo, transpose: transpose, passes: passes)
-                let plan = try failing { try openPlans().add(item, to: name, notes: notes) }
-                FileOutput.write("'\(plan.name)', item \(plan.items.count): \(plan.items.last!.summary)\n")
+                    piece: score.score, line: parts.names[0], from: range.from, to: range.to, tempo: tempo,
+                    transpose: transposition.transpose, passes: passes)
+                let added = try failing { try openPlans().add(item, to: plan.name, notes: notes) }
+                FileOutput.write("'\(added.name)', item \(added.items.count): \(added.items.last!.summary)\n")
             }
         }
 
@@ -92,18 +84,16 @@ extension Choir {
         struct Show: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Show a plan's items and the summaries of its runs.")
 
-            @Argument(help: "The plan's name.")
-            var name: String
+            @OptionGroup var plan: PlanName
 
-            func run() throws { FileOutput.write(try failing { try openPlans().shown(named: name) }) }
+            func run() throws { FileOutput.write(try failing { try openPlans().shown(named: plan.name) }) }
         }
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Remove a plan, or one of its items; its runs' sessions stay in the history.")
 
-            @Argument(help: "The plan's name.")
-            var name: String
+            @OptionGroup var plan: PlanName
 
             @Option(help: "Remove only this item (its number in `choir plan show`).")
             var item: Int?
@@ -111,15 +101,21 @@ extension Choir {
             func run() throws {
                 let store = try openPlans()
                 guard let item else {
-                    let plan = try failing { try store.plan(named: name) }
-                    try failing { try store.remove(named: plan.name) }
-                    return FileOutput.write("Removed plan '\(plan.name)'.\n")
+                    let named = try failing { try store.plan(named: plan.name) }
+                    try failing { try store.remove(named: named.name) }
+                    return FileOutput.write("Removed plan '\(named.name)'.\n")
                 }
-                let (plan, removed) = try failing { try store.remove(item: item, of: name) }
-                FileOutput.write("Removed item \(item) of '\(plan.name)': \(removed.summary)\n")
+                let (named, removed) = try failing { try store.remove(item: item, of: plan.name) }
+                FileOutput.write("Removed item \(item) of '\(named.name)': \(removed.summary)\n")
             }
         }
     }
+}
+
+/// The plan a `choir plan` command is about, by name.
+struct PlanName: ParsableArguments {
+    @Argument(help: "The plan's name.")
+    var name: String
 }
 
 /// The plans in the history's database, or a one-line error.

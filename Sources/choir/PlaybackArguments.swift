@@ -9,15 +9,13 @@ struct SoundFontOption: ParsableArguments {
 
 /// The options shared by everything that plays a score: range, tempo, count-in, instruments and the mix.
 struct PlaybackArguments: ParsableArguments {
-    @Argument(help: "A MusicXML (.musicxml, .xml) or compressed MusicXML (.mxl) file, or a title in the library (or the start of one).")
-    var score: String
+    @OptionGroup var score: ScoreArgument
 
     /// Your lines: repeated for each line you sing (a descant as well, or Tenor 1 and Tenor 2); all are yours, and you
     /// are judged against the nearer where they sound together.
     @OptionGroup var parts: Parts
 
-    @Flag(help: "Play in written order, ignoring repeats and jumps.")
-    var noRepeats = false
+    @OptionGroup var order: PlayingOrder
 
     @Option(help: "Scale the score's tempo, in percent (e.g. 80).")
     var tempo: Double?
@@ -25,11 +23,7 @@ struct PlaybackArguments: ParsableArguments {
     @Option(help: "Play at one quarter-note tempo throughout, in beats per minute.")
     var bpm: Double?
 
-    @Option(help: "First measure to play (its printed number).")
-    var from: String?
-
-    @Option(help: "Last measure to play (its printed number).")
-    var to: String?
+    @OptionGroup var range: MeasureRange
 
     @Option(help: "Play the range this many times in all.")
     var loop: Int = 1
@@ -66,9 +60,6 @@ struct PlaybackArguments: ParsableArguments {
 
     @OptionGroup var soundFont: SoundFontOption
 
-    @Option(help: "The lyric verse you sing (shown and kept), from 1; a repeat goes on to the next verse.")
-    var verse = 1
-
     @OptionGroup var transposition: Transposition
 
     func validate() throws {
@@ -88,7 +79,6 @@ struct PlaybackArguments: ParsableArguments {
             throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
         }
         if parts.isEmpty && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
-        if verse < 1 { throw ValidationError("--verse \(verse): expected a verse number from 1") }
     }
 
     /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
@@ -99,12 +89,11 @@ struct PlaybackArguments: ParsableArguments {
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        var plan = PlaybackPlan(score: try LibraryTitles.path(score), parts: parts.names)
-        plan.unfolded = !noRepeats
+        var plan = PlaybackPlan(score: try score.path(), parts: parts.names)
+        plan.unfolded = !order.noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm
-        plan.from = from
-        plan.to = to
+        (plan.from, plan.to) = (range.from, range.to)
         plan.passes = loop
         plan.countIn = countIn
         plan.click = click
@@ -122,7 +111,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.othersVolume = othersVolume
         plan.soundFont = soundFont.soundfont
         plan.transpose = transposition.transpose
-        plan.verse = verse
+        plan.verse = order.verse
         return plan
     }
 

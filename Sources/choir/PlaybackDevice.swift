@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirSession
+import ChoirTerminal
 
 /// The options of the commands that play the mix on a device (`play`, `view`), and opening it.
 struct PlaybackDevice: ParsableArguments {
@@ -10,8 +11,7 @@ struct PlaybackDevice: ParsableArguments {
     @Option(help: "Frames the playback thread renders and writes at a time.")
     var period = 256
 
-    @Option(help: "Sample rate, in Hz.")
-    var sampleRate = 48000
+    @OptionGroup var sampleRate: SampleRate
 
     /// Opens the device for `resolved` (from `playback`'s score); one that cannot be opened exits with
     /// ``ExitStatus/deviceUnavailable``, naming `--device none` and `choir render` instead.
@@ -21,11 +21,11 @@ struct PlaybackDevice: ParsableArguments {
         guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
         do {
             return try PlaybackSession(
-                resolved, device: device, sampleRate: sampleRate, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
+                resolved, device: device, sampleRate: sampleRate.hertz, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
         } catch  where error.kind == .deviceUnavailable {
             throw fail(
                 "\(error); without a sound card, add `--device none` (silence, on the music's time), or write the mix to a "
-                    + "file with `choir render \(playback.score.shellQuoted) -o mix.wav`",
+                    + "file with `choir render \(playback.score.score.shellQuoted) -o mix.wav`",
                 ExitStatus.deviceUnavailable)
         } catch {
             throw fail(error)
@@ -39,5 +39,15 @@ struct PlaybackDevice: ParsableArguments {
         warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns")
         if let error = session.error { throw fail(error) }
         if let signal = signals.received { throw ExitCode(128 + signal) }
+    }
+}
+
+/// `--sample-rate`, for every command that opens an audio device or writes audio.
+struct SampleRate: ParsableArguments {
+    @Option(name: .customLong("sample-rate"), help: "Sample rate, in Hz (8000 to 192000).")
+    var hertz = 48000
+
+    func validate() throws {
+        guard (8000...192_000).contains(hertz) else { throw ValidationError("--sample-rate \(hertz): expected 8000 to 192000 Hz") }
     }
 }

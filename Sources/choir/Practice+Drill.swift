@@ -1,4 +1,5 @@
 import ChoirSession
+import ChoirTerminal
 import Glibc
 
 extension Choir.Practice {
@@ -17,14 +18,14 @@ extension Choir.Practice {
             case .passBegan(let pass):
                 guard let label = pass.label else {
                     FileOutput.write(drill.firstPassNotice + "\n")
-                    let outcome = try await screen.run(pass.session, signals: signals)
+                    let outcome = try await failingAsync { try await screen.run(pass.session, signals: signals) }
                     let printing = signals.received != SIGHUP
-                    if let failed = Self.finish(outcome, printing: printing, known: known, verbose: singer.verbose, allNotes: allNotes) {
+                    if let failed = Self.finish(outcome, printing: printing, known: known, detail: detail) {
                         throw failed
                     }
                     continue
                 }
-                _ = try await screen.run(pass.session, context: label, signals: signals)
+                _ = try await failingAsync { try await screen.run(pass.session, context: label, signals: signals) }
             case .passages(let passages): FileOutput.write(DrillSession.notice(passages) + "\n")
             case .passEnded(let end): if let summary = end.summary { FileOutput.write(summary + "\n") }
             case .ended(let outcome):

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirPractice
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 
 /// How every command that runs practice sessions (practice, its drill, a plan's run) opens them and says how they
@@ -36,16 +37,14 @@ extension Choir.Practice {
     /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
     /// the failure that ended it, if one did, for once the report's files are written. A history failure other
     /// than `known` (said at the start) is named.
-    static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, verbose: Bool, allNotes: Bool = false)
+    static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, detail: ReportDetail)
         -> ExitCode?
     {
         if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
         if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
         if let take = outcome.recording { FileOutput.write(Self.recorded(take) + "\n", to: 2) }
         if printing {
-            FileOutput.write(
-                TerminalReport.render(
-                    outcome.report, colour: FileOutput.colour, verbose: verbose, width: FileOutput.width, allNotes: allNotes))
+            FileOutput.write(detail.render(outcome.report))
         }
         return outcome.ending.failure.map(ExitStatus.of)
     }
@@ -75,9 +74,4 @@ extension Choir.Practice {
         let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
         return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
     }
-}
-
-extension PracticeSession.Ending {
-    /// The failure that ended the session, if one did.
-    var failure: SessionError? { if case .failed(let error) = self { error } else { nil } }
 }

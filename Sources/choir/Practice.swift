@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirPractice
 import ChoirSession
+import ChoirTerminal
 import FoundationEssentials
 import Glibc
 
@@ -43,8 +44,7 @@ extension Choir {
         @Flag(help: "Judge a take as recorded, without moving it to where its singing fits the score (up to 3 s either way).")
         var noAlign = false
 
-        @Flag(help: "List every note with its verdict in the report, not only the notes to work on.")
-        var allNotes = false
+        @OptionGroup var detail: ReportDetail
 
         @Option(help: "Write the report as JSON to this file.")
         var report: String?
@@ -55,8 +55,7 @@ extension Choir {
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
 
-        @Option(help: "Sample rate for live audio and the written mix, in Hz.")
-        var sampleRate = 48000
+        @OptionGroup var sampleRate: SampleRate
 
         @Option(
             help:
@@ -114,10 +113,10 @@ extension Choir {
             let scoreView = view ? try ScoreView(session, open: openView) : nil
             defer { scoreView?.close() }
             let known = session.historyFailure
-            let outcome = try await screen.run(session, signals: signals)
+            let outcome = try await failingAsync { try await screen.run(session, signals: signals) }
             var signal = signals.received
             screen.close()
-            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, verbose: singer.verbose, allNotes: allNotes)
+            let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, detail: detail)
             try failing { try ReportFile.write(outcome.report, json: report, html: html) }
             if signal == nil {
                 await scoreView?.linger(signals: signals)
@@ -136,7 +135,7 @@ extension Choir {
             plan.aligns = !noAlign
             plan.options.octaveIsCorrect = octaveOk
             plan.divisi = try named(divisi, for: "--divisi")
-            plan.sampleRate = sampleRate
+            plan.sampleRate = sampleRate.hertz
             plan.locked = lock
             plan.history = noHistory ? nil : PracticePlan.defaultHistory
             plan.record = record

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChoirSession
+import ChoirTerminal
 import Glibc
 
 extension Choir {
@@ -13,8 +14,7 @@ extension Choir {
         @Option(name: .shortAndLong, help: "The output file: OUT.wav, or OUT.mid for a MIDI file of the same mix.")
         var output: String
 
-        @Option(help: "Sample rate of the output, in Hz.")
-        var sampleRate = 48000
+        @OptionGroup var sampleRate: SampleRate
 
         func run() throws {
             guard let format = MixRender.Format(file: output) else {
@@ -24,28 +24,10 @@ extension Choir {
             var progress = isatty(2) == 1 ? ProgressBar() : nil
             defer { progress?.finish() }
             try failing {
-                try MixRender.write(resolved, as: format, to: output, sampleRate: sampleRate) { done, total in
+                try MixRender.write(resolved, as: format, to: output, sampleRate: sampleRate.hertz) { done, total in
                     progress?.update(done, of: total)
                 }
             }
         }
-    }
-}
-
-/// A progress bar on standard error, for terminals.
-struct ProgressBar {
-    private var shown = -1
-
-    mutating func update(_ done: Int, of total: Int) {
-        let percent = total > 0 ? done * 100 / total : 100
-        guard percent != shown else { return }
-        shown = percent
-        let filled = percent * 30 / 100
-        FileOutput.write(
-            "\r[" + String(repeating: "█", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%", to: 2)
-    }
-
-    func finish() {
-        FileOutput.write("\r\u{1B}[2K", to: 2)
     }
 }

@@ -5,6 +5,7 @@ import ChoirModel
 import ChoirScan
 import ChoirScore
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir scan`: photographs and PDFs of printed music to MusicXML, through a vision model the singer brings.

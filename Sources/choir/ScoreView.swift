@@ -1,8 +1,7 @@
 import ChoirBase
 import ChoirSession
+import ChoirTerminal
 import ChoirView
-import FoundationEssentials
-import Glibc
 
 /// The session's engraved score in the browser (`choir view`, and `choir practice --view` beside the terminal).
 /// Its address is the first line printed; once a practice session has ended the page keeps the report until
@@ -42,26 +41,11 @@ final class ScoreView {
 
     /// Says how long after the microphone `shown` painted what was sung, and `plus`.
     static func say(_ lag: (median: Int, percentile95: Int, maximum: Int), shown: String, plus: String = "") {
-        warn(
-            "\(shown) showed what was sung \(lag.median) ms after it was captured (median; 95%: \(lag.percentile95) ms, "
-                + "at most \(lag.maximum) ms)" + plus)
+        warn(Desktop.delay(lag, shown: shown, plus: plus))
     }
 
-    /// `$BROWSER`, else `xdg-open`, detached from the terminal.
+    /// Opens `address` in the desktop's browser, or says that it cannot.
     static func browse(_ address: String) {
-        let browser = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let words: [String] = ["/usr/bin/env", browser, address]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        if SpawnAttributes.withSignalsReset({ posix_spawn(&pid, "/usr/bin/env", &actions, $0, argv, environ) }) != 0 {
-            warn("cannot start \(browser) to open the score view; open \(address) yourself")
-        }
+        if let browser = Desktop.browse(address) { warn("cannot start \(browser) to open the score view; open \(address) yourself") }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChoirSession
 
 /// The options of everything that listens to the singer (practice and a plan's run): where the voice comes from,
-/// where the mix goes, the loudspeakers' round trip, which pitch tracker judges, and how much the reports say.
+/// where the mix goes, the loudspeakers' round trip, and which pitch tracker judges.
 struct SingerArguments: ParsableArguments {
     @Option(
         name: [.customLong("input"), .customLong("input-device")],
@@ -30,9 +30,6 @@ struct SingerArguments: ParsableArguments {
     var latency: Double?
 
     @OptionGroup var tracking: TrackerArguments
-
-    @Flag(help: "Say everything in each report: every interval against the chord, not just those sung furthest off.")
-    var verbose = false
 
     func validate() throws {
         if let latency, !(-500...2000).contains(latency) { throw ValidationError("--latency \(latency): expected -500 to 2000 ms") }

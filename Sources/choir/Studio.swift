@@ -2,6 +2,7 @@ import ArgumentParser
 import ChoirBase
 import ChoirLibrary
 import ChoirSession
+import ChoirTerminal
 import ChoirView
 import FoundationEssentials
 
@@ -40,7 +41,7 @@ extension Choir {
                 let changes = try library.add(Library.scores(in: [folder]))
                 var devices = StudioDevices()
                 (devices.output, devices.input, devices.period, devices.sampleRate) = (
-                    output.device, input, output.period, output.sampleRate
+                    output.device, input, output.period, output.sampleRate.hertz
                 )
                 server = try StudioServer(library: library, history: try openHistory(), folder: folder, devices: devices)
                 FileOutput.write("Studio: \(server.address)\n")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirBase
 import ChoirSession
+import ChoirTerminal
 
 extension Choir {
     /// `choir view`: the engraved score in the browser, played from the page.
@@ -29,37 +30,11 @@ extension Choir {
             defer { view.close() }
             let events = session.events()
             try failing { try session.start() }
-            let terminal = RawTerminal()
-            defer { terminal?.restore() }
-            if terminal == nil { FileOutput.write("Play it from the page; a line here ends it.\n") }
-            let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .lines : .keys, signals: signals)
-            var now = SessionSnapshot(), shown = (measure: "-", paused: true), line = ""
-            watching: for await input in inputs {
-                switch input {
-                case .event(let event):
-                    now.apply(event)
-                    if let terminal {
-                        var flags = now.flags
-                        if !now.paused { flags.insert("playing", at: 0) }
-                        let percent = now.tempoPercent == 100 ? "" : " (\(now.tempoPercent)%)"
-                        let place = now.measure == "-" ? "starting" : "m. \(now.measure):\(now.beat)"
-                        let drawn = "\(place)  ♩ = \(Int(now.tempo.rounded()))\(percent)  " + flags.joined(separator: ", ")
-                        if drawn != line { terminal.show(drawn) }
-                        line = drawn
-                    } else if now.measure != "-" && (now.measure != shown.measure || now.paused != shown.paused) {
-                        if now.paused != shown.paused { FileOutput.write(now.paused ? "paused\n" : "playing\n") }
-                        if now.measure != shown.measure { FileOutput.write("measure \(now.measure)\n") }
-                        shown = (now.measure, now.paused)
-                    }
-                case .key(let key): if let command = SessionScreen.command(for: key) { session.send(command) }
-                // A line ends playback; the end of input leaves the page in charge (a launcher gives no terminal).
-                case .line(let text): if text.contains("\n") { break watching }
-                case .closed: break
-                case .signal: break watching
-                }
-            }
-            stop()
-            terminal?.restore()
+            let screen = PlaybackScreen()
+            defer { screen.close() }
+            if !screen.onTerminal { FileOutput.write("Play it from the page; a line here ends it.\n") }
+            await screen.follow(events, of: session, as: .view, signals: signals)
+            screen.close()
             try output.end(session, signals: signals) { "the view played on '\(output.device)' for \($0) s" }
         }
     }

@@ -67,6 +67,19 @@ struct LiveCuesTests {
         #expect(SessionSnapshot().percentCorrect == nil)
     }
 
+    /// The verdicts the roll colours a note with are each note's latest: a note flat in the first pass and right in
+    /// the second shows right, another note keeps its own.
+    @Test func theVerdictsAreEachNotesLatest() throws {
+        let resolved = try PlaybackPlan(score: SessionPublisherTests.example, part: "tenor").resolve()
+        let notes = ExpectedNote.notes(of: resolved.singers, in: resolved.schedule, score: resolved.score)
+        var snapshot = SessionSnapshot()
+        #expect(snapshot.verdicts.isEmpty)
+        for (note, verdict) in [(notes[0], Verdict.flat), (notes[1], .late), (notes[0], .correct)] {
+            snapshot.apply(.judged(NoteResult(note: note, verdict: verdict, medianCents: 0, onsetError: nil, inTunePercent: 100)))
+        }
+        #expect(snapshot.verdicts == [notes[0].index: .correct, notes[1].index: .late])
+    }
+
     /// Where the learned tracker judges (live, beside YIN's needle), the accuracy says how far the verdicts follow
     /// the needle, before the first verdict too; else it is as it was.
     @Test func theJudgesDelayIsSaidBesideTheAccuracy() throws {

@@ -105,3 +105,12 @@ struct SessionEventTests {
         return collected
     }
 }
+
+extension SessionEventTests {
+    /// A session's ending names the failure that ended it, and no other ending names one.
+    @Test func onlyAFailedEndingHasAFailure() {
+        let error = SessionError(.audio, "capture: the device was unplugged")
+        #expect(PracticeSession.Ending.failed(error).failure == error)
+        for ending in [PracticeSession.Ending.completed, .quit, .cancelled] { #expect(ending.failure == nil) }
+    }
+}

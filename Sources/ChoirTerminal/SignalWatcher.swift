@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ``install()`` blocks them before any other thread starts (every thread inherits that), the asynchronous
 /// runtime's included; a command watches them by making a watcher.
-final class SignalWatcher: Sendable {
+public final class SignalWatcher: Sendable {
     private static let watched = [SIGINT, SIGTERM, SIGHUP]
     /// The first signal that arrived (0: none); the kernel hands signals to one process, so one watcher serves it.
     private static let first = Atomic<Int32>(0)
@@ -19,7 +19,7 @@ final class SignalWatcher: Sendable {
 
     /// Blocks the signals and starts the thread that takes them. Called first, on the main thread, before any other
     /// thread starts.
-    static func install() {
+    public static func install() {
         var set = Self.set
         pthread_sigmask(SIG_BLOCK, &set, nil)
         var thread = pthread_t()
@@ -49,20 +49,20 @@ final class SignalWatcher: Sendable {
     }
 
     /// Watches the signals from now on.
-    init() {
+    public init() {
         Self.watching.store(true, ordering: .releasing)
         // A terminal that has gone turns writes to it into errors rather than a silent death.
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// The signal that asked the command to stop, if one has.
-    var received: Int32? {
+    public var received: Int32? {
         let signal = Self.first.load(ordering: .acquiring)
         return signal == 0 ? nil : signal
     }
 
     /// The first signal as it arrives (after a 0, or with it if it already has), then the stream ends.
-    func arrivals() -> AsyncStream<Int32> { Self.arrival.subscribe() }
+    public func arrivals() -> AsyncStream<Int32> { Self.arrival.subscribe() }
 
     private static var set: sigset_t {
         var set = sigset_t()

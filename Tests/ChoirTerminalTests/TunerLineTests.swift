@@ -1,7 +1,6 @@
-import ChoirPitch
+import ChoirSession
+import ChoirTerminal
 import Testing
-
-@testable import choir
 
 /// The live tuner's line: note and octave, cents, a needle and the frequency.
 struct TunerLineTests {

@@ -4,7 +4,7 @@ import ChoirSession
 
 /// What a singer sees and presses while a live session runs: on a terminal the live view and the keys; otherwise
 /// one line per measure judged. A recorded take is judged without a screen.
-final class SessionScreen {
+public final class SessionScreen {
     private var terminal: RawTerminal?
     private var view = LiveView(title: "", cues: LiveCues(notes: [], lyrics: []))
     private var shownMeasure = ""
@@ -13,11 +13,16 @@ final class SessionScreen {
     private var lags = DelayTally()
 
     /// The analysis window's newest sample to its centre, in ms, for the delay summary.
-    private(set) var halfWindowMilliseconds = 0
+    public private(set) var halfWindowMilliseconds = 0
+
+    public init() {}
 
     /// Runs `session` to its end: keys become commands, its events are drawn (with `context`, what the session is
-    /// part of: a drill's passage, pass and tempo, or a plan's item), and a signal cancels it. Returns its outcome.
-    func run(_ session: PracticeSession, context: String? = nil, signals: SignalWatcher) async throws -> PracticeSession.Outcome {
+    /// part of: a drill's passage, pass and tempo, or a plan's item), and a signal cancels it. Returns its outcome, or
+    /// throws why it could not start.
+    public func run(_ session: PracticeSession, context: String? = nil, signals: SignalWatcher) async throws(SessionError)
+        -> PracticeSession.Outcome
+    {
         view = LiveView(title: "\(session.resolved.title) — \(session.header.part)", cues: LiveCues(session), context: context)
         halfWindowMilliseconds = Int(session.halfWindow * 1000 + 1e-6)
         let events = session.events()
@@ -28,7 +33,7 @@ final class SessionScreen {
             terminal?.enterFullScreen()
         }
         defer { close() }
-        try failing { try session.start() }
+        try session.start()
         let (inputs, stop) = FrontEndInput.stream(events, typing: terminal == nil ? .none : .keys, signals: signals)
         defer { stop() }
         var snapshot = SessionSnapshot()
@@ -46,7 +51,7 @@ final class SessionScreen {
         return session.wait()
     }
 
-    static func command(for key: RawTerminal.KeyPress) -> SessionCommand? {
+    public static func command(for key: RawTerminal.KeyPress) -> SessionCommand? {
         switch key {
         case .character(UInt8(ascii: "q")): .quit
         case .character(UInt8(ascii: " ")): .togglePause
@@ -82,25 +87,16 @@ final class SessionScreen {
         }
         lastDrawn = now
         let (width, height) = terminal.size
-        terminal.draw(view.render(Self.state(snapshot), width: width, height: height, colour: FileOutput.colour))
+        terminal.draw(view.render(LiveView.State(snapshot), width: width, height: height, colour: FileOutput.colour))
         if let heard = snapshot.heard { lags.add(nanoseconds: PracticeSession.clock() - heard) }
-    }
-
-    private static func state(_ snapshot: SessionSnapshot) -> LiveView.State {
-        var verdicts: [Int: Verdict] = [:]
-        for result in snapshot.results { verdicts[result.note.index] = result.verdict }
-        return LiveView.State(
-            time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
-            tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace, verdicts: verdicts,
-            accuracy: snapshot.accuracy, locked: snapshot.locked)
     }
 
     /// The time from a captured sample to the screen that shows it, as drawn: median, 95th percentile and maximum
     /// in ms; nil when nothing was drawn.
-    var lag: (median: Int, percentile95: Int, maximum: Int)? { lags.summary }
+    public var lag: (median: Int, percentile95: Int, maximum: Int)? { lags.summary }
 
     /// Gives the terminal back: cooked mode and the normal screen.
-    func close() {
+    public func close() {
         terminal?.restore()
         terminal = nil
     }

@@ -1,10 +1,8 @@
-import ChoirPlayback
 import ChoirPractice
 import ChoirSession
+import ChoirTerminal
 import ChoirTestSupport
 import Testing
-
-@testable import choir
 
 /// The live view, read off its rendered rows: no terminal needed, since the view is a pure function of its state.
 /// What the cues say is ChoirSession's (LiveCuesTests); here, where the view puts them.
@@ -28,28 +26,6 @@ struct LiveViewTests {
         #expect(rows[2] == "  drill mm. 5–6, pass 2 at 80% · next: D♭5 C5 B♭4  Through ma-ny", "\(rows)")
         #expect(rows[3].hasPrefix("  target A♭4"), "\(rows[3])")
         #expect(view.render(Self.state(at: 0.2), width: 80, height: 24, colour: false)[2].contains("enters in 4 bars"))
-    }
-}
-
-extension LiveViewTests {
-    /// The command that judges a live session's recording again is the session's own, with the recording as its
-    /// input, the latency it was judged with, and no device or recording of its own; it runs when pasted.
-    @Test func aRecordingSaysHowToJudgeItAgain() {
-        let take = RecordedTake(path: "my take.flac", seconds: 36.25, latency: 0.0424, failure: nil)
-        let arguments = [
-            "practice", "score.musicxml", "--part", "Tenor 2", "--input", "pulse", "--record=my take.flac", "--output",
-            "pulse", "--latency", "-12", "--count-in",
-        ]
-        #expect(
-            Choir.Practice.recorded(take, arguments: arguments) == "choir: recorded 36.2 s to my take.flac; judge it again with: "
-                + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none --no-align"
-        )
-        let stopped = RecordedTake(
-            path: "t.flac", seconds: 3, latency: 0, failure: "t.flac: cannot be written (disk full): expected a writable path")
-        #expect(
-            Choir.Practice.recorded(stopped, arguments: ["practice", "s.xml"]).hasPrefix(
-                "choir: recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge")
-        )
     }
 }
 

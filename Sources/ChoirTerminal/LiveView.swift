@@ -6,42 +6,64 @@ import ChoirSession
 /// The live practice screen: where the music is, the lyrics, the note to sing and the note sung, a piano roll
 /// with the sung trace, and the running accuracy. It is a pure function of a ``LiveView/State``, so that
 /// what a singer sees can be tested without a terminal.
-struct LiveView {
-    var title: String
+public struct LiveView: Sendable {
+    public var title: String
     /// The singer's notes and words, the measures, and what the singer is told of what comes next.
-    var cues: LiveCues
+    public var cues: LiveCues
     /// What the session is part of: a drill's passage, pass and tempo, or a plan's item.
-    var context: String?
+    public var context: String?
     /// Seconds of score shown per column of the roll.
-    var secondsPerColumn = 0.1
+    public var secondsPerColumn = 0.1
 
-    private var notes: [ExpectedNote] { cues.notes }
+    public init(title: String, cues: LiveCues, context: String? = nil) {
+        (self.title, self.cues, self.context) = (title, cues, context)
+    }
+
+    var notes: [ExpectedNote] { cues.notes }
     private var lyrics: [Schedule.SungSyllable] { cues.lyrics }
 
     /// Everything that changes while the session runs.
-    struct State {
-        var time: Double
-        var measure: String
-        var beat: Int
-        var tempo: Double
-        var tempoPercent: Int
+    public struct State: Sendable {
+        public var time: Double
+        public var measure: String
+        public var beat: Int
+        public var tempo: Double
+        public var tempoPercent: Int
         /// Paused, looping, locked, muted: short words shown after the tempo.
-        var flags: [String]
+        public var flags: [String]
         /// The latest sung pitch as a fractional MIDI number, if the singer is singing.
-        var sung: Double?
-        var trace: [TracePoint]
+        public var sung: Double?
+        public var trace: [TracePoint]
         /// The latest verdict on each note, by index.
-        var verdicts: [Int: Verdict]
+        public var verdicts: [Int: Verdict]
         /// The running accuracy, in the engine's words.
-        var accuracy: String
-        var locked: Bool
+        public var accuracy: String
+        public var locked: Bool
+
+        public init(
+            time: Double, measure: String, beat: Int, tempo: Double, tempoPercent: Int, flags: [String], sung: Double?,
+            trace: [TracePoint], verdicts: [Int: Verdict], accuracy: String, locked: Bool
+        ) {
+            (self.time, self.measure, self.beat, self.tempo, self.tempoPercent) = (time, measure, beat, tempo, tempoPercent)
+            (self.flags, self.sung, self.trace, self.verdicts, self.accuracy, self.locked) = (
+                flags, sung, trace, verdicts, accuracy, locked
+            )
+        }
+
+        /// What `snapshot` says of the session, as the screen shows it.
+        public init(_ snapshot: SessionSnapshot) {
+            self.init(
+                time: snapshot.time, measure: snapshot.measure, beat: snapshot.beat, tempo: snapshot.tempo,
+                tempoPercent: snapshot.tempoPercent, flags: snapshot.flags, sung: snapshot.sung, trace: snapshot.trace,
+                verdicts: snapshot.verdicts, accuracy: snapshot.accuracy, locked: snapshot.locked)
+        }
     }
 
     /// The screen as `height` lines of at most `width` columns; with `colour`, ANSI colours and reverse video.
-    func render(_ state: State, width: Int, height: Int, colour: Bool) -> [String] {
+    public func render(_ state: State, width: Int, height: Int, colour: Bool) -> [String] {
         let width = max(40, width)
         var rows: [String] = []
-        let tempo = "♩ = \(Int(state.tempo.rounded()))" + (state.tempoPercent == 100 ? "" : " (\(state.tempoPercent)%)")
+        let tempo = PlaybackLine.tempo(state.tempo, percent: state.tempoPercent)
         rows.append(
             spread(
                 title,
@@ -71,7 +93,7 @@ struct LiveView {
 
     /// The lyrics around the current syllable, which is highlighted; words after it run on past the end of
     /// the phrase, so the singer always sees what comes next.
-    func lyricLine(at time: Double, width: Int, colour: Bool) -> String {
+    public func lyricLine(at time: Double, width: Int, colour: Bool) -> String {
         guard !lyrics.isEmpty else { return "" }
         let current = lyrics.lastIndex { $0.start <= time + 0.05 }
         var pieces: [(text: String, index: Int)] = []
@@ -124,65 +146,6 @@ struct LiveView {
             colour
             ? (offset.isInTune(within: cues.tolerance) ? "\u{1B}[32m" : "\u{1B}[33m") + needle.joined() + "\u{1B}[0m" : needle.joined()
         return line + "[" + mark + "]" + (offset.octaves != 0 ? " 8va" : "")
-    }
-
-    /// The singer's notes as bars on a pitch-by-time grid scrolling right to left, the sung trace over them
-    /// and a line at "now", a quarter of the way in.
-    private func roll(_ state: State, width: Int, height: Int, colour: Bool) -> [String] {
-        let label = 5
-        let columns = width - label
-        let now = columns / 4
-        let startTime = state.time - Double(now) * secondsPerColumn
-        func column(_ time: Double) -> Int { Int(((time - startTime) / secondsPerColumn).rounded(.down)) }
-        let visible = notes.filter { column($0.end) >= 0 && column($0.onset) < columns }
-        let key = visible.first?.key ?? notes.first?.key ?? 0
-        // Centre the pitch range on what is on screen, one row per semitone.
-        let pitches = visible.map(\.midi) + (state.sung.map { [Int($0.rounded())] } ?? [])
-        let middle = pitches.isEmpty ? (notes.first?.midi ?? 60) : (pitches.min()! + pitches.max()!) / 2
-        let top = middle + height / 2
-        var cells = Array(repeating: Array(repeating: (character: " ", style: ""), count: columns), count: height)
-        for row in 0..<height where (top - row) % 12 == 0 {
-            for x in 0..<columns { cells[row][x] = ("·", "\u{1B}[2m") }
-        }
-        for row in 0..<height { cells[row][now] = ("│", "\u{1B}[2m") }
-        for note in visible {
-            let row = top - note.midi
-            guard (0..<height).contains(row) else { continue }
-            let style: String
-            switch state.verdicts[note.index] {
-            case nil: style = "\u{1B}[37m"
-            case .correct: style = "\u{1B}[32m"
-            case .flat, .sharp: style = "\u{1B}[34m"
-            case .early, .late, .rushed, .dragged: style = "\u{1B}[33m"
-            case .missing: style = "\u{1B}[90m"
-            case .wrong, .octave: style = "\u{1B}[31m"
-            }
-            let symbol = colour ? "━" : (state.verdicts[note.index].map { $0.isCorrect ? "=" : "x" } ?? "-")
-            for x in max(0, column(note.onset))..<min(columns, max(column(note.onset) + 1, column(note.end))) {
-                cells[row][x] = (symbol, style)
-            }
-        }
-        for point in state.trace where point.time <= state.time {
-            let x = column(point.time), row = top - Int(point.midi.rounded())
-            guard (0..<columns).contains(x), (0..<height).contains(row) else { continue }
-            cells[row][x] = ("•", "\u{1B}[1;36m")
-        }
-        return cells.enumerated().map { row, line in
-            let midi = top - row
-            let name =
-                midi % 12 == 0 || row == 0 || row == height - 1
-                || notes.contains(where: { $0.midi == midi }) && visible.contains(where: { $0.midi == midi })
-            var text = (name ? PitchName.name(midi: midi, key: key) : "").padded(to: label - 1) + " "
-            var open = ""
-            for cell in line {
-                if colour && cell.style != open {
-                    text += "\u{1B}[0m" + cell.style
-                    open = cell.style
-                }
-                text += cell.character
-            }
-            return text + (colour && !open.isEmpty ? "\u{1B}[0m" : "")
-        }
     }
 }
 

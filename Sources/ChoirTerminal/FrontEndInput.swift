@@ -5,7 +5,7 @@ import Glibc
 /// tuner's), the keys pressed on the terminal (or the lines typed without one), and a signal. Nothing feeding it
 /// sleeps: the events come as the session publishes them, the keys from a thread blocked in `poll()` on standard
 /// input, a signal from the ``SignalWatcher``'s thread.
-enum FrontEndInput<Event: Sendable>: Sendable {
+public enum FrontEndInput<Event: Sendable>: Sendable {
     case event(Event)
     case key(RawTerminal.KeyPress)
     case line(String)
@@ -15,7 +15,7 @@ enum FrontEndInput<Event: Sendable>: Sendable {
 
     /// The session's `events` (the stream ends after their last), standard input read as `typing`, and the first
     /// signal; `stop` ends the stream and every thread and task feeding it, and must be called once done with it.
-    static func stream(_ events: AsyncStream<Event>, typing: InputTyping, signals: SignalWatcher)
+    public static func stream(_ events: AsyncStream<Event>, typing: InputTyping, signals: SignalWatcher)
         -> (inputs: AsyncStream<FrontEndInput>, stop: @Sendable () -> Void)
     {
         let (inputs, continuation) = AsyncStream<FrontEndInput>.makeStream()
@@ -52,7 +52,7 @@ enum FrontEndInput<Event: Sendable>: Sendable {
 extension FrontEndInput where Event == Never {
     /// Waits for a line on standard input that `ends` (one ended by Enter, unless told), a signal, or (`orEnd`) the
     /// end of input.
-    static func line(signals: SignalWatcher, orEnd: Bool, ends: (String) -> Bool = { $0.contains("\n") }) async {
+    public static func line(signals: SignalWatcher, orEnd: Bool, ends: (String) -> Bool = { $0.contains(Character("\n")) }) async {
         let (inputs, stop) = stream(AsyncStream { _ in }, typing: .lines, signals: signals)
         defer { stop() }
         for await input in inputs {
@@ -67,7 +67,7 @@ extension FrontEndInput where Event == Never {
 }
 
 /// What standard input brings: nothing to watch, single keys (a raw terminal), or lines.
-enum InputTyping {
+public enum InputTyping: Sendable {
     case none, keys, lines
 }
 
