@@ -107,11 +107,15 @@ struct TranscriptionAgreementTests {
     /// The transcribed notes get the verdict the transcription gives them: in time, and right, flat or sharp by their
     /// median pitch. Within 10 cents of the tolerance either side is a matter of doubt, where right and flat (or
     /// sharp) both agree, and so is a note 40 cents or more off, which may be the next note sung flat or this one
-    /// sung sharp. Issue 28 asks for 95%; the judge reaches 84.6% of 91 notes (85.7% of the tuning set's 49, 83.3% of
-    /// the checking set's 42). What is left: short notes in a run or a slide, whose held moment the judge's grace
-    /// window passes over; unsteady amateur notes 35 to 45 cents off; notes that begin with a long scoop or slide,
-    /// whose entrance the judge places where the slide starts and the transcription where the pitch arrives; and a
-    /// last note that fades out. This holds the judge where it is until then.
+    /// sung sharp. Issue 28 asks for 95%; the judge reaches 87.9% of 91 notes (91.8% of the tuning set's 49, 83.3% of
+    /// the checking set's 42). What is left: entrances that begin with a scoop or slide from within a semitone
+    /// (vocadito_10 at 0.66 s, vocobox_B3-5, vocobox_D2-5, vocadito_14 at 7.90 s), which the judge's entrance takes
+    /// in as the note's start and the transcription, from where the pitch arrives within 50 cents, does not; a slide
+    /// through a pitch that the transcription takes for a note (vocadito_10 at 2.83 s), and a short note in a slide
+    /// whose body the judge hears 56 cents sharp (sms_singing_female at 3.11 s); notes whose pitch rises or sags
+    /// through them (vocadito_10 at 1.80 s, vocadito_14 at 0.81 s and 8.14 s, vocobox_F2), whose median depends on
+    /// which frames are counted; and a short glide 39 cents sharp that the judge gives the benefit of its doubt
+    /// (vocadito_14 at 7.40 s). This holds the judge where it is until then.
     @Test func verdictsAgreeWithTheTranscription() throws {
         let options = NoteComparator.Options()
         var agreed = 0, total = 0
@@ -153,6 +157,6 @@ struct TranscriptionAgreementTests {
         }
         for line in disagreements { print("  disagrees: \(line)") }
         #expect(total >= 60)
-        #expect(share >= 0.84, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
+        #expect(share >= 0.87, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
     }
 }
