@@ -429,11 +429,48 @@ public struct NoteComparator: Sendable {
     /// end, where a singer leaves for the next note. Frames at less than half the level the note was sung at (its
     /// upper quartile) are the voice fading (a note cut short by a breath, with the room still ringing), whose
     /// pitch lags behind.
+    ///
+    /// A short note (a body under 0.2 s, too short for ``settled(_:)`` to find where the pitch held) sung on the
+    /// beat whose body spreads over more than a semitone (the middle 80% of its frames, an octave misread left out
+    /// as in ``centre(_:vibratoRate:)``), wider than any vibrato, is no held pitch: it is judged where the singer
+    /// held it, a body of the same length placed anywhere from the onset, clearly steadier there (spread over 20
+    /// cents less) and no less sung. Where too little of the body was sung to judge, it is judged where most of it
+    /// was. In a run or a slur the singer is on a short note at once and already on the way to the next by its
+    /// second half, which a grace window of a tenth of a second leaves as the whole body; a last note sung at once
+    /// and let fade was sung, not missed. (A body within a vibrato's width stays where it is: the steadiest stretch
+    /// of a vibrato is its crest or its trough.)
     func body(of note: ExpectedNote, frames heard: some Collection<PitchFrame>, ringing: [Double] = [], from start: Double? = nil) -> Body {
         let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
+        let written = Self.frequency(of: note)
         let grace = min(options.graceSeconds, note.duration * 0.4)
-        let bodyEnd = note.end - min(0.05, note.duration * 0.15)
-        let bodyStart = max(note.onset + grace, start.map { min(bodyEnd - 0.05, $0 + grace) } ?? -.infinity)
+        var bodyEnd = note.end - min(0.05, note.duration * 0.15)
+        var bodyStart = max(note.onset + grace, start.map { min(bodyEnd - 0.05, $0 + grace) } ?? -.infinity)
+        if start == nil, bodyEnd - bodyStart < 0.2 {
+            let length = bodyEnd - bodyStart
+            func measure(from start: Double) -> (sung: Int, spans: Int, spread: Double) {
+                let window = frames.filter { $0.time >= start && $0.time < start + length }
+                let all = window.filter(isSung).map { PitchMath.cents($0.frequency, from: written) }.sorted()
+                guard all.count >= 3 else { return (all.count, window.count, .infinity) }
+                let cents = all.filter { abs($0 - all[all.count / 2]) <= 150 }
+                return (all.count, window.count, cents[cents.count * 9 / 10] - cents[cents.count / 10])
+            }
+            func isSungEnough(_ m: (sung: Int, spans: Int, spread: Double)) -> Bool {
+                m.spans > 0 && Double(m.sung) >= options.minimumVoicedShare * Double(m.spans)
+            }
+            let standard = measure(from: bodyStart)
+            var best = (start: bodyStart, measured: standard)
+            for frame in frames where frame.time >= note.onset && frame.time < bodyStart {
+                let candidate = measure(from: frame.time)
+                let better =
+                    isSungEnough(standard)
+                    ? candidate.sung >= standard.sung && candidate.spread < best.measured.spread
+                    : isSungEnough(candidate) && (candidate.sung, -candidate.spread) > (best.measured.sung, -best.measured.spread)
+                if better { best = (frame.time, candidate) }
+            }
+            if isSungEnough(standard) ? standard.spread > 100 && best.measured.spread < standard.spread - 20 : isSungEnough(best.measured) {
+                (bodyStart, bodyEnd) = (best.start, best.start + length)
+            }
+        }
         var sung: [PitchFrame] = []
         var count = 0
         for frame in frames where frame.time >= bodyStart && frame.time < bodyEnd {
@@ -441,7 +478,6 @@ public struct NoteComparator: Sendable {
             if isSung(frame) { sung.append(frame) }
         }
         let full = sung.isEmpty ? 0 : sung.map(\.level).sorted()[sung.count * 3 / 4]
-        let written = Self.frequency(of: note)
         let steady = sung.filter { $0.level >= full / 2 }.map { (time: $0.time, cents: PitchMath.cents($0.frequency, from: written)) }
         return Body(steady: steady, sung: sung.count, frames: count, fullLevel: full)
     }

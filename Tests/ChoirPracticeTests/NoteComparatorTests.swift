@@ -58,6 +58,36 @@ struct NoteComparatorTests {
         #expect(abs((result.onsetError ?? 0) - 0.2) < 0.03, "\(result)")
     }
 
+    /// A short note in a run, sung in tune from its onset and left for the next note a tone and a half up by its
+    /// second half, is judged where it was held: in tune, not sharp or wrong. A short note held sharp is still sharp.
+    @Test(arguments: [(0.0, Verdict.correct), (40.0, .sharp)])
+    func aShortNoteIsJudgedWhereItWasHeld(held: Double, verdict: Verdict) {
+        let track = Self.frames(from: 1.5, to: 2.4) { t in
+            t < 2 ? -200 : t < 2.13 ? held + 4 * sin(2 * .pi * 9 * t) : min(300, held + (t - 2.13) * 2500)
+        }
+        let note = ExpectedNote(
+            index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.25, midi: 57, isEntrance: true, previousMIDI: 55,
+            quarterSeconds: 0.5)
+        let result = NoteComparator().judge(note, frames: track)
+        #expect(result.verdict == verdict, "\(result)")
+        #expect(abs((result.medianCents ?? 0) - held) < 10, "\(result)")
+    }
+
+    /// A short last note sung at once in full voice and let fade after a tenth of a second was sung, not missed; one
+    /// that is only a fading breath is missing.
+    @Test(arguments: [(0.1, Verdict.correct), (0.01, .missing)])
+    func aShortNoteLetFadeWasSung(level: Double, verdict: Verdict) {
+        let track = Self.frames(from: 1.5, to: 2.5) { _ in 5 }.map { frame -> PitchFrame in
+            var heard = frame
+            heard.level = frame.time < 2 ? 0.001 : frame.time < 2.11 ? level : 0.01
+            return heard
+        }
+        let note = ExpectedNote(
+            index: 1, measure: "2", measureIndex: 1, onset: 2, duration: 0.28, midi: 57, isEntrance: true, quarterSeconds: 0.5)
+        let result = NoteComparator(levelGate: 0.05).judge(note, frames: track)
+        #expect(result.verdict == verdict, "\(result)")
+    }
+
     /// Stray frames an octave down (the voice and the accompaniment repeating together) do not move the centre.
     @Test func strayOctaveFramesAreLeftOut() {
         var track = Self.frames(from: 0, to: 1) { 10 + 40 * sin(2 * .pi * 5.5 * $0) }

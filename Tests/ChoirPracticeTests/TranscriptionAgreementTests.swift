@@ -20,20 +20,26 @@ struct TranscriptionAgreementTests {
     }
 
     /// The notes of a reference track (`time_s,f0_hz,valid` every 10 ms): runs of kept frames that stay within 70
-    /// cents of their own median, 120 ms or longer. A note starts where the voice is on it (as the judge hears an
-    /// entrance, where the pitch arrives): from the first frame of its run within 50 cents of its pitch (nearer it
-    /// than its neighbours), back through the frames where pYIN (a peer tracker) hears it there without a break
-    /// (the reference leaves out onsets and glides).
+    /// cents of their own median, 120 ms or longer. The reference leaves out onsets, glides and endings, so a note's
+    /// edges are found on pYIN's track (a peer tracker), as a musician hears them:
+    /// - it lasts while the voice stays on it: from its run's first and last frames within 50 cents of its pitch
+    ///   (nearer it than its neighbours), out through the frames where pYIN hears it there without a break. It ends
+    ///   where the voice leaves it, not where the next note begins: what the singer does in between (a slide, or a
+    ///   wavering stretch the reference keeps too little of to make a note) is no part of it;
+    /// - it follows the note before (for the judge, a singer coming from that pitch) only when the voice went
+    ///   straight from one to the other: within 150 ms, as long as a slide between notes takes.
     static func transcription(of name: String) throws -> [Transcribed] {
         let rows = try Self.rows("reference/\(name).consensus.csv")
         let pyin = try Self.rows("peers/librosa-pyin/\(name).csv")
-        func arrival(before first: Double, cents: Double, after earliest: Double) -> Double {
-            var start = first
-            for row in pyin.reversed() where row[0] < first && row[0] > earliest {
-                guard row[1] > 0, abs(1200 * log2(row[1] / 440) - cents) <= 50 else { break }
-                start = row[0]
+        // The farthest time pYIN's frames reach from `time` towards `limit` while voiced and `holding` their pitch.
+        func reach(from time: Double, towards limit: Double, holding: (Double) -> Bool) -> Double {
+            var reached = time
+            let frames = limit < time ? pyin.reversed().filter { $0[0] < time && $0[0] > limit } : pyin.filter { $0[0] > time && $0[0] < limit }
+            for row in frames {
+                guard row[1] > 0, holding(1200 * log2(row[1] / 440)) else { break }
+                reached = row[0]
             }
-            return start
+            return reached
         }
         let step = 0.01
         var runs: [(times: [Double], cents: [Double])] = []
@@ -59,19 +65,23 @@ struct TranscriptionAgreementTests {
         }
         var notes: [Transcribed] = []
         var previousEnd: Double?
-        for (run, silence) in zip(runs, silentUntil) where run.times.last! - run.times[0] >= 0.12 {
+        for (index, (run, silence)) in zip(runs, silentUntil).enumerated() where run.times.last! - run.times[0] >= 0.12 {
             let pitch = Self.median(run.cents)
             let midi = Int((pitch / 100).rounded()) + 69
             let afterSilence = previousEnd.map { silence > $0 } ?? true
-            let within = zip(run.times, run.cents).first { abs($0.1 - pitch) <= 50 }!.0
-            let onset = arrival(before: within, cents: pitch, after: max(silence, previousEnd ?? -1))
-            if !afterSilence, let last = notes.last { notes[notes.count - 1].note.duration = onset - last.note.onset }
+            let on = zip(run.times, run.cents).filter { abs($0.1 - pitch) <= 50 }.map(\.0)
+            let earliest = max(silence, previousEnd ?? -1)
+            let onset = reach(from: on.first!, towards: earliest) { abs($0 - pitch) <= 50 }
+            let next = index + 1 < runs.count ? runs[index + 1].times[0] : .infinity
+            let end = reach(from: on.last!, towards: next) { abs($0 - pitch) <= 50 } + step
+            let straightOn = !afterSilence && previousEnd.map { onset - $0 <= 0.15 } ?? false
+            if let last = notes.last, straightOn || last.note.end > onset { notes[notes.count - 1].note.duration = onset - last.note.onset }
             let note = ExpectedNote(
                 index: notes.count, measure: "\(notes.count + 1)", measureIndex: notes.count, onset: onset,
-                duration: run.times.last! + step - onset, midi: midi, isEntrance: afterSilence || notes.last?.note.midi != midi,
-                previousMIDI: afterSilence ? nil : notes.last?.note.midi, quarterSeconds: 0.5)
+                duration: end - onset, midi: midi, isEntrance: !straightOn || notes.last?.note.midi != midi,
+                previousMIDI: straightOn ? notes.last?.note.midi : nil, quarterSeconds: 0.5)
             notes.append(Transcribed(note: note, cents: pitch - Double(midi - 69) * 100))
-            previousEnd = run.times.last!
+            previousEnd = end
         }
         return notes
     }
@@ -84,15 +94,32 @@ struct TranscriptionAgreementTests {
         ["vocadito_10", "vocadito_14", "sms_singing_female", "sms_soprano_E4", "dcs_S1_DYN", "dcs_A2_DYN", "dcs_T2_DYN", "dcs_B2_DYN"]
         + RealVoices.takes(startingWith: "vocobox_")
 
+    /// Whether a take is in the tuning set: as the planted takes split them (``PlantedTake/catalogue(_:)``), every
+    /// other recording of each kind in name order, the even ones to tune on and the odd ones to check; the vocobox
+    /// notes the planted takes leave out (bent, unstable, broken) take turns among themselves.
+    static func isTuning(_ name: String) -> Bool {
+        let prefix = ["vocadito_", "sms_", "dcs_", "vocobox_"].first { name.hasPrefix($0) }!
+        func isOdd(_ take: String) -> Bool { take.contains("instable") || take.contains("bended") || take.contains("ko") }
+        let kin = RealVoices.takes(startingWith: prefix).filter { isOdd($0) == isOdd(name) }
+        return kin.firstIndex(of: name)! % 2 == 0
+    }
+
     /// The transcribed notes get the verdict the transcription gives them: in time, and right, flat or sharp by their
     /// median pitch. Within 10 cents of the tolerance either side is a matter of doubt, where right and flat (or
     /// sharp) both agree, and so is a note 40 cents or more off, which may be the next note sung flat or this one
-    /// sung sharp. Issue 28 asks for 95%; the judge reaches 78% of 91 notes: amateur singers' unsteady notes 35 to 40
-    /// cents off are read as the next note, and some entrances from a breath are placed where the breath's noise
-    /// rises. This holds the judge where it is until then.
+    /// sung sharp. Issue 28 asks for 95%; the judge reaches 87.9% of 91 notes (91.8% of the tuning set's 49, 83.3% of
+    /// the checking set's 42). What is left: entrances that begin with a scoop or slide from within a semitone
+    /// (vocadito_10 at 0.66 s, vocobox_B3-5, vocobox_D2-5, vocadito_14 at 7.90 s), which the judge's entrance takes
+    /// in as the note's start and the transcription, from where the pitch arrives within 50 cents, does not; a slide
+    /// through a pitch that the transcription takes for a note (vocadito_10 at 2.83 s), and a short note in a slide
+    /// whose body the judge hears 56 cents sharp (sms_singing_female at 3.11 s); notes whose pitch rises or sags
+    /// through them (vocadito_10 at 1.80 s, vocadito_14 at 0.81 s and 8.14 s, vocobox_F2), whose median depends on
+    /// which frames are counted; and a short glide 39 cents sharp that the judge gives the benefit of its doubt
+    /// (vocadito_14 at 7.40 s). This holds the judge where it is until then.
     @Test func verdictsAgreeWithTheTranscription() throws {
         let options = NoteComparator.Options()
         var agreed = 0, total = 0
+        var tally = [true: (agreed: 0, total: 0), false: (agreed: 0, total: 0)]  // by whether the take tunes
         var disagreements: [String] = []
         for name in Self.takes {
             let transcribed = try Self.transcription(of: name)
@@ -111,19 +138,25 @@ struct TranscriptionAgreementTests {
                 if cents > tolerance - 10 { expected.insert(.sharp) }
                 if abs(cents) >= 40 { expected.insert(.wrong) }
                 total += 1
+                tally[Self.isTuning(name)]!.total += 1
                 if expected.contains(result.verdict) {
                     agreed += 1
+                    tally[Self.isTuning(name)]!.agreed += 1
                 } else {
                     disagreements.append(
-                        "\(name) \(result.note.name) at \(String(format: "%.2f", result.note.onset)) s (\(Int(cents.rounded())) c): "
+                        "\(name)\(Self.isTuning(name) ? "" : " (checking)") \(result.note.name) at \(String(format: "%.2f", result.note.onset)) s (\(Int(cents.rounded())) c): "
                             + "\(result.verdict), \(result.offsetText ?? "-")")
                 }
             }
         }
         let share = Double(agreed) / Double(max(1, total))
         print("transcription agreement: \(agreed) of \(total) notes (\(String(format: "%.1f", 100 * share))%)")
+        for (set, tuning) in [("tuning", true), ("checking", false)] {
+            let (agreed, total) = tally[tuning]!
+            print("  \(set) set: \(agreed) of \(total) (\(String(format: "%.1f", 100 * Double(agreed) / Double(max(1, total))))%)")
+        }
         for line in disagreements { print("  disagrees: \(line)") }
         #expect(total >= 60)
-        #expect(share >= 0.75, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
+        #expect(share >= 0.87, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
     }
 }
