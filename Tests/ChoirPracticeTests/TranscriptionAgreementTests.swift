@@ -34,7 +34,8 @@ struct TranscriptionAgreementTests {
         // The farthest time pYIN's frames reach from `time` towards `limit` while voiced and `holding` their pitch.
         func reach(from time: Double, towards limit: Double, holding: (Double) -> Bool) -> Double {
             var reached = time
-            let frames = limit < time ? pyin.reversed().filter { $0[0] < time && $0[0] > limit } : pyin.filter { $0[0] > time && $0[0] < limit }
+            let frames =
+                limit < time ? pyin.reversed().filter { $0[0] < time && $0[0] > limit } : pyin.filter { $0[0] > time && $0[0] < limit }
             for row in frames {
                 guard row[1] > 0, holding(1200 * log2(row[1] / 440)) else { break }
                 reached = row[0]
