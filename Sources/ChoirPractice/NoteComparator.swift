@@ -103,7 +103,8 @@ public struct NoteComparator: Sendable {
         _ note: ExpectedNote, frames heard: some Collection<PitchFrame>, spectra: ArraySlice<Spectrum> = [],
         previous: NoteResult? = nil, ringing: [Double] = []
     ) -> NoteResult {
-        let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }
+        // In time order, whatever order they came in: what follows searches and scans them by time.
+        let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }.sorted { $0.time < $1.time }
         func cents(_ frame: PitchFrame) -> Double { PitchMath.cents(frame.frequency, from: Self.frequency(of: note)) }
         // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
         // can reach a semitone away, does not pass for a step to the next note, nor a frame misread by an octave.

@@ -17,6 +17,8 @@ public struct PracticeJudge: Sendable {
     public private(set) var trace: [TracePoint] = []
     private var pending: [PitchFrame] = []
     private var pendingSpectra: [Spectrum] = []
+    /// The times of the latest frame and spectrum taken.
+    private var latest = (frame: -Double.infinity, spectrum: -Double.infinity)
 
     public init(
         notes: [ExpectedNote], options: NoteComparator.Options, gate: LevelGate = LevelGate(), learnsLevel: Bool,
@@ -47,11 +49,17 @@ public struct PracticeJudge: Sendable {
     /// Adds the spectrum of a stretch of the microphone (on the session's clock), by which entrances are timed; the
     /// spectra come in time order, at least as far as the frames.
     public mutating func add(_ spectrum: Spectrum) {
+        guard spectrum.time > latest.spectrum else { return }
+        latest.spectrum = spectrum.time
         pendingSpectra.append(spectrum)
     }
 
     /// Adds one frame (on the session's clock) and returns the notes it completes.
     public mutating func add(_ frame: PitchFrame) -> ArraySlice<NoteResult> {
+        // A live session's clock can step back (the streams' offset moves when a device recovers from an xrun or a
+        // stall): a frame from before the latest was heard already, and the comparator reads frames in time order.
+        guard frame.time > latest.frame else { return results[results.count...] }
+        latest.frame = frame.time
         if learnsLevel {
             gate.add(frame, resting: ExpectedNote.isRest(at: frame.time, in: notes))
             comparator.levelGate = gate.threshold

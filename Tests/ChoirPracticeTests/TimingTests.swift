@@ -72,4 +72,28 @@ struct TimingTests {
             #expect(judge.results.dropLast().allSatisfy { !$0.verdict.isTiming || $0.verdict == last }, "\(judge.results.map(\.verdict))")
         }
     }
+
+    /// A live clock that steps back in the middle of a note (the streams' offset moved when a device recovered): the
+    /// frames from before the latest are not heard twice, and the note is judged as sung.
+    @Test func framesFromBeforeTheLatestAreLeftOut() {
+        let note = Self.note(0, at: 1, duration: 1, quarterSeconds: 0.5, midi: 57)
+        let frames = Self.sung(57, from: 1, to: 1.95, around: 0.5...2.5)
+        let back = frames.firstIndex { $0.time >= 1.5 }!
+        var judge = PracticeJudge(notes: [note], options: NoteComparator.Options(), learnsLevel: false)
+        for frame in frames[..<back] + frames[frames.index(back, offsetBy: -20)...] { _ = judge.add(frame) }
+        _ = judge.finish()
+        #expect(judge.results.map(\.verdict) == [.correct])
+        #expect(judge.trace.map(\.time) == judge.trace.map(\.time).sorted())
+    }
+
+    /// The comparator judges frames given in any order as it judges them in time order (it searches them by time).
+    @Test func framesInAnyOrderAreJudgedAsInTimeOrder() {
+        let note = Self.note(0, at: 1, duration: 1, quarterSeconds: 0.5, midi: 57)
+        let frames = Self.sung(57, from: 1.08, to: 1.95, around: 0.5...2.5)
+        let comparator = NoteComparator(options: NoteComparator.Options(), levelGate: 0)
+        let inOrder = comparator.judge(note, frames: frames)
+        let reversed = comparator.judge(note, frames: frames.reversed())
+        #expect(inOrder.verdict == .correct)
+        #expect(reversed.verdict == inOrder.verdict && reversed.onsetError == inOrder.onsetError)
+    }
 }
