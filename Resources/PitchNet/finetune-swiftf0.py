@@ -222,7 +222,7 @@ class Trainer:
         self.singers = self.rendered_singers(work, pieces)
         self.reals = [self.real(n) for n in self.tuning]
         self.backings, self.others = [], {}
-        for wav in sorted(glob.glob(os.path.join(work, "*.wav"))):
+        for wav in sorted(glob.glob(os.path.join(work, "*__*.wav"))):
             piece, kind = os.path.basename(wav)[:-4].split("__")[:2]
             if "solo" in kind or piece not in pieces:
                 continue
