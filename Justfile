@@ -2,6 +2,8 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
+# Steps of the pitch net's fine-tuning (Resources/PitchNet/finetune-swiftf0.py): the checkpoint committed.
+net_steps := "450"
 example := "Resources/ExamplePieces/amazing_grace.musicxml"
 demo_take := "Resources/DemoTakes/amazing_grace_tenor.wav"
 # choir scan: libcurl for HTTPS to the model's server, libjpeg-turbo and libpng for the pages, poppler's pdftoppm for PDFs;
@@ -63,7 +65,7 @@ _install-program PREFIX BUILD:
     install -Dm755 "{{BUILD}}/choir" "{{PREFIX}}/bin/choir"
     rm -rf "{{PREFIX}}/bin/choir_ChoirView.resources"
     cp -R "{{BUILD}}/choir_ChoirView.resources" "{{PREFIX}}/bin/"
-    install -Dm644 Resources/PitchNet/swiftf0.weights Resources/PitchNet/LICENSE.swift-f0 -t "{{PREFIX}}/share/choir"
+    install -Dm644 Resources/PitchNet/swiftf0-accompanied.weights Resources/PitchNet/LICENSE.swift-f0 -t "{{PREFIX}}/share/choir"
 
 # The man pages (SwiftPM's generate-manual plugin, from choir's own help) and the completion scripts CHOIR writes,
 # under PREFIX.
@@ -94,10 +96,14 @@ demo: build
     fi
     exit "$status"
 
-# Rebuild the learned pitch tracker's weights (Resources/PitchNet/swiftf0.weights) from the pinned swift-f0 wheel on
-# PyPI; the file is committed, so this is needed only to check it or to move to another release.
-net-weights: (_pip "onnx==1.23.2")
+# Rebuild the learned pitch tracker's weights from the pinned swift-f0 wheel on PyPI: the published network
+# (Resources/PitchNet/swiftf0.weights), then the one choir runs, fine-tuned from it on singing through accompaniments
+# (swiftf0-accompanied.weights; about 25 minutes on one core, with torch). Both files are committed, so this is
+# needed only to check them or to move to another release.
+net-weights: (_pip "onnx==1.23.2" "torch==2.15.0" "soundfile" "soxr" "mir_eval")
     python3 Resources/PitchNet/convert-swiftf0.py
+    swift build -c release --product choir
+    python3 Resources/PitchNet/finetune-swiftf0.py --steps {{net_steps}}
 
 # Regenerate the bundled demo take (the synthetic singer, with a few planted mistakes).
 demo-take:

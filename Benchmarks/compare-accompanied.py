@@ -34,17 +34,11 @@ import parselmouth
 import soundfile
 import soxr
 
-from voicescore import group, line, root, rows, score, voices
+from voicescore import ACCOMPANIMENTS, group, line, root, rows, score, voices
 
 choir = os.environ.get("CHOIR") or os.path.join(root, ".build", "release", "choir")
 corpus = os.path.join(root, "..", "shared", "corpus")
 RANGE = (60.0, 1100.0)  # choir's singing range, given to every tracker
-ACCOMPANIMENTS = [
-    ("piano (Handel)", "handel_rinaldo_Lascia_chio_pianga.mxl", ["--solo", "Piano"]),
-    ("piano (Beach)", "beach_prayer_of_a_tired_child.musicxml", ["--solo", "Piano"]),
-    ("guitar", "johnson_j_r_lift_every_voice.mxl", [f"--instrument={line}=25" for line in ["Soprano", "Alto", "Tenor", "Bass"]]),
-    ("strings", "beethoven_opus18no1_movement1.mxl", ["--to", "40"]),
-]
 LEVELS = [None, 12, 6, 0]
 
 

@@ -9,6 +9,14 @@ import numpy as np
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 voices = os.path.join(root, "..", "shared", "voices")
+# compare-accompanied.py's accompaniments: (label, corpus file, `choir render` options). The pitch net's fine-tuning
+# (Resources/PitchNet/finetune-swiftf0.py) never trains on these pieces.
+ACCOMPANIMENTS = [
+    ("piano (Handel)", "handel_rinaldo_Lascia_chio_pianga.mxl", ["--solo", "Piano"]),
+    ("piano (Beach)", "beach_prayer_of_a_tired_child.musicxml", ["--solo", "Piano"]),
+    ("guitar", "johnson_j_r_lift_every_voice.mxl", [f"--instrument={line}=25" for line in ["Soprano", "Alto", "Tenor", "Bass"]]),
+    ("strings", "beethoven_opus18no1_movement1.mxl", ["--to", "40"]),
+]
 
 
 def rows(path):

@@ -3,8 +3,10 @@ import Glibc
 import Synchronization
 
 /// The learned tracker's weights: SwiftF0's network (MIT, Lars Nieradzik), converted once from the `swift-f0`
-/// package's model.onnx by `Resources/PitchNet/convert-swiftf0.py` into a flat file of named tensors, checked
-/// against the shapes ``PitchNet`` expects when it is read. Each file is read once per process and shared.
+/// package's model.onnx by `Resources/PitchNet/convert-swiftf0.py` into a flat file of named tensors
+/// (``publishedFileName``), and fine-tuned from it on singing heard through accompaniments by
+/// `Resources/PitchNet/finetune-swiftf0.py` (``fileName``, what the tracker reads), each checked against the
+/// shapes ``PitchNet`` expects when it is read. Each file is read once per process and shared.
 public final class PitchNetWeights: Sendable {
     /// One named array: its shape and its numbers (floats, integers or doubles, as stored).
     struct Tensor: Sendable {
@@ -17,8 +19,11 @@ public final class PitchNetWeights: Sendable {
     public let path: String
     let tensors: [String: Tensor]
 
-    /// The file's name in the project's `Resources/PitchNet` and in an installed `share/choir`.
-    public static let fileName = "swiftf0.weights"
+    /// The file's name in the project's `Resources/PitchNet` and in an installed `share/choir`: the fine-tuned network.
+    public static let fileName = "swiftf0-accompanied.weights"
+    /// The published network's file in `Resources/PitchNet`, as converted: what the fine-tuning starts from, and
+    /// what the tests that hold the port to the published model read.
+    public static let publishedFileName = "swiftf0.weights"
     /// What rebuilds the file from the registry's package.
     public static let rebuild = "just net-weights"
 
@@ -43,8 +48,8 @@ public final class PitchNetWeights: Sendable {
         try load(locate(explicit: explicit, environment: ProcessInfo.processInfo.environment))
     }
 
-    /// `explicit`, else `$CHOIR_PITCH_NET`, else `share/choir/swiftf0.weights` beside the installed program, else
-    /// the project's own `Resources/PitchNet/swiftf0.weights` (a build run from the source tree). The path is
+    /// `explicit`, else `$CHOIR_PITCH_NET`, else ``fileName`` in `share/choir` beside the installed program, else
+    /// the project's own `Resources/PitchNet/` ``fileName`` (a build run from the source tree). The path is
     /// returned even when no file is there, so that the error names where it was looked for.
     public static func locate(explicit: String?, environment: [String: String]) -> String {
         if let path = explicit ?? environment["CHOIR_PITCH_NET"].flatMap({ $0.isEmpty ? nil : $0 }) { return path }
@@ -56,11 +61,14 @@ public final class PitchNetWeights: Sendable {
             let bin = program.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             candidates.append(bin + "/../share/choir/" + fileName)
         }
-        let project = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-        let source = project + "/Resources/PitchNet/" + fileName
+        let source = resources + fileName
         candidates.append(source)
         return candidates.first { access($0, R_OK) == 0 } ?? source
     }
+
+    /// The project's `Resources/PitchNet/` (a build run from the source tree).
+    public static let resources =
+        #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/") + "/Resources/PitchNet/"
 
     private static func read(_ path: String) throws(PitchTrackerError) -> PitchNetWeights {
         func fail(_ problem: String) -> PitchTrackerError {

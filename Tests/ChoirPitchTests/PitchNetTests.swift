@@ -6,10 +6,13 @@ import Testing
 
 @testable import ChoirPitch
 
-/// The learned tracker (SwiftF0's network in Swift): the same frames as the published model, pitches of known
-/// tones and of a real recording, the same frames live as from a file, and a clear error for a missing or wrong
-/// weights file.
+/// The learned tracker (SwiftF0's network in Swift): with the published weights, the same frames as the published
+/// model; with the fine-tuned weights it runs by default, pitches of known tones and of a real recording, the same
+/// frames live as from a file, and a clear error for a missing or wrong weights file.
 struct PitchNetTests {
+    /// The published model's weights, as converted: what holds the port to onnxruntime's frames.
+    static let published = PitchNetWeights.resources + PitchNetWeights.publishedFileName
+
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/pitchnet")
 
@@ -38,7 +41,9 @@ struct PitchNetTests {
     @Test func framesMatchThePublishedModel() throws {
         let reference = try String(contentsOf: Self.fixtures.appendingPathComponent("reference-tone.csv"), encoding: .utf8)
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map { Double($0)! } }
-        let frames = try PitchTrackers.track(signal: Self.referenceTone(), configuration: Self.configuration(rate: 16000))
+        var configuration = Self.configuration(rate: 16000)
+        configuration.netWeights = Self.published
+        let frames = try PitchTrackers.track(signal: Self.referenceTone(), configuration: configuration)
         #expect(frames.count == reference.count)
         var worst = (cents: 0.0, voicing: 0.0)
         for (frame, expected) in zip(frames, reference) where expected[0] * 0.016 < 2.95 {
@@ -52,11 +57,11 @@ struct PitchNetTests {
     }
 
     /// The network's own frames (``PitchPath`` not yet choosing among its peaks) of `signal` at `rate`, through
-    /// choir's resampler, voiced as the tracker calls them.
+    /// choir's resampler, voiced as the tracker calls them, with the published weights.
     static func networkFrames(_ signal: [Float], rate: Int) throws -> [PitchFrame] {
         let configuration = Self.configuration(rate: Double(rate))
         let net = PitchNet(
-            weights: try PitchNetWeights.located(explicit: nil), minimum: configuration.minimumFrequency,
+            weights: try PitchNetWeights.load(Self.published), minimum: configuration.minimumFrequency,
             maximum: configuration.maximumFrequency)
         let audio = Resampler(from: rate, to: Int(PitchNet.sampleRate)).resample(signal)
         var frames: [PitchFrame] = []
