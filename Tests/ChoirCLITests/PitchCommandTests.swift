@@ -110,29 +110,39 @@ struct PitchCommandTests {
     }
 
     /// `--tracker net` tracks a file at the network's pace: the JSON header names it and its 128 ms window and 16 ms
-    /// hop, a frame every 16 ms from 0, and a sung 330 Hz (choir's synthetic voice, at 44.1 kHz) is voiced within 10
-    /// cents of the voice's pitch through its middle; `auto` with `--accompanied` is YIN guided by it, at YIN's hop.
+    /// hop, a frame every 16 ms from 0, and a sung 330 Hz (choir's synthetic voice, at 44.1 kHz, with a 40-cent
+    /// vibrato) is voiced through its middle within 25 cents of the voice's pitch at every frame, 10 at the median:
+    /// the network fine-tuned on accompanied singing follows a vibrato less closely than the published one (on a
+    /// 40-cent vibrato, 5.9 cents off at the median and 13.4 at most, against 1.6 and 7.6). `auto` with
+    /// `--accompanied`, which sessions use, is YIN guided by it, at YIN's hop, and YIN's pitch is within 10 cents at
+    /// every frame.
     @Test func theLearnedTrackerTracksAFile() throws {
         let voice = SyntheticVoice(sampleRate: 44100)
         let notes = [SyntheticVoice.Note(start: 0.1, duration: 0.8, frequency: 330)]
         let wav = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("choir-net-\(getpid()).wav")
         defer { try? FileManager.default.removeItem(at: wav) }
         try AudioFile.write(voice.render(notes, length: 1), sampleRate: 44100, to: wav.path)
-        let result = try CLI.run(["pitch", wav.path, "--tracker", "net", "--format", "json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(json["tracker"] as? String == "net" && json["window_s"] as? Double == 0.128 && json["hop_s"] as? Double == 0.016)
-        let frames = try #require(json["frames"] as? [[Double]])
-        #expect(abs(frames.count - 62) <= 1, "\(frames.count) frames")
-        for (index, frame) in frames.enumerated() {
-            #expect(abs(frame[0] - Double(index) * 0.016) < 1e-6)
-            if frame[0] > 0.3 && frame[0] < 0.8 {
-                #expect(frame[1] > 0 && abs(1200 * log2(frame[1] / voice.truth(notes, at: frame[0])!)) < 10, "\(frame)")
-            }
+        /// The frames of `choir pitch` on the tone with `options`, its JSON header, and each middle frame's error in cents.
+        func tracked(_ options: [String]) throws -> (frames: [[Double]], header: [String: Any], errors: [Double]) {
+            let result = try CLI.run(["pitch", wav.path, "--format", "json"] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let frames = try #require(json["frames"] as? [[Double]])
+            let middle = frames.filter { $0[0] > 0.3 && $0[0] < 0.8 }
+            #expect(middle.allSatisfy { $0[1] > 0 }, "\(middle)")
+            return (frames, json, middle.map { abs(1200 * log2($0[1] / voice.truth(notes, at: $0[0])!)) })
         }
-        let guided = try CLI.run(["pitch", wav.path, "--tracker", "auto", "--accompanied", "--format", "json"])
-        let header = try #require(try JSONSerialization.jsonObject(with: Data(guided.stdout.utf8)) as? [String: Any])
-        #expect(header["tracker"] as? String == "yin+net" && header["hop"] as? Int == 256)
+        let net = try tracked(["--tracker", "net"])
+        #expect(
+            net.header["tracker"] as? String == "net" && net.header["window_s"] as? Double == 0.128
+                && net.header["hop_s"] as? Double == 0.016)
+        #expect(abs(net.frames.count - 62) <= 1, "\(net.frames.count) frames")
+        for (index, frame) in net.frames.enumerated() { #expect(abs(frame[0] - Double(index) * 0.016) < 1e-6) }
+        #expect(
+            net.errors.count >= 30 && net.errors.allSatisfy { $0 < 25 } && net.errors.sorted()[net.errors.count / 2] < 10, "\(net.errors)")
+        let guided = try tracked(["--tracker", "auto", "--accompanied"])
+        #expect(guided.header["tracker"] as? String == "yin+net" && guided.header["hop"] as? Int == 256)
+        #expect(guided.errors.count >= 80 && guided.errors.allSatisfy { $0 < 10 }, "\(guided.errors)")
     }
 
     /// The learned tracker's weights missing or wrong: one line naming the file and the command that rebuilds it,
