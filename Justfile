@@ -126,6 +126,7 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     set -euo pipefail
     just lint
     swift build --build-tests
+    swift build --build-tests --sanitize=thread --scratch-path .build-tsan
     export TSAN_OPTIONS="halt_on_error=1"
     # Under ThreadSanitizer, Swift's crash handler cannot clone its helper (a CHECK in the sanitizer's fork
     # handling fills the screen instead): without it, a crash shows the runtime's own message.
@@ -133,9 +134,7 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     logs=$(mktemp -d)
     plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
     tsan=(.build-tsan/debug/choirPackageTests.xctest --testing-library swift-testing)
-    # The rest starts at once, at low priority: it takes what the sanitizer's build leaves of the machine.
     nice -n 19 "${plain[@]}" --skip "RealTimeTests|{{threaded}}" > "$logs/rest" 2>&1 & rest=$!
-    swift build --build-tests --sanitize=thread --scratch-path .build-tsan || { kill "$rest"; exit 1; }
     status=0
     "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" 2>&1 | tee "$logs/live" || status=$?
     nice -n 19 "${tsan[@]}" --filter "{{threaded}}" > "$logs/threaded" 2>&1 & threaded=$!
