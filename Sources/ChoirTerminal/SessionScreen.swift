@@ -51,6 +51,7 @@ public final class SessionScreen {
         return session.wait()
     }
 
+    /// The session command a key asks for, as the live view's help line says; nil for a key that asks none.
     public static func command(for key: RawTerminal.KeyPress) -> SessionCommand? {
         switch key {
         case .character(UInt8(ascii: "q")): .quit
