@@ -15,6 +15,7 @@ public struct LiveView: Sendable {
     /// Seconds of score shown per column of the roll.
     public var secondsPerColumn = 0.1
 
+    /// A view headed `title`, with `cues` for the singer and `context` (a drill's pass, a plan's item) beside it.
     public init(title: String, cues: LiveCues, context: String? = nil) {
         (self.title, self.cues, self.context) = (title, cues, context)
     }

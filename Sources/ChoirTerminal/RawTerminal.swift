@@ -66,8 +66,10 @@ public final class RawTerminal {
         FileOutput.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
     }
 
+    /// Replaces the cursor's line with `line`.
     public func show(_ line: String) { FileOutput.write("\r\u{1B}[2K" + line) }
 
+    /// Gives the terminal back as it was found (cooked mode, the cursor, the normal screen); once only.
     public func restore() {
         guard !restored else { return }
         restored = true

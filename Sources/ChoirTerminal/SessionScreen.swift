@@ -15,6 +15,7 @@ public final class SessionScreen {
     /// The analysis window's newest sample to its centre, in ms, for the delay summary.
     public private(set) var halfWindowMilliseconds = 0
 
+    /// A screen not yet showing a session.
     public init() {}
 
     /// Runs `session` to its end: keys become commands, its events are drawn (with `context`, what the session is

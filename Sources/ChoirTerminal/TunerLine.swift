@@ -4,6 +4,7 @@ import ChoirSession
 
 /// The tuner's one line: note and octave, cents, a needle and the frequency.
 public enum TunerLine {
+    /// The line for `frame`, or "listening…" while nothing is voiced.
     public static func render(_ frame: PitchFrame) -> String {
         guard frame.isVoiced else { return "   –      listening…" }
         let exact = PitchMath.midi(hertz: frame.frequency)

@@ -7,6 +7,7 @@ public final class TunerScreen {
     private let terminal = RawTerminal()
     private var writer = PitchWriter(format: .csv)
 
+    /// The terminal's line if there is a terminal, else CSV with `configuration`'s header.
     public init(_ configuration: PitchTrackerConfiguration) {
         if terminal == nil { writer.begin(sampleRate: Int(configuration.sampleRate), configuration: configuration) }
     }
