@@ -4,13 +4,20 @@ import Testing
 
 /// Starts `path` directly rather than through Foundation's Process. A daemon (pulseaudio, a tmux server) closes
 /// or keeps the descriptors it inherits, which Process takes for its child's exit and then waits on, blocking
-/// until the daemon ends.
+/// until the daemon ends. Its standard streams are /dev/null: a server left to exit when idle would otherwise hold
+/// the test run's output open, and whatever reads it (`tee` in the Justfile) would wait for the server.
 func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, nil, nil, argv, envp)
+    let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
     try #require(status == 0, "cannot start \(path): \(String(cString: strerror(status)))")
     return pid
 }
