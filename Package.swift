@@ -86,12 +86,15 @@ let package = Package(
         .target(
             name: "ChoirPitch", dependencies: ["ChoirBase", "CFFTW", "CSpeexDSP"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Optimised in debug builds too: the judge runs in nearly every test, and unoptimised its generic code took
+        // four times as long (the planted-mistake tests' judging, 240 s of CPU of a 900 s test run).
         .target(
             name: "ChoirPractice",
             dependencies: [
                 "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "ChoirSession",
             dependencies: [
@@ -126,12 +129,15 @@ let package = Package(
                 "ChoirBase", "ChoirScore", "ChoirPractice", "ChoirSession", "ChoirLibrary", "ChoirView", "ChoirTerminal", "ChoirFiles",
                 "ChoirModel", "ChoirScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Optimised in debug builds too, as ChoirPitch and ChoirPractice are: unoptimised, synthesizing the planted-mistake
+        // tests' singers (a voice's harmonics, sample by sample) took most of the test run's time.
         .target(
             name: "ChoirTestSupport",
             dependencies: [
                 "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "CFFTW", "CRubberBand",
                 "CSpeexDSP",
-            ]),
+            ],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .executableTarget(name: "choir-fuzz", dependencies: ["ChoirScore", "ChoirAudio"]),
         .executableTarget(
             name: "make-demo-take",
