@@ -58,11 +58,11 @@ extension Choir {
             let sessions = try failing { try history.sessions(of: path.map(ScoreReader.identity(ofFile:))) }
             if let html, let path {
                 if sessions.isEmpty {
-                    throw fail("\(path): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
+                    throw fail("\(path): no sessions to draw: expected a score practised at least once", .noInput)
                 }
                 let drawn = try failing { try history.progress(sessions) }
                 guard !drawn.isEmpty else {
-                    throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)
+                    throw fail("\(path): no sessions to draw: every session was too short to count", .noInput)
                 }
                 try failing { try ReportFile.write(ProgressPage.render(score: path, drawn), to: html) }
             }

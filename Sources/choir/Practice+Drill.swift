@@ -29,10 +29,7 @@ extension Choir.Practice {
             case .passages(let passages): FileOutput.write(DrillSession.notice(passages) + "\n")
             case .passEnded(let end): if let summary = end.summary { FileOutput.write(summary + "\n") }
             case .ended(let outcome):
-                if let failure = outcome.ending.failure {
-                    warn("\(failure); the session ends here")
-                    throw ExitStatus.of(failure)
-                }
+                if let failure = outcome.ending.failure { throw fail("\(failure); the session ends here", ExitStatus(of: failure)) }
                 return outcome.ending == .completed ? nil : signals.received
             }
         }

@@ -31,7 +31,7 @@ extension Choir.Practice {
     /// ``ExitStatus/deviceUnavailable``.
     static func failure(opening error: SessionError) -> ExitCode {
         guard error.kind == .deviceUnavailable else { return fail(error) }
-        return fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
+        return fail("\(error); to judge a recording instead, use --input take.wav", .deviceUnavailable)
     }
 
     /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
@@ -46,7 +46,7 @@ extension Choir.Practice {
         if printing {
             FileOutput.write(detail.render(outcome.report))
         }
-        return outcome.ending.failure.map(ExitStatus.of)
+        return outcome.ending.failure.map { ExitCode(ExitStatus(of: $0)) }
     }
 
     /// Where the recording is, and the command that judges it again: this one, with the recording as its input,

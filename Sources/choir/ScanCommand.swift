@@ -67,7 +67,7 @@ extension Choir {
                 try file.write(result)
             } catch {
                 let kept = error.rejected.flatMap { file.keep(rejected: $0) }
-                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus.of(error))
+                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus(of: error))
             }
             FileOutput.write(scan.summary(of: result, endpoint, written: output))
             do {

@@ -32,7 +32,7 @@ extension Choir {
             let signals = SignalWatcher()
             let library = try openLibrary()
             if let folder, (try? FileManager.default.attributesOfItem(atPath: folder))?[.type] as? FileAttributeType != .typeDirectory {
-                throw fail("\(folder): no such folder: expected a folder of scores", ExitStatus.noInput)
+                throw fail("\(folder): no such folder: expected a folder of scores", .noInput)
             }
             let folder = folder ?? Library.defaultFolder(history: PracticePlan.defaultHistory)
             let server: StudioServer
