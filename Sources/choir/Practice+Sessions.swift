@@ -1,9 +1,7 @@
 import ArgumentParser
-import ChoirBase
 import ChoirPractice
 import ChoirSession
 import ChoirTerminal
-import FoundationEssentials
 
 /// How every command that runs practice sessions (practice, its drill, a plan's run) opens them and says how they
 /// ended.
@@ -42,36 +40,10 @@ extension Choir.Practice {
     {
         if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
         if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
-        if let take = outcome.recording { FileOutput.write(Self.recorded(take) + "\n", to: 2) }
+        if let take = outcome.recording { warn(take.notice(arguments: Array(CommandLine.arguments.dropFirst()))) }
         if printing {
             FileOutput.write(detail.render(outcome.report))
         }
         return outcome.ending.failure.map { ExitCode(ExitStatus(of: $0)) }
-    }
-
-    /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
-    /// the session's latency, no alignment (the recording is on the session's clock already: a singer steadily
-    /// late must stay late), and no mix or recording of its own.
-    static func recorded(_ take: RecordedTake, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
-        let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
-        var kept: [String] = []
-        var skipNext = false
-        for argument in arguments {
-            if skipNext {
-                skipNext = false
-            } else if replaced.contains(argument) {
-                skipNext = true
-            } else if !replaced.contains(where: { argument.hasPrefix($0 + "=") }) {
-                kept.append(argument)
-            }
-        }
-        let milliseconds = String(printf: "%.1f", take.latency * 1000)
-        let align = kept.contains("--no-align") ? [] : ["--no-align"]
-        let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"] + align).map(
-            \.shellQuoted
-        )
-        .joined(separator: " ")
-        let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
-        return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
     }
 }

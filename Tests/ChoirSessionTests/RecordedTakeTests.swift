@@ -1,8 +1,6 @@
 import ChoirSession
 import Testing
 
-@testable import choir
-
 /// The line a recorded live session ends with: where the take is, and the command that judges it again.
 struct RecordedTakeTests {
     /// The command that judges a live session's recording again is the session's own, with the recording as its
@@ -14,14 +12,14 @@ struct RecordedTakeTests {
             "pulse", "--latency", "-12", "--count-in",
         ]
         #expect(
-            Choir.Practice.recorded(take, arguments: arguments) == "choir: recorded 36.2 s to my take.flac; judge it again with: "
+            take.notice(arguments: arguments) == "recorded 36.2 s to my take.flac; judge it again with: "
                 + "choir practice score.musicxml --part 'Tenor 2' --count-in --input 'my take.flac' --latency=42.4 --output none --no-align"
         )
         let stopped = RecordedTake(
             path: "t.flac", seconds: 3, latency: 0, failure: "t.flac: cannot be written (disk full): expected a writable path")
         #expect(
-            Choir.Practice.recorded(stopped, arguments: ["practice", "s.xml"]).hasPrefix(
-                "choir: recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge")
+            stopped.notice(arguments: ["practice", "s.xml"]).hasPrefix(
+                "recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge")
         )
     }
 }
