@@ -114,10 +114,15 @@ extension PracticeHistory {
                 + sessions.map { "#\($0.id)" }.joined(separator: ", ") + "\n"
     }
 
-    /// The sessions among `sessions` that count in the trend (``Session/inTrend``), each with its report: what the
-    /// progress page (``ProgressPage``) draws.
-    public func progress(_ sessions: [Session]) throws(Failure) -> [(session: Session, report: SessionReport)] {
-        try sessions.filter(\.inTrend).map { (session: Session) throws(Failure) in (session, try report(session: session.id)) }
+    /// The progress page (``ProgressPage``) of the score at `path` from its `sessions`, those that count in the trend
+    /// (``Session/inTrend``); a score with none to draw is ``Failure/Kind/missing``: never practised, or every session
+    /// too short to count.
+    public func progressPage(score path: String, _ sessions: [Session]) throws(Failure) -> String {
+        func nothing(_ why: String) -> Failure { Failure(path: path, kind: .missing, reason: "no sessions to draw: " + why) }
+        guard !sessions.isEmpty else { throw nothing("expected a score practised at least once") }
+        let drawn = try sessions.filter(\.inTrend).map { (session: Session) throws(Failure) in (session, try report(session: session.id)) }
+        guard !drawn.isEmpty else { throw nothing("every session was too short to count") }
+        return ProgressPage.render(score: path, drawn)
     }
 
     /// What coaching reads of the score file at `path` for the lines `names` pick (``LineSelector``): the piece's

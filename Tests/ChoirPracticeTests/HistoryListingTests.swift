@@ -59,3 +59,27 @@ extension HistoryListingTests {
         #expect(try history.listing([], file: nil) == "No sessions yet: `choir practice SCORE --part LINE` sings one.\n")
     }
 }
+
+extension HistoryListingTests {
+    /// The progress page draws the sessions that count in the trend; a score never practised, or whose every session
+    /// was too short to count (here, nothing sung), has none to draw, and says so as a missing input.
+    @Test func theProgressPageDrawsTheSessionsThatCount() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        let score = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        func failure(_ sessions: [PracticeHistory.Session]) -> PracticeHistory.Failure? {
+            do {
+                _ = try history.progressPage(score: "hymn.musicxml", sessions)
+                return nil
+            } catch { return error }
+        }
+        #expect(failure([])?.description == "hymn.musicxml: no sessions to draw: expected a score practised at least once")
+        #expect(failure([])?.kind == .missing)
+        _ = try PracticeHistoryTests.stored(history, score: score, notes: 3, verdict: .missing, traced: false)
+        #expect(failure(try history.sessions())?.description == "hymn.musicxml: no sessions to draw: every session was too short to count")
+        _ = try PracticeHistoryTests.stored(history, score: score, notes: 4)
+        let page = try history.progressPage(score: "hymn.musicxml", try history.sessions())
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<title>choir: piece — progress</title>"))
+        // The silent session is left out: one session drawn, the sung one.
+        #expect(page.contains("<p>1 session from "))
+    }
+}
