@@ -127,10 +127,13 @@ extension PracticeHistory {
 
     /// What coaching reads of the score file at `path` for the lines `names` pick (``LineSelector``): the piece's
     /// name, the line as its sessions name it, and the reports (without traces) of the sessions in its trend, oldest
-    /// first. Throws the score's ``ScoreError``, the selection's ``LineSelector/Failure`` or the history's failure.
+    /// first. Throws the score's ``ScoreError``, the selection's ``LineSelector/Failure`` (said of `path`) or the
+    /// history's failure.
     public func coaching(file path: String, lines names: [String]) throws -> (piece: String, part: String, reports: [SessionReport]) {
         let (score, identity) = try ScoreReader.identified(contentsOf: path)
-        let part = LineSelector.name(of: try LineSelector.select(names, from: score.lines), in: score.lines)
+        let lines: [Int]
+        do { lines = try LineSelector.select(names, from: score.lines) } catch { throw error.of(file: path) }
+        let part = LineSelector.name(of: lines, in: score.lines)
         let reports = try trend(of: identity, part: part).map { (session: Session) throws(Failure) in
             try report(session: session.id, trace: false)
         }

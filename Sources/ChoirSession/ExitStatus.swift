@@ -43,7 +43,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
             case .output: self = .cannotCreate
             case .model(let kind): self.init(of: kind)
             }
-        case is RehearsalPlans.Problem, is Library.Unclear, is PracticeMark.Problem: self = .usage
+        case is RehearsalPlans.Problem, is Library.Unclear, is PracticeMark.Problem, is LineSelector.Failure: self = .usage
         case let error as RehearsalPlan.FileError: self = error.unreadable ? .noInput : .dataError
         case let error as PracticeHistory.Failure:
             switch error.kind {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChoirModel
 import ChoirPractice
-import ChoirScore
 import ChoirTerminal
 
 extension Choir {
@@ -36,10 +35,7 @@ extension Choir {
         func run() throws {
             let score = try LibraryTitles.path(self.score)
             let history = try openHistory()
-            let (piece, part, reports): (String, String, [SessionReport])
-            do { (piece, part, reports) = try history.coaching(file: score, lines: parts.names) } catch let error as LineSelector.Failure {
-                throw usage("\(score): \(error)")
-            } catch { throw fail(error) }
+            let (piece, part, reports) = try failing { try history.coaching(file: score, lines: parts.names) }
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return

@@ -1,3 +1,4 @@
+import Foundation
 import ChoirPractice
 import ChoirScore
 import Testing
@@ -81,5 +82,17 @@ extension HistoryListingTests {
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<title>choir: piece — progress</title>"))
         // The silent session is left out: one session drawn, the sung one.
         #expect(page.contains("<p>1 session from "))
+    }
+}
+
+extension HistoryListingTests {
+    /// Coaching a line the score does not have is refused in the selector's words, said of the score's file.
+    @Test func coachingALineTheScoreHasNot() throws {
+        let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
+        let score = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources/ExamplePieces/amazing_grace.musicxml").path
+        let failure = #expect(throws: LineSelector.Failure.self) { try history.coaching(file: score, lines: ["baritone"]) }
+        #expect(failure?.description == "\(score): unknown line 'baritone': expected one of 1 Soprano, 2 Alto, 3 Tenor, 4 Bass")
+        #expect(try history.coaching(file: score, lines: ["tenor"]).part == "Tenor")
     }
 }

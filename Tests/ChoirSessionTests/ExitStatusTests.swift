@@ -1,10 +1,10 @@
 import ChoirModel
 import ChoirScan
-import ChoirScore
 import Testing
 
 @testable import ChoirLibrary
 @testable import ChoirPractice
+@testable import ChoirScore
 @testable import ChoirSession
 
 /// The exit status of each kind of failure, as `choir --help` lists them (sysexits.h), so that a script can tell a
@@ -44,6 +44,7 @@ struct ExitStatusTests {
         #expect(ExitStatus(of: RehearsalPlans.Problem(description: "x")) == .usage)
         #expect(ExitStatus(of: Library.Unclear(description: "x")) == .usage)
         #expect(ExitStatus(of: PracticeMark.Problem(description: "x")) == .usage)
+        #expect(ExitStatus(of: LineSelector.Failure(description: "x")) == .usage)
         struct Other: Error {}
         #expect(ExitStatus(of: Other()) == .failure)
         #expect(ExitStatus.failure.rawValue == 1)
