@@ -66,6 +66,17 @@ public struct PlaybackPlan: Sendable {
         self.parts = parts
     }
 
+    /// A line's setting as a front end writes it, `LINE=VALUE` (`separator` between), split at the last separator so
+    /// that a line's name may hold one; without one, a one-line error naming the setting as `option`.
+    public static func assignment(_ text: String, option: String, separator: Character = "=") throws(SessionError) -> (
+        line: String, value: String
+    ) {
+        guard let index = text.lastIndex(of: separator) else {
+            throw SessionError(.usage, "\(option) \(text): expected LINE\(separator)VALUE")
+        }
+        return (String(text[..<index]), String(text[text.index(after: index)...]))
+    }
+
     /// The plan resolved against its score, or a one-line error naming the file.
     public func resolve() throws(SessionError) -> ResolvedPlayback {
         guard Score.transpositions.contains(transpose) else {

@@ -83,11 +83,8 @@ struct PlaybackArguments: ParsableArguments {
 
     /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
     func plan() throws -> PlaybackPlan {
-        func split(_ assignment: String, _ option: String) throws -> (String, String) {
-            guard let equals = assignment.lastIndex(of: "=") else {
-                throw usage("--\(option) \(assignment): expected LINE=VALUE")
-            }
-            return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+        func split(_ assignment: String, _ option: String) throws -> (line: String, value: String) {
+            try failing { try PlaybackPlan.assignment(assignment, option: "--" + option) }
         }
         var plan = PlaybackPlan(score: try score.path(), parts: parts.names)
         plan.unfolded = !order.noRepeats
@@ -97,7 +94,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.passes = loop
         plan.countIn = countIn
         plan.click = click
-        plan.instruments = try instrument.map { try split($0, "instrument") }.map { (line: $0.0, program: $0.1) }
+        plan.instruments = try instrument.map { try split($0, "instrument") }.map { (line: $0.line, program: $0.value) }
         plan.myInstrument = myInstrument
         plan.volumes = try volume.map { assignment in
             let (name, value) = try split(assignment, "volume")
