@@ -38,9 +38,7 @@ extension Choir.Practice {
     static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, detail: ReportDetail)
         -> ExitCode?
     {
-        if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
-        if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
-        if let take = outcome.recording { warn(take.notice(arguments: Array(CommandLine.arguments.dropFirst()))) }
+        for notice in outcome.notices(known: known, arguments: Array(CommandLine.arguments.dropFirst())) { warn(notice) }
         if printing {
             FileOutput.write(detail.render(outcome.report))
         }

@@ -1,7 +1,9 @@
-import ChoirSession
+import ChoirPractice
 import Testing
 
-/// The line a recorded live session ends with: where the take is, and the command that judges it again.
+@testable import ChoirSession
+
+/// What a session says as it ends: where its recording is and the command that judges it again, and the failures.
 struct RecordedTakeTests {
     /// The command that judges a live session's recording again is the session's own, with the recording as its
     /// input, the latency it was judged with, and no device or recording of its own; it runs when pasted.
@@ -21,5 +23,26 @@ struct RecordedTakeTests {
             stopped.notice(arguments: ["practice", "s.xml"]).hasPrefix(
                 "recorded 3.0 s to t.flac; it stopped early: t.flac: cannot be written (disk full): expected a writable path; judge")
         )
+    }
+}
+
+extension RecordedTakeTests {
+    /// Once a session has ended, a front end says, in order, a history failure it did not say as the session began,
+    /// the failure that ended the session, and where the recording is; nothing for a session that ended well.
+    @Test func whatIsLeftToSayOnceASessionHasEnded() {
+        let report = SessionRecorderTests.header
+        let take = RecordedTake(path: "t.flac", seconds: 3, latency: 0, failure: nil)
+        var outcome = PracticeSession.Outcome(report: report, ending: .completed, historyFailure: nil, recording: nil)
+        #expect(outcome.notices(known: nil, arguments: []).isEmpty)
+        outcome.historyFailure = "h.sqlite: disk full"
+        outcome.ending = .failed(SessionError(.audio, "pulse: the device stopped"))
+        outcome.recording = take
+        #expect(
+            outcome.notices(known: nil, arguments: ["practice", "s.xml"]) == [
+                "h.sqlite: disk full; the history stops here", "pulse: the device stopped; the session ends here",
+                take.notice(arguments: ["practice", "s.xml"]),
+            ])
+        // Said as the session began, the history's failure is not said again.
+        #expect(outcome.notices(known: "h.sqlite: disk full", arguments: []).count == 2)
     }
 }
