@@ -6,7 +6,6 @@ extension Choir.Practice {
     /// `--drill`: the engine's drill (``DrillSession``) drawn: each pass's session on the screen, a line for each
     /// pass sung; all of them are one session in the history. Returns the signal that ended it, if one did.
     func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
-        guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
         let drill = try Self.open({ plan throws(SessionError) in try DrillSession(plan, startPercent: drillStart) }, plan())
         let known = drill.historyFailure
         if let known { warn("\(known); practising without history") }
