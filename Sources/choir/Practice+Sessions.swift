@@ -17,7 +17,7 @@ extension Choir.Practice {
 
     /// Names a stored latency table that cannot be used, when `plan` would have used it.
     static func warnOfLatency(_ plan: PracticePlan) {
-        if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem { warn(problem) }
+        if let problem = plan.latencyProblem() { warn(problem) }
     }
 
     /// Says that `session` is not kept in the history, if it is not.
