@@ -16,3 +16,33 @@ struct PlaybackPlanTests {
         #expect(page?.description == "volume Alto=30: expected LINE:VALUE")
     }
 }
+
+extension PlaybackPlanTests {
+    /// What a plan asks for that cannot be, whatever the score, is refused before the score is read (this one is not
+    /// there), in the command line's words; a plan that asks for none of it passes.
+    @Test func whatCannotBeIsRefusedBeforeTheScoreIsRead() throws {
+        let mine = PlaybackPlan(score: "/nonexistent.musicxml", part: "tenor")
+        var refusals: [(PlaybackPlan, String)] = []
+        var both = mine
+        (both.tempoPercent, both.quarterNotesPerMinute) = (80, 100)
+        refusals.append((both, "--tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one"))
+        var loud = mine
+        loud.myVolume = 150
+        refusals.append((loud, "--my-volume 150.0: expected 0 to 100"))
+        var quiet = mine
+        quiet.othersVolume = -1
+        refusals.append((quiet, "--others-volume -1.0: expected 0 to 100"))
+        var muted = PlaybackPlan(score: "/nonexistent.musicxml")
+        muted.muteMine = true
+        refusals.append((muted, "--my-volume, --others-volume and --mute-my-part need --part"))
+        var clarinet = PlaybackPlan(score: "/nonexistent.musicxml")
+        clarinet.myInstrument = "clarinet"
+        refusals.append((clarinet, "--my-instrument needs --part"))
+        for (plan, message) in refusals {
+            #expect(throws: SessionError(.usage, message)) { try plan.check() }
+        }
+        var fine = mine
+        (fine.tempoPercent, fine.myVolume, fine.othersVolume, fine.muteMine, fine.myInstrument) = (80, 0, 100, true, "piano")
+        try fine.check()
+    }
+}
