@@ -34,6 +34,17 @@ struct HistoryListingTests {
                 """, "\(listing)")
     }
 
+    /// The marks just kept are said a line each: number, measure, the line (none for every line) and words.
+    @Test func keptMarksAreSaidALineEach() {
+        let hymn = ScoreIdentity(hash: "0123456789abcdef", path: "/scores/hymn.musicxml")
+        let marks = [
+            PracticeMark(id: 3, score: "hymn.musicxml", identity: hymn, line: "Tenor", measure: "12", text: "breathe after 'grace'"),
+            PracticeMark(id: 4, score: "hymn.musicxml", identity: hymn, line: nil, measure: "3a", text: "softly"),
+        ]
+        #expect(PracticeMark.kept(marks) == "mark 3: m. 12 (Tenor): breathe after 'grace'\nmark 4: m. 3a: softly\n")
+        #expect(PracticeMark.kept([]) == "")
+    }
+
     /// Marks are listed by piece, a row a mark: its number, measure, line (or every line) and words.
     @Test func marksAreListedByPiece() throws {
         let history = try PracticeHistory(path: PracticeHistoryTests.temporaryPath())
