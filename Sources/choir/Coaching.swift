@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChoirModel
 import ChoirPractice
+import ChoirSession
 import ChoirTerminal
 
 extension Choir {
@@ -47,17 +48,13 @@ extension Choir {
         /// The model's advice from the figures of `reports`, with the tokens and cost it took.
         private func coachByModel(_ reports: [SessionReport], piece: String) throws {
             let endpoint = try model.resolved()
-            let request = ChatRequest([
-                .init(.system, ModelCoach.instructions), .init(.user, ModelCoach.figures(reports, piece: piece)),
-            ])
+            let request = ModelCoach.request(reports, piece: piece)
             if model.dryRun {
                 FileOutput.write(request.preview(for: endpoint) + "\nNothing was sent (--dry-run).\n")
                 return
             }
             let reply = try failing { try ModelOptions.client(endpoint).complete(request) }
-            var usage = ModelUsage()
-            usage.add(reply)
-            FileOutput.write(ModelCoach.text(reply.text, model: endpoint.model, cost: usage.summary(endpoint), reports, piece: piece))
+            FileOutput.write(ModelCoach.advice(reply, from: endpoint, reports, piece: piece))
         }
     }
 }
