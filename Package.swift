@@ -99,6 +99,7 @@ let package = Package(
             name: "ChoirSession",
             dependencies: [
                 "ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPlayback", "ChoirPitch", "ChoirPractice", "ChoirLibrary",
+                "ChoirModel", "ChoirScan",
             ]),
         // The singer's scores, with what each is (a scanned one's doubts and source too), in the history's database: listed,
         // searched, named by title.
@@ -158,7 +159,9 @@ let package = Package(
         .testTarget(name: "ChoirViewTests", dependencies: ["ChoirView", "ChoirSession"]),
         .testTarget(name: "ChoirTerminalTests", dependencies: ["ChoirTerminal", "ChoirSession", "ChoirPractice", "ChoirScore", "ChoirTestSupport"]),
         .testTarget(name: "ChoirLibraryTests", dependencies: ["ChoirLibrary", "ChoirScore", "ChoirPractice", "ChoirTestSupport"]),
-        .testTarget(name: "ChoirSessionTests", dependencies: ["ChoirSession", "ChoirLibrary", "ChoirPitch", "ChoirTestSupport"]),
+        .testTarget(
+            name: "ChoirSessionTests",
+            dependencies: ["ChoirSession", "ChoirLibrary", "ChoirPitch", "ChoirModel", "ChoirScan", "ChoirTestSupport"]),
         .testTarget(
             name: "ChoirPracticeTests",
             dependencies: [

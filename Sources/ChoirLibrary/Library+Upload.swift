@@ -10,6 +10,20 @@ extension Library {
         return (folder.isEmpty ? "." : folder) + "/scores"
     }
 
+    /// The studio's folder of scores, with its scores added as `choir library add` adds them (changed and moved files
+    /// noticed): `folder`, which must be a folder (else a missing input), or ``defaultFolder(history:)``, made when it
+    /// is not there yet. Returns the folder and what adding did, a score that cannot be read among it.
+    public func add(folder: String?, history: String) throws -> (
+        folder: String, changes: [(path: String, change: Result<Change, ScoreError>)]
+    ) {
+        if let folder, (try? FileManager.default.attributesOfItem(atPath: folder))?[.type] as? FileAttributeType != .typeDirectory {
+            throw ScoreError(file: folder, message: "no such folder: expected a folder of scores", unreadable: true)
+        }
+        let folder = folder ?? Self.defaultFolder(history: history)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return (folder, try add(Self.scores(in: [folder])))
+    }
+
     /// Files `bytes`, a score sent as `name` (a file name, without folders), in `folder` and adds it: read first
     /// under its own name, so that a score choir cannot read is refused with the reader's one-line error naming
     /// `name`, and nothing is written. A different file of that name already there is kept: the new one is filed

@@ -97,6 +97,12 @@ public final class RehearsalPlans: Sendable {
                     ? "a plan made with `choir plan new NAME` or `choir plan import FILE`" : "one of " + names.joined(separator: ", ")))
     }
 
+    /// Refuses a name for a new plan that is nothing but spaces.
+    public static func check(name: String) throws(Problem) {
+        guard name.allSatisfy(\.isWhitespace) else { return }
+        throw Problem(description: "the plan's name is empty: expected a name, e.g. \"Advent concert\"")
+    }
+
     /// Keeps `plan`: a new one, or (with `replacing`) in place of the one of its name.
     public func save(_ plan: RehearsalPlan, replacing: Bool) throws {
         let exists = try attempt { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM plan WHERE name = ?", arguments: [plan.name]) ?? false }

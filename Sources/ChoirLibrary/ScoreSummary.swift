@@ -40,6 +40,23 @@ public struct ScoreSummary: Sendable {
         }
     }
 
+    /// What `choir info` prints of the score files at `paths` (``read(_:transposed:)``): each summary's text, a blank
+    /// line before every path's but the first, or as JSON one object for one path and an array for several (null, or
+    /// an array without it, where a file cannot be read); and the files that cannot be read, in order.
+    public static func listing(_ paths: [String], transposed: Int, json: Bool) -> (output: String, failures: [ScoreError]) {
+        var text = "", objects: [JSON] = [], failures: [ScoreError] = []
+        for (number, result) in read(paths, transposed: transposed).enumerated() {
+            switch result {
+            case .failure(let error): failures.append(error)
+            case .success(let summary):
+                text += (number > 0 ? "\n" : "") + summary.text
+                objects.append(summary.json)
+            }
+        }
+        guard json else { return (text, failures) }
+        return ((paths.count == 1 ? objects.first ?? .null : .array(objects)).serialized(), failures)
+    }
+
     /// Successive distinct values, e.g. the keys a piece passes through.
     private func changes<T: Equatable>(_ values: [T]) -> [T] {
         values.reduce(into: []) { result, value in

@@ -114,18 +114,26 @@ extension PracticeHistory {
                 + sessions.map { "#\($0.id)" }.joined(separator: ", ") + "\n"
     }
 
-    /// The sessions among `sessions` that count in the trend (``Session/inTrend``), each with its report: what the
-    /// progress page (``ProgressPage``) draws.
-    public func progress(_ sessions: [Session]) throws(Failure) -> [(session: Session, report: SessionReport)] {
-        try sessions.filter(\.inTrend).map { (session: Session) throws(Failure) in (session, try report(session: session.id)) }
+    /// The progress page (``ProgressPage``) of the score at `path` from its `sessions`, those that count in the trend
+    /// (``Session/inTrend``); a score with none to draw is ``Failure/Kind/missing``: never practised, or every session
+    /// too short to count.
+    public func progressPage(score path: String, _ sessions: [Session]) throws(Failure) -> String {
+        func nothing(_ why: String) -> Failure { Failure(path: path, kind: .missing, reason: "no sessions to draw: " + why) }
+        guard !sessions.isEmpty else { throw nothing("expected a score practised at least once") }
+        let drawn = try sessions.filter(\.inTrend).map { (session: Session) throws(Failure) in (session, try report(session: session.id)) }
+        guard !drawn.isEmpty else { throw nothing("every session was too short to count") }
+        return ProgressPage.render(score: path, drawn)
     }
 
     /// What coaching reads of the score file at `path` for the lines `names` pick (``LineSelector``): the piece's
     /// name, the line as its sessions name it, and the reports (without traces) of the sessions in its trend, oldest
-    /// first. Throws the score's ``ScoreError``, the selection's ``LineSelector/Failure`` or the history's failure.
+    /// first. Throws the score's ``ScoreError``, the selection's ``LineSelector/Failure`` (said of `path`) or the
+    /// history's failure.
     public func coaching(file path: String, lines names: [String]) throws -> (piece: String, part: String, reports: [SessionReport]) {
         let (score, identity) = try ScoreReader.identified(contentsOf: path)
-        let part = LineSelector.name(of: try LineSelector.select(names, from: score.lines), in: score.lines)
+        let lines: [Int]
+        do { lines = try LineSelector.select(names, from: score.lines) } catch { throw error.of(file: path) }
+        let part = LineSelector.name(of: lines, in: score.lines)
         let reports = try trend(of: identity, part: part).map { (session: Session) throws(Failure) in
             try report(session: session.id, trace: false)
         }

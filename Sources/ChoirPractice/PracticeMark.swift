@@ -27,6 +27,11 @@ public struct PracticeMark: Codable, Sendable, Equatable {
         self.measure = measure
         self.text = text
     }
+
+    /// The marks just kept, a line each as `choir mark add` says them: "mark 3: m. 12 (Tenor): breathe".
+    public static func kept(_ marks: [PracticeMark]) -> String {
+        marks.map { "mark \($0.id): m. \($0.measure)\($0.line.map { " (\($0))" } ?? ""): \($0.text)\n" }.joined()
+    }
 }
 
 extension PracticeHistory {

@@ -1,5 +1,6 @@
 import ChoirBase
 import ChoirModel
+import ChoirScore
 
 extension Scan {
     /// What `choir scan --dry-run` shows: the first request, then what follows it.
@@ -32,5 +33,12 @@ extension Scan {
         }
         out += "Model: \(result.usage.summary(endpoint)).\n"
         return out
+    }
+
+    /// The command that practises the scan written to `output`: the line ``part`` names, as the score names it; nil
+    /// when no part was given or the model wrote no such line.
+    public func practice(_ result: Result, written output: String) -> String? {
+        guard let part, let line = try? LineSelector.select(part, from: result.score.lines) else { return nil }
+        return "Practise it: choir practice \(output.shellQuoted) --part \(result.score.lines[line].name.shellQuoted)\n"
     }
 }

@@ -3,6 +3,9 @@ public enum LineSelector {
     /// A name that matches no line, or more than one.
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
+
+        /// The same failure, said of the score at `file`.
+        public func of(file: String) -> Failure { Failure(description: "\(file): \(description)") }
     }
 
     private static let abbreviations = ["s": "soprano", "a": "alto", "t": "tenor", "b": "bass"]

@@ -24,6 +24,36 @@ public enum NearestName {
         "unknown \(what) '\(query)'" + suggestion(query, among: names) + ": expected \(expected)"
     }
 
+    /// A command of a command line: its name, the names it also answers to, and its own commands.
+    public struct Command: Sendable {
+        public var name: String
+        public var aliases: [String]
+        public var subcommands: [Command]
+
+        public init(_ name: String, aliases: [String] = [], subcommands: [Command] = []) {
+            (self.name, self.aliases, self.subcommands) = (name, aliases, subcommands)
+        }
+    }
+
+    /// "unknown command 'histroy' (did you mean 'history'?): expected `choir COMMAND`, COMMAND one of …": the first of
+    /// `arguments` where a command of `root` goes that names none, with the nearest command; nil when every word
+    /// there names one, or an option, `help`, or a command without commands of its own comes first.
+    public static func unknownCommand(in arguments: [String], of root: Command) -> String? {
+        var commands = root.subcommands
+        var words = [root.name]
+        for argument in arguments {
+            guard !commands.isEmpty, !argument.hasPrefix("-"), argument != "help" else { return nil }
+            let names = commands.map(\.name)
+            guard let found = commands.first(where: { $0.name == argument || $0.aliases.contains(argument) }) else {
+                let expected = "`\(words.joined(separator: " ")) COMMAND`, COMMAND one of " + names.joined(separator: ", ")
+                return unknown("command", argument, among: names, expected: expected)
+            }
+            commands = found.subcommands
+            words.append(argument)
+        }
+        return nil
+    }
+
     /// " (did you mean 'Tenor'?)", or nothing when no name is near.
     public static func suggestion(_ query: String, among names: some Sequence<String>) -> String {
         to(query, among: names).map { " (did you mean '\($0)'?)" } ?? ""

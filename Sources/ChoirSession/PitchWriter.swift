@@ -58,6 +58,13 @@ public struct PitchWriter {
         flush()
     }
 
+    /// A recording's whole track (``PitchFile/track(_:configuration:)``): the header, a row per frame, the end.
+    public mutating func write(sampleRate: Int, configuration: PitchTrackerConfiguration, frames: [PitchFrame]) {
+        begin(sampleRate: sampleRate, configuration: configuration)
+        for frame in frames { write(frame) }
+        end()
+    }
+
     private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
     private mutating func fixed(_ value: Double, decimals: Int) {

@@ -66,6 +66,34 @@ public struct PlaybackPlan: Sendable {
         self.parts = parts
     }
 
+    /// What the plan asks for that cannot be, whatever the score, said before it is read in the words of the command
+    /// line's options: a tempo both scaled and replaced, a volume out of 0…100, or my line's mix or instrument
+    /// without my line. (``resolve()`` refuses the same, in the mixer's words, once the score is read.)
+    public func check() throws(SessionError) {
+        func refuse(_ message: String) -> SessionError { SessionError(.usage, message) }
+        if tempoPercent != nil && quarterNotesPerMinute != nil {
+            throw refuse("--tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one")
+        }
+        for (option, volume) in [("--my-volume", myVolume), ("--others-volume", othersVolume)] {
+            if let volume, !(0...100).contains(volume) { throw refuse("\(option) \(volume): expected 0 to 100") }
+        }
+        if parts.isEmpty && (myVolume != nil || othersVolume != nil || muteMine) {
+            throw refuse("--my-volume, --others-volume and --mute-my-part need --part")
+        }
+        if parts.isEmpty && myInstrument != nil { throw refuse("--my-instrument needs --part") }
+    }
+
+    /// A line's setting as a front end writes it, `LINE=VALUE` (`separator` between), split at the last separator so
+    /// that a line's name may hold one; without one, a one-line error naming the setting as `option`.
+    public static func assignment(_ text: String, option: String, separator: Character = "=") throws(SessionError) -> (
+        line: String, value: String
+    ) {
+        guard let index = text.lastIndex(of: separator) else {
+            throw SessionError(.usage, "\(option) \(text): expected LINE\(separator)VALUE")
+        }
+        return (String(text[..<index]), String(text[text.index(after: index)...]))
+    }
+
     /// The plan resolved against its score, or a one-line error naming the file.
     public func resolve() throws(SessionError) -> ResolvedPlayback {
         guard Score.transpositions.contains(transpose) else {

@@ -29,7 +29,7 @@ final class PracticeDrill: @unchecked Sendable {
     /// alone is drilled; else the weakest of the latest session in the history, or of a first pass.
     init(_ plan: PracticePlan, ladder: Drill, passage: Drill.Passage?, takes: [String]) throws(SessionError) {
         guard case .device = plan.input else {
-            throw SessionError(.usage, "a drill needs a live microphone: expected an input device, not a take")
+            throw SessionError(.usage, "--drill needs a live microphone: expected --input DEVICE, not a take")
         }
         self.takes = takes
         recordings = takes.count

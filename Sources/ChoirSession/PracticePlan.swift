@@ -72,6 +72,13 @@ public struct PracticePlan: Sendable {
                 expected: "a name ending in .flac, .ogg, .opus, .mp3, .aiff or .wav")
     }
 
+    /// Why the stored latency table cannot be used (`stored`, ``LatencyStore/problem``), when this plan would use
+    /// it: a live microphone with the mix played on a device and no latency given.
+    public func latencyProblem(stored: String? = LatencyStore.problem) -> String? {
+        guard case .device = input, latency == nil, output.isDevice else { return nil }
+        return stored
+    }
+
     /// `$XDG_DATA_HOME/choir/history.sqlite`, else under `~/.local/share`.
     public static var defaultHistory: String {
         PracticeHistory.defaultPath(environment: ProcessInfo.processInfo.environment)

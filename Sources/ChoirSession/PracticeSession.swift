@@ -40,6 +40,17 @@ public final class PracticeSession: @unchecked Sendable {
         /// The microphone's recording (``PracticePlan/record``): its file, its length in seconds, and why it
         /// stopped early, if it did.
         public var recording: RecordedTake?
+
+        /// What is left to say once the session has ended, in order: a history failure other than `known` (said as
+        /// the session began), the failure that ended it, and where its recording is with how to judge it again
+        /// (``RecordedTake/notice(arguments:)``, from `arguments`, the session's command line).
+        public func notices(known: String?, arguments: [String]) -> [String] {
+            var notices: [String] = []
+            if let failure = historyFailure, failure != known { notices.append("\(failure); the history stops here") }
+            if let failure = ending.failure { notices.append("\(failure); the session ends here") }
+            if let recording { notices.append(recording.notice(arguments: arguments)) }
+            return notices
+        }
     }
 
     public let plan: PracticePlan

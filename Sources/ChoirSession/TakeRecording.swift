@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirBase
 
 /// What a live session's microphone heard, kept in a file on the mix's time line: its sample 0 is the mix's
 /// first frame (the count-in's first click, when there is one), as a take read with `--input` is, so that
@@ -59,5 +60,29 @@ public struct RecordedTake: Sendable, Equatable {
         self.seconds = seconds
         self.latency = latency
         self.failure = failure
+    }
+
+    /// Where the recording is, and the command that judges it again: the session's (`arguments`, its command line
+    /// after `choir`), with the recording as its input, the session's latency, no alignment (the recording is on the
+    /// session's clock already: a singer steadily late must stay late), and no mix or recording of its own.
+    public func notice(arguments: [String]) -> String {
+        let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
+        var kept: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext {
+                skipNext = false
+            } else if replaced.contains(argument) {
+                skipNext = true
+            } else if !replaced.contains(where: { argument.hasPrefix($0 + "=") }) {
+                kept.append(argument)
+            }
+        }
+        let milliseconds = String(printf: "%.1f", latency * 1000)
+        let align = kept.contains("--no-align") ? [] : ["--no-align"]
+        let again = (["choir"] + kept + ["--input", path, "--latency=\(milliseconds)", "--output", "none"] + align).map(\.shellQuoted)
+            .joined(separator: " ")
+        let stopped = failure.map { "; it stopped early: \($0)" } ?? ""
+        return "recorded \(String(printf: "%.1f", seconds)) s to \(path)\(stopped); judge it again with: \(again)"
     }
 }

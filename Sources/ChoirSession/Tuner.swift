@@ -34,6 +34,11 @@ public final class Tuner: @unchecked Sendable {
         public var dropped: Int
         /// What stopped the device, if something did.
         public var error: SessionError?
+
+        /// How the capture from `device` fared, as a front end says it at the end.
+        public func summary(device: String) -> String {
+            "captured \(String(printf: "%.1f", seconds)) s from '\(device)', \(overruns) overruns, \(dropped) samples dropped"
+        }
     }
 
     public let configuration: PitchTrackerConfiguration

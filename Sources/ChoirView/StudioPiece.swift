@@ -22,10 +22,7 @@ enum StudioPiece {
         }
         var plan = PlaybackPlan(score: path, parts: values("mine", request))
         func pairs(_ name: String) throws -> [(line: String, value: String)] {
-            try values(name, request).map { pair in
-                guard let colon = pair.lastIndex(of: ":") else { throw SessionError(.usage, "\(name) \(pair): expected LINE:VALUE") }
-                return (String(pair[..<colon]), String(pair[pair.index(after: colon)...]))
-            }
+            try values(name, request).map { pair throws(SessionError) in try PlaybackPlan.assignment(pair, option: name, separator: ":") }
         }
         plan.volumes = try pairs("volume").map { pair in
             guard let volume = Double(pair.value), (0...100).contains(volume) else {

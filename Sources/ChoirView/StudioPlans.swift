@@ -30,9 +30,7 @@ enum StudioPlans {
             "plans",
             answer { request in
                 let name = (request.query("name") ?? "").trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty else {
-                    throw SessionError(.usage, "the plan's name is empty: expected a name, e.g. \"Advent concert\"")
-                }
+                try RehearsalPlans.check(name: name)
                 try plans.save(RehearsalPlan(name: name), replacing: false)
             })
         /// Changes the plan the request names and keeps it.

@@ -73,26 +73,12 @@ struct Choir: AsyncParsableCommand {
     /// "unknown command 'histroy' (did you mean 'history'?): expected …": a word where a subcommand goes that names
     /// none, or nil.
     static func unknownCommand(in arguments: [String]) -> String? {
-        var subcommands = configuration.subcommands
-        var words = ["choir"]
-        for argument in arguments {
-            guard !subcommands.isEmpty, !argument.hasPrefix("-"), argument != "help" else { return nil }
-            var names: [String] = []
-            var found: [any ParsableCommand.Type]?
-            for subcommand in subcommands {
-                let name: String = subcommand._commandName
-                let aliases: [String] = subcommand.configuration.aliases
-                names.append(name)
-                if name == argument || aliases.contains(argument) { found = subcommand.configuration.subcommands }
-            }
-            guard let found else {
-                return NearestName.unknown(
-                    "command", argument, among: names,
-                    expected: "`\(words.joined(separator: " ")) COMMAND`, COMMAND one of " + names.joined(separator: ", "))
-            }
-            subcommands = found
-            words.append(argument)
-        }
-        return nil
+        NearestName.unknownCommand(in: arguments, of: command(Choir.self))
+    }
+
+    /// `type` and its subcommands, by the names they answer to.
+    static func command(_ type: any ParsableCommand.Type) -> NearestName.Command {
+        NearestName.Command(
+            type._commandName, aliases: type.configuration.aliases, subcommands: type.configuration.subcommands.map(command))
     }
 }

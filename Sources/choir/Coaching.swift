@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChoirModel
 import ChoirPractice
-import ChoirScore
+import ChoirSession
 import ChoirTerminal
 
 extension Choir {
@@ -36,10 +36,7 @@ extension Choir {
         func run() throws {
             let score = try LibraryTitles.path(self.score)
             let history = try openHistory()
-            let (piece, part, reports): (String, String, [SessionReport])
-            do { (piece, part, reports) = try history.coaching(file: score, lines: parts.names) } catch let error as LineSelector.Failure {
-                throw usage("\(score): \(error)")
-            } catch { throw fail(error) }
+            let (piece, part, reports) = try failing { try history.coaching(file: score, lines: parts.names) }
             guard !reports.isEmpty else {
                 FileOutput.write("No sessions of the \(part) of \(piece) yet.\n")
                 return
@@ -51,17 +48,13 @@ extension Choir {
         /// The model's advice from the figures of `reports`, with the tokens and cost it took.
         private func coachByModel(_ reports: [SessionReport], piece: String) throws {
             let endpoint = try model.resolved()
-            let request = ChatRequest([
-                .init(.system, ModelCoach.instructions), .init(.user, ModelCoach.figures(reports, piece: piece)),
-            ])
+            let request = ModelCoach.request(reports, piece: piece)
             if model.dryRun {
                 FileOutput.write(request.preview(for: endpoint) + "\nNothing was sent (--dry-run).\n")
                 return
             }
             let reply = try failing { try ModelOptions.client(endpoint).complete(request) }
-            var usage = ModelUsage()
-            usage.add(reply)
-            FileOutput.write(ModelCoach.text(reply.text, model: endpoint.model, cost: usage.summary(endpoint), reports, piece: piece))
+            FileOutput.write(ModelCoach.advice(reply, from: endpoint, reports, piece: piece))
         }
     }
 }

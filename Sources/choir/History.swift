@@ -56,16 +56,7 @@ extension Choir {
             if prune { return FileOutput.write(PracticeHistory.pruned(try failing { try history.prune() })) }
             let path = try self.score.map { try LibraryTitles.path($0) }
             let sessions = try failing { try history.sessions(of: path.map(ScoreReader.identity(ofFile:))) }
-            if let html, let path {
-                if sessions.isEmpty {
-                    throw fail("\(path): no sessions to draw: expected a score practised at least once", ExitStatus.noInput)
-                }
-                let drawn = try failing { try history.progress(sessions) }
-                guard !drawn.isEmpty else {
-                    throw fail("\(path): no sessions to draw: every session was too short to count", ExitStatus.noInput)
-                }
-                try failing { try ReportFile.write(ProgressPage.render(score: path, drawn), to: html) }
-            }
+            if let html, let path { try failing { try ReportFile.write(history.progressPage(score: path, sessions), to: html) } }
             FileOutput.write(try failing { try history.listing(sessions, file: path) })
         }
 

@@ -1,7 +1,5 @@
 import ArgumentParser
-import ChoirBase
 import ChoirLibrary
-import ChoirScore
 import ChoirTerminal
 
 extension Choir {
@@ -19,24 +17,10 @@ extension Choir {
 
         func run() throws {
             let scores = try self.scores.map { try LibraryTitles.path($0) }
-            var summaries: [JSON] = []
-            var failed: ExitCode?
-            for (number, result) in ScoreSummary.read(scores, transposed: transposition.transpose).enumerated() {
-                switch result {
-                case .failure(let error):
-                    failed = failed ?? fail(error)
-                case .success(let summary):
-                    if output.json {
-                        summaries.append(summary.json)
-                    } else {
-                        FileOutput.write((number > 0 ? "\n" : "") + summary.text)
-                    }
-                }
-            }
-            if output.json {
-                // JSON is UTF-8 whatever the locale.
-                print((scores.count == 1 ? summaries.first ?? .null : .array(summaries)).serialized())
-            }
+            let listing = ScoreSummary.listing(scores, transposed: transposition.transpose, json: output.json)
+            let failed = listing.failures.map(fail).first
+            // JSON is UTF-8 whatever the locale.
+            if output.json { print(listing.output) } else { FileOutput.write(listing.output) }
             if let failed { throw failed }
         }
     }

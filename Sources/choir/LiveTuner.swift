@@ -1,8 +1,6 @@
 import ArgumentParser
-import ChoirBase
 import ChoirSession
 import ChoirTerminal
-import ChoirScore
 import Glibc
 
 /// `choir pitch --live`: the tuner (the engine's ``Tuner``) drawn. On a terminal it shows note, octave and cents;
@@ -29,9 +27,7 @@ struct LiveTuner {
         await screen.follow(events, of: tuner, signals: signals)
         let outcome = tuner.wait()
         screen.close()
-        warn(
-            "captured \(String(printf: "%.1f", outcome.seconds)) s from '\(device)', "
-                + "\(outcome.overruns) overruns, \(outcome.dropped) samples dropped")
+        warn(outcome.summary(device: device))
         if let error = outcome.error { throw fail(error) }
     }
 }

@@ -30,9 +30,7 @@ extension Choir {
             func run() throws {
                 let path = try score.path()
                 let kept = try failing { try openHistory().mark(score: path, lines: parts.names, measure: measure, text: text) }
-                for mark in kept {
-                    FileOutput.write("mark \(mark.id): m. \(mark.measure)\(mark.line.map { " (\($0))" } ?? ""): \(mark.text)\n")
-                }
+                FileOutput.write(PracticeMark.kept(kept))
             }
         }
 

@@ -67,9 +67,7 @@ extension Choir {
             }
             let track = try failing { try PitchFile.track(input!, configuration: configuration(sampleRate:)) }
             var out = PitchWriter(format: try named(format, for: "--format"))
-            out.begin(sampleRate: track.sampleRate, configuration: track.configuration)
-            for frame in track.frames { out.write(frame) }
-            out.end()
+            out.write(sampleRate: track.sampleRate, configuration: track.configuration, frames: track.frames)
         }
     }
 }

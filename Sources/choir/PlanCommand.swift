@@ -23,9 +23,7 @@ extension Choir {
 
             func run() throws {
                 let name = plan.name
-                guard !name.allSatisfy(\.isWhitespace) else {
-                    throw usage("the plan's name is empty: expected a name, e.g. \"Advent concert\"")
-                }
+                try failing { try RehearsalPlans.check(name: name) }
                 try failing { try openPlans().save(RehearsalPlan(name: name), replacing: false) }
                 FileOutput.write("Plan '\(name)': no items yet; add them with `choir plan add \(name.shellQuoted) SCORE --part LINE`.\n")
             }

@@ -63,33 +63,33 @@ struct PlaybackArguments: ParsableArguments {
     @OptionGroup var transposition: Transposition
 
     func validate() throws {
-        if tempo != nil && bpm != nil {
-            throw ValidationError("--tempo and --bpm conflict: --tempo scales the score's tempo, --bpm replaces it; give one")
-        }
+        do { try settings(score: score.score).check() } catch { throw ValidationError(error.description) }
         // Checked here, so that the error names the option rather than the score.
-        for (option, volume) in [("--my-volume", myVolume), ("--others-volume", othersVolume)] {
-            if let volume, !(0...100).contains(volume) { throw ValidationError("\(option) \(volume): expected 0 to 100") }
-        }
         for assignment in volume {
             if let value = assignment.split(separator: "=").last.flatMap({ Double($0) }), !(0...100).contains(value) {
                 throw ValidationError("--volume \(assignment): expected a volume of 0 to 100")
             }
         }
-        if parts.isEmpty && (myVolume != nil || othersVolume != nil || muteMyPart) {
-            throw ValidationError("--my-volume, --others-volume and --mute-my-part need --part")
-        }
-        if parts.isEmpty && myInstrument != nil { throw ValidationError("--my-instrument needs --part") }
     }
 
     /// The options as a plan for the engine; a LINE=VALUE option without its "=" is an error naming it.
     func plan() throws -> PlaybackPlan {
-        func split(_ assignment: String, _ option: String) throws -> (String, String) {
-            guard let equals = assignment.lastIndex(of: "=") else {
-                throw usage("--\(option) \(assignment): expected LINE=VALUE")
-            }
-            return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+        func split(_ assignment: String, _ option: String) throws -> (line: String, value: String) {
+            try failing { try PlaybackPlan.assignment(assignment, option: "--" + option) }
         }
-        var plan = PlaybackPlan(score: try score.path(), parts: parts.names)
+        var plan = settings(score: try score.path())
+        plan.instruments = try instrument.map { try split($0, "instrument") }.map { (line: $0.line, program: $0.value) }
+        plan.volumes = try volume.map { assignment in
+            let (name, value) = try split(assignment, "volume")
+            guard let level = Double(value) else { throw usage("--volume \(assignment): expected LINE=0..100") }
+            return (line: name, volume: level)
+        }
+        return plan
+    }
+
+    /// The options as a plan for the engine of `score`, but for the lines' instruments and volumes (LINE=VALUE).
+    private func settings(score: String) -> PlaybackPlan {
+        var plan = PlaybackPlan(score: score, parts: parts.names)
         plan.unfolded = !order.noRepeats
         plan.tempoPercent = tempo
         plan.quarterNotesPerMinute = bpm
@@ -97,13 +97,7 @@ struct PlaybackArguments: ParsableArguments {
         plan.passes = loop
         plan.countIn = countIn
         plan.click = click
-        plan.instruments = try instrument.map { try split($0, "instrument") }.map { (line: $0.0, program: $0.1) }
         plan.myInstrument = myInstrument
-        plan.volumes = try volume.map { assignment in
-            let (name, value) = try split(assignment, "volume")
-            guard let level = Double(value) else { throw usage("--volume \(assignment): expected LINE=0..100") }
-            return (line: name, volume: level)
-        }
         plan.muted = mute
         plan.soloed = solo
         plan.muteMine = muteMyPart

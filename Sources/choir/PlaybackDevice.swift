@@ -26,7 +26,7 @@ struct PlaybackDevice: ParsableArguments {
             throw fail(
                 "\(error); without a sound card, add `--device none` (silence, on the music's time), or write the mix to a "
                     + "file with `choir render \(playback.score.score.shellQuoted) -o mix.wav`",
-                ExitStatus.deviceUnavailable)
+                .deviceUnavailable)
         } catch {
             throw fail(error)
         }

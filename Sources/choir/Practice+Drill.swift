@@ -6,7 +6,6 @@ extension Choir.Practice {
     /// `--drill`: the engine's drill (``DrillSession``) drawn: each pass's session on the screen, a line for each
     /// pass sung; all of them are one session in the history. Returns the signal that ended it, if one did.
     func runDrill(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
-        guard !isTake else { throw usage("--drill needs a live microphone: expected --input DEVICE, not a take") }
         let drill = try Self.open({ plan throws(SessionError) in try DrillSession(plan, startPercent: drillStart) }, plan())
         let known = drill.historyFailure
         if let known { warn("\(known); practising without history") }
@@ -29,10 +28,7 @@ extension Choir.Practice {
             case .passages(let passages): FileOutput.write(DrillSession.notice(passages) + "\n")
             case .passEnded(let end): if let summary = end.summary { FileOutput.write(summary + "\n") }
             case .ended(let outcome):
-                if let failure = outcome.ending.failure {
-                    warn("\(failure); the session ends here")
-                    throw ExitStatus.of(failure)
-                }
+                if let failure = outcome.ending.failure { throw fail("\(failure); the session ends here", ExitStatus(of: failure)) }
                 return outcome.ending == .completed ? nil : signals.received
             }
         }

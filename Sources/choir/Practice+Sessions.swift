@@ -1,9 +1,7 @@
 import ArgumentParser
-import ChoirBase
 import ChoirPractice
 import ChoirSession
 import ChoirTerminal
-import FoundationEssentials
 
 /// How every command that runs practice sessions (practice, its drill, a plan's run) opens them and says how they
 /// ended.
@@ -19,7 +17,7 @@ extension Choir.Practice {
 
     /// Names a stored latency table that cannot be used, when `plan` would have used it.
     static func warnOfLatency(_ plan: PracticePlan) {
-        if case .device = plan.input, plan.latency == nil, plan.output.isDevice, let problem = LatencyStore.problem { warn(problem) }
+        if let problem = plan.latencyProblem() { warn(problem) }
     }
 
     /// Says that `session` is not kept in the history, if it is not.
@@ -31,7 +29,7 @@ extension Choir.Practice {
     /// ``ExitStatus/deviceUnavailable``.
     static func failure(opening error: SessionError) -> ExitCode {
         guard error.kind == .deviceUnavailable else { return fail(error) }
-        return fail("\(error); to judge a recording instead, use --input take.wav", ExitStatus.deviceUnavailable)
+        return fail("\(error); to judge a recording instead, use --input take.wav", .deviceUnavailable)
     }
 
     /// Says how a session ended and prints its report (unless the terminal has gone); gives the exit status of
@@ -40,38 +38,10 @@ extension Choir.Practice {
     static func finish(_ outcome: PracticeSession.Outcome, printing: Bool, known: String?, detail: ReportDetail)
         -> ExitCode?
     {
-        if let failure = outcome.historyFailure, failure != known { warn("\(failure); the history stops here") }
-        if let failure = outcome.ending.failure { warn("\(failure); the session ends here") }
-        if let take = outcome.recording { FileOutput.write(Self.recorded(take) + "\n", to: 2) }
+        for notice in outcome.notices(known: known, arguments: Array(CommandLine.arguments.dropFirst())) { warn(notice) }
         if printing {
             FileOutput.write(detail.render(outcome.report))
         }
-        return outcome.ending.failure.map(ExitStatus.of)
-    }
-
-    /// Where the recording is, and the command that judges it again: this one, with the recording as its input,
-    /// the session's latency, no alignment (the recording is on the session's clock already: a singer steadily
-    /// late must stay late), and no mix or recording of its own.
-    static func recorded(_ take: RecordedTake, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
-        let replaced: Set<String> = ["--record", "--input", "--input-device", "--output", "--device", "--latency"]
-        var kept: [String] = []
-        var skipNext = false
-        for argument in arguments {
-            if skipNext {
-                skipNext = false
-            } else if replaced.contains(argument) {
-                skipNext = true
-            } else if !replaced.contains(where: { argument.hasPrefix($0 + "=") }) {
-                kept.append(argument)
-            }
-        }
-        let milliseconds = String(printf: "%.1f", take.latency * 1000)
-        let align = kept.contains("--no-align") ? [] : ["--no-align"]
-        let again = (["choir"] + kept + ["--input", take.path, "--latency=\(milliseconds)", "--output", "none"] + align).map(
-            \.shellQuoted
-        )
-        .joined(separator: " ")
-        let stopped = take.failure.map { "; it stopped early: \($0)" } ?? ""
-        return "choir: recorded \(String(printf: "%.1f", take.seconds)) s to \(take.path)\(stopped); judge it again with: \(again)"
+        return outcome.ending.failure.map { ExitCode(ExitStatus(of: $0)) }
     }
 }

@@ -144,7 +144,5 @@ extension Choir {
 
         /// The singer's microphone or recording.
         private var input: String { singer.input.first ?? "default" }
-
-        var isTake: Bool { PracticePlan.Input(input).isTake }
     }
 }

@@ -1,9 +1,7 @@
 import ArgumentParser
-import ChoirBase
 import ChoirLibrary
 import ChoirModel
 import ChoirScan
-import ChoirScore
 import ChoirSession
 import ChoirTerminal
 
@@ -67,7 +65,7 @@ extension Choir {
                 try file.write(result)
             } catch {
                 let kept = error.rejected.flatMap { file.keep(rejected: $0) }
-                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus.of(error))
+                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus(of: error))
             }
             FileOutput.write(scan.summary(of: result, endpoint, written: output))
             do {
@@ -77,10 +75,7 @@ extension Choir {
                 // The scan is paid for and written: a library that cannot take it now is said, not fatal.
                 FileOutput.write("choir: \(output) is written but not in the library (\(error)): add it with choir library add\n", to: 2)
             }
-            if let part, let line = try? LineSelector.select(part, from: result.score.lines) {
-                FileOutput.write(
-                    "Practise it: choir practice \(output.shellQuoted) --part \(result.score.lines[line].name.shellQuoted)\n")
-            }
+            if let practice = scan.practice(result, written: output) { FileOutput.write(practice) }
         }
     }
 }

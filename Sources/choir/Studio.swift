@@ -4,7 +4,6 @@ import ChoirLibrary
 import ChoirSession
 import ChoirTerminal
 import ChoirView
-import FoundationEssentials
 
 extension Choir {
     /// `choir studio`: the library in the browser, one local app on 127.0.0.1 behind a token.
@@ -31,14 +30,9 @@ extension Choir {
         func run() async throws {
             let signals = SignalWatcher()
             let library = try openLibrary()
-            if let folder, (try? FileManager.default.attributesOfItem(atPath: folder))?[.type] as? FileAttributeType != .typeDirectory {
-                throw fail("\(folder): no such folder: expected a folder of scores", ExitStatus.noInput)
-            }
-            let folder = folder ?? Library.defaultFolder(history: PracticePlan.defaultHistory)
             let server: StudioServer
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                let changes = try library.add(Library.scores(in: [folder]))
+                let (folder, changes) = try library.add(folder: folder, history: PracticePlan.defaultHistory)
                 var devices = StudioDevices()
                 (devices.output, devices.input, devices.period, devices.sampleRate) = (
                     output.device, input, output.period, output.sampleRate.hertz

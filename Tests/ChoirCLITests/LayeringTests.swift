@@ -17,8 +17,12 @@ struct LayeringTests {
         "ChoirPitch": [],
         "ChoirPlayback": ["ChoirScore", "ChoirAudio", "ChoirFiles"],
         "ChoirPractice": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback"],
-        // The engine's API for front ends; it runs the library's rehearsal plans.
-        "ChoirSession": ["ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirLibrary"],
+        // The engine's API for front ends; it runs the library's rehearsal plans, and says what kind of failure (as an exit
+        // status) any module's error is.
+        "ChoirSession": [
+            "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirLibrary", "ChoirModel",
+            "ChoirScan",
+        ],
         // A scanned score's summary says what its scan doubted, and its entry which model made it.
         "ChoirLibrary": ["ChoirScore", "ChoirFiles", "ChoirPractice", "ChoirScan", "ChoirModel"],
         // The local server knows nothing of music.

@@ -67,3 +67,15 @@ struct RehearsalPlansTests {
         #expect(try library.entries().map(\.path) == [file])
     }
 }
+
+extension RehearsalPlansTests {
+    /// A new plan's name must say something: nothing, or nothing but spaces, is refused (a slip of the command line
+    /// or of the page), and any name with a word in it is taken as it is.
+    @Test func aNewPlansNameMustSaySomething() throws {
+        for name in ["", " ", "\t \n"] {
+            let empty = #expect(throws: RehearsalPlans.Problem.self) { try RehearsalPlans.check(name: name) }
+            #expect(empty?.description == "the plan's name is empty: expected a name, e.g. \"Advent concert\"")
+        }
+        for name in ["Advent concert", " x ", "1"] { #expect(throws: Never.self) { try RehearsalPlans.check(name: name) } }
+    }
+}

@@ -85,3 +85,24 @@ extension ScoreSummaryTests {
         #expect(try results[1].get().keys.map(\.description) == ["F♯ minor"])
     }
 }
+
+extension ScoreSummaryTests {
+    /// `choir info`'s listing: the summaries' texts with a blank line before each path's but the first (one that
+    /// cannot be read counts), or JSON: an object for one path, an array for several, null for one that cannot be read.
+    @Test func theListingSeparatesSummariesAndSaysWhatCannotBeRead() throws {
+        let folder = NSTemporaryDirectory() + "choir-summary-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (duet, gone) = (folder + "/duet.musicxml", folder + "/gone.musicxml")
+        try LibraryTests.duet.write(toFile: duet, atomically: true, encoding: .utf8)
+        let summary = try ScoreSummary.read([duet])[0].get()
+        let text = ScoreSummary.listing([duet, gone, duet], transposed: 0, json: false)
+        #expect(text.output == summary.text + "\n" + summary.text)
+        #expect(text.failures.map(\.file) == [gone])
+        #expect(ScoreSummary.listing([gone, duet], transposed: 0, json: false).output == "\n" + summary.text)
+        #expect(ScoreSummary.listing([duet], transposed: 0, json: true).output == summary.json.serialized())
+        #expect(ScoreSummary.listing([duet, gone], transposed: 0, json: true).output == JSON.array([summary.json]).serialized())
+        let none = ScoreSummary.listing([gone], transposed: 0, json: true)
+        #expect(none.output == JSON.null.serialized() && none.failures.count == 1)
+    }
+}

@@ -46,4 +46,26 @@ struct UploadTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
         #expect(try library.entries().isEmpty)
     }
+
+    /// The studio's folder: made when it is the default and not there yet, its scores added (one that cannot be read
+    /// among what adding did); a folder named that is not one is a missing input, and nothing is made.
+    @Test func theStudiosFolderIsMadeOrMustBeOne() throws {
+        let (library, folder) = try Self.library()
+        let history = folder.replacingOccurrences(of: "/scores", with: "/history.sqlite")
+        let made = try library.add(folder: nil, history: history)
+        #expect(made.folder == folder && made.changes.isEmpty)
+        try LibraryTests.duet.write(toFile: folder + "/duet.musicxml", atomically: true, encoding: .utf8)
+        try "<score-partwise>".write(toFile: folder + "/broken.musicxml", atomically: true, encoding: .utf8)
+        let added = try library.add(folder: folder, history: history)
+        #expect(added.folder == folder)
+        #expect(added.changes.map { ($0.path as NSString).lastPathComponent }.sorted() == ["broken.musicxml", "duet.musicxml"])
+        #expect(added.changes.filter { (try? $0.change.get()) == .added }.count == 1)
+        #expect(try library.entries().map(\.title) == ["Duet in G minor"])
+        let nowhere = #expect(throws: ScoreError.self) { try library.add(folder: folder + "/nowhere", history: history) }
+        #expect(nowhere?.description == folder + "/nowhere: no such folder: expected a folder of scores")
+        #expect(nowhere?.unreadable == true)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/nowhere"))
+        // A file is not a folder.
+        #expect(throws: ScoreError.self) { try library.add(folder: folder + "/duet.musicxml", history: history) }
+    }
 }

@@ -28,6 +28,12 @@ struct ScanSummaryTests {
                 Model: 1 request: 9,000 tokens in, 800 out; cost $0.0152 as OpenRouter reports it.
 
                 """)
+        #expect(
+            scan.practice(result, written: "out/my hymn.musicxml") == "Practise it: choir practice 'out/my hymn.musicxml' --part Tenor\n")
+        // The line as the score names it; none for a line it has not, or no line asked for.
+        #expect(Scan(pages: [], part: "t", file: "h.musicxml").practice(result, written: "h.musicxml")?.hasSuffix("--part Tenor\n") == true)
+        #expect(Scan(pages: [], part: "Bass", file: "h.musicxml").practice(result, written: "h.musicxml") == nil)
+        #expect(Scan(pages: [], part: nil, file: "h.musicxml").practice(result, written: "h.musicxml") == nil)
         var clean = result
         clean.doubts = []
         clean.repairPasses = 0

@@ -36,3 +36,29 @@ struct NearestNameTests {
                 == "unknown line 'viola': expected one of 1 Tenor")
     }
 }
+
+extension NearestNameTests {
+    /// A word where a command goes that names none is said with the nearest command and the commands at that level;
+    /// an alias names its command, and an option, `help` or a command without commands of its own ends the search.
+    @Test func anUnknownCommandIsNamedWithTheNearest() {
+        let root = NearestName.Command(
+            "choir",
+            subcommands: [
+                .init("practice", aliases: ["practise"]), .init("mark", subcommands: [.init("add"), .init("list"), .init("remove")]),
+            ])
+        #expect(
+            NearestName.unknownCommand(in: ["pratice", "x.xml"], of: root)
+                == "unknown command 'pratice' (did you mean 'practice'?): expected `choir COMMAND`, COMMAND one of practice, mark")
+        #expect(
+            NearestName.unknownCommand(in: ["mark", "ad"], of: root)
+                == "unknown command 'ad' (did you mean 'add'?): expected `choir mark COMMAND`, COMMAND one of add, list, remove")
+        #expect(
+            NearestName.unknownCommand(in: ["mark", "zzz"], of: root)
+                == "unknown command 'zzz': expected `choir mark COMMAND`, COMMAND one of add, list, remove")
+        for known in [
+            ["practise", "x.xml"], ["practice", "zzz"], ["mark", "add", "zzz"], ["--version"], ["help", "zzz"], ["mark", "-h"], [],
+        ] {
+            #expect(NearestName.unknownCommand(in: known, of: root) == nil, "\(known)")
+        }
+    }
+}

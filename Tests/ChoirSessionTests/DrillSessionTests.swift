@@ -172,3 +172,14 @@ extension DrillSessionTests {
         #expect(DrillSession.notice([]) == "Drill: every measure was right; nothing to drill.")
     }
 }
+
+extension DrillSessionTests {
+    /// A drill listens to a live microphone (a take is a pass of its own, given with `takes`): a plan whose singer
+    /// is a recording is refused before anything is read.
+    @Test func aDrillOfARecordingIsRefused() {
+        var plan = Self.plan()
+        plan.input = .take("take.wav")
+        let refused = #expect(throws: SessionError.self) { try DrillSession(plan, startPercent: 70) }
+        #expect(refused == SessionError(.usage, "--drill needs a live microphone: expected --input DEVICE, not a take"))
+    }
+}

@@ -60,3 +60,24 @@ extension LatencyCalibrationTests {
                 == "calibration needs a sound card: it plays sweeps and hears them come back; expected ALSA devices, not '\(named)'")
     }
 }
+
+extension LatencyCalibrationTests {
+    /// A stored table that cannot be used matters only to a session that would use it: a live microphone, the mix
+    /// on a device, no latency given. A take, a mix written or silent, or a latency given leave it unsaid.
+    @Test func anUnusableTableIsSaidOnlyWhereItWouldBeUsed() {
+        let problem = "latency.json: not a latency table"
+        var plan = PracticePlan(playback: PlaybackPlan(score: "s.musicxml", part: "tenor"))
+        (plan.input, plan.output) = (.device("default"), MixDestination("default"))
+        #expect(plan.latencyProblem(stored: problem) == problem)
+        #expect(plan.latencyProblem(stored: nil) == nil)
+        var given = plan
+        given.latency = 0.04
+        var take = plan
+        take.input = .take("take.wav")
+        var written = plan
+        written.output = MixDestination("mix.wav")
+        var silent = plan
+        silent.output = MixDestination("none")
+        for other in [given, take, written, silent] { #expect(other.latencyProblem(stored: problem) == nil) }
+    }
+}

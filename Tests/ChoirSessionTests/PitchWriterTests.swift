@@ -19,9 +19,7 @@ struct PitchWriterTests {
         #expect(descriptor >= 0)
         defer { unlink(path) }
         var writer = PitchWriter(format: format, descriptor: descriptor)
-        writer.begin(sampleRate: Int(configuration.sampleRate), configuration: configuration)
-        for frame in frames { writer.write(frame) }
-        writer.end()
+        writer.write(sampleRate: Int(configuration.sampleRate), configuration: configuration, frames: frames)
         close(descriptor)
         return try String(contentsOfFile: path, encoding: .utf8)
     }

@@ -1,9 +1,10 @@
 import ChoirBase
-import ChoirSession
 import ChoirTestSupport
 import FoundationEssentials
 import Glibc
 import Testing
+
+@testable import ChoirSession
 
 /// The tuner as a front end hears it: its readings, as events, of a sound of known pitch.
 struct TunerTests {
@@ -47,5 +48,13 @@ struct TunerTests {
         }
         #expect(abs(outcome.seconds - 1) < 0.05 && outcome.dropped == 0 && outcome.error == nil)
         #expect(tuner.wait().seconds == outcome.seconds)
+    }
+}
+
+extension TunerTests {
+    /// How a capture fared, as the tuner's front ends end with it: seconds to a tenth, overruns, samples dropped.
+    @Test func theCaptureIsSummed() {
+        let outcome = Tuner.Outcome(seconds: 12.349, overruns: 2, dropped: 480, error: nil)
+        #expect(outcome.summary(device: "hw:1") == "captured 12.3 s from 'hw:1', 2 overruns, 480 samples dropped")
     }
 }
