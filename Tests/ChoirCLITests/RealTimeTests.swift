@@ -157,9 +157,15 @@ struct RealTimeTests {
         let server = try Self.server()
         let config = try PracticeCommandTests.dataHome()
         let environment = server.environment.merging(["XDG_CONFIG_HOME": config]) { $1 }
-        var measured: [Double] = []
-        for _ in 0..<2 {
+        var measured: [Double] = [], refused = 0
+        while measured.count < 2 {
             let result = try CLI.run(["calibrate", "--device", "pulse", "--input-device", "pulse"], environment: environment)
+            // A server starved by the tests beside this one can report its streams' times unevenly; calibrate then
+            // refuses, as it should, and the singer runs it again. Once is allowed (1 run in about 20 rehearsals).
+            if result.status == 75 && result.stderr.hasPrefix("choir: the sweeps came back ") && refused == 0 {
+                refused += 1
+                continue
+            }
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("round trip pulse -> pulse: "), "\(result.stdout)")
             #expect(result.stdout.contains(" of 6 sweeps agree within "), "\(result.stdout)")
