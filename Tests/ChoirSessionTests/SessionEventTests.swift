@@ -1,4 +1,6 @@
 import ChoirSession
+import Foundation
+import Synchronization
 import Testing
 
 /// A session's events, as every front end gets them: one stream per subscriber, all alike, the report last.
@@ -97,6 +99,35 @@ struct SessionEventTests {
         #expect(broadcaster.dropped == 102 - 8)
         // After the end: the catch-up and the last event.
         #expect(await Self.collectInts(broadcaster.subscribe()) == [-(5050 + 1000), 1000])
+    }
+
+    /// Subscribers' tasks cancelled while events arrive end their streams, and the publisher goes on: neither waits
+    /// on the other. With one lock for the state and for handing events over, a `choir view` quitting as an event
+    /// arrived deadlocked: cancelling took the task's lock and then the broadcaster's, and publishing the reverse.
+    @Test func subscribersCancelledWhileEventsArriveNeverHoldUpThePublisher() async throws {
+        let broadcaster = EventBroadcaster<Int, Int>(0, apply: { $0 += $1 }, catchUp: { -$0 })
+        let stop = Atomic<Bool>(false), published = Atomic<Int>(0), cancelled = Atomic<Int>(0)
+        let publisher = Thread {
+            while !stop.load(ordering: .acquiring) {
+                broadcaster.publish(1)
+                published.add(1, ordering: .releasing)
+            }
+        }
+        publisher.start()
+        defer { stop.store(true, ordering: .releasing) }
+        Task.detached {
+            for _ in 0..<2000 {
+                let reader = Task { for await _ in broadcaster.subscribe() {} }
+                await Task.yield()
+                reader.cancel()
+                await reader.value
+                cancelled.add(1, ordering: .releasing)
+            }
+        }
+        // A deadlock stops both counts; waiting on the tasks instead would hang the test run.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while cancelled.load(ordering: .acquiring) < 2000 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(cancelled.load(ordering: .acquiring) == 2000, "\(published.load(ordering: .acquiring)) events published")
     }
 
     static func collectInts(_ stream: AsyncStream<Int>) async -> [Int] {
