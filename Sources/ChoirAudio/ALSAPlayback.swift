@@ -29,6 +29,10 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let pausedFlag = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)
     private let underrunCount = Atomic<Int>(0)
+    /// When the first underrun came, in nanoseconds after the stream started (0 for none yet).
+    private let firstUnderrunAfter = Atomic<Int>(0)
+    /// When the stream started (``AudioClock/now()``); written before the thread starts.
+    private var startedAt = 0
     private let failure = Atomic<Int32>(0)
     private var thread: StreamThread?
     /// Whether the thread was left stuck in the device, which then cannot be closed.
@@ -79,6 +83,12 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    /// How long after the stream started the first underrun came, in seconds: one at the start is the sound
+    /// server's, one later a stall of the machine.
+    public var firstUnderrun: Double? {
+        let after = firstUnderrunAfter.load(ordering: .acquiring)
+        return after > 0 ? Double(after) / 1e9 : nil
+    }
     /// The source frame being heard now (negative during the lead-in), or nil before the device plays.
     public var heardFrame: Double? { clock.reading?.frame(at: AudioClock.now(), sampleRate: sampleRate) }
     /// Whether the source has run out and its last frames were written.
@@ -103,6 +113,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         clock.streamStarts()
         snd_pcm_prepare(pcm)
+        startedAt = AudioClock.now()
         let created: StreamThread
         do {
             created = try RealTime.spawn("playback", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
@@ -159,7 +170,9 @@ public final class ALSAPlayback: @unchecked Sendable {
                 if written >= 0 {
                     offset += Int(written)
                 } else if Int32(written) == -EPIPE {
-                    underrunCount.add(1, ordering: .relaxed)
+                    if underrunCount.add(1, ordering: .relaxed).oldValue == 0 {
+                        firstUnderrunAfter.store(max(1, AudioClock.now() - startedAt), ordering: .releasing)
+                    }
                     snd_pcm_prepare(pcm)
                 } else if Int32(written) == -ESTRPIPE {
                     ALSADevice.resume(pcm)

@@ -36,7 +36,8 @@ struct PlaybackDevice: ParsableArguments {
     /// its failure, or the signal that ended it.
     func end(_ session: PlaybackSession, signals: SignalWatcher, said: (String) -> String) throws {
         session.stop()
-        warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns")
+        let first = session.firstUnderrun.map { String(printf: " (the first %.2f s in)", $0) } ?? ""
+        warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns" + first)
         if let error = session.error { throw fail(error) }
         if let signal = signals.received { throw ExitCode(128 + signal) }
     }

@@ -112,7 +112,7 @@ do {
     while !singer.isDone && voice.error == nil { usleep(10_000) }
     voice.stop()
     if let error = voice.error { fail("\(error)") }
-    print("\(voice.underruns) underruns")
+    print("\(voice.underruns) underruns" + (voice.firstUnderrun.map { ", the first \(Int($0 * 1000)) ms into the stream" } ?? ""))
 } catch {
     fail("\(error)")
 }

@@ -111,20 +111,29 @@ struct RealTimeTests {
     /// The tenor on a clarinet, played through ALSA into a PulseAudio null sink while `choir pitch --live` listens
     /// to the sink's monitor: the pitches heard are the tenor's, spaced as the score says, each measure is shown
     /// as it is heard, and playback had no underrun. (The tracker is for sustained, voice-like tones: a piano's hammered attack, over the string
-    /// still ringing before it, can read a twelfth low for the look-ahead's first frames.)
+    /// still ringing before it, can read a twelfth low for the look-ahead's first frames.) A run with an underrun
+    /// plays again, once: with every other suite beside it on two cores, one stall of the machine in a few runs
+    /// reaches the stream; a player that underruns of itself does so every time.
     @Test func playThroughPulseAudio() throws {
         let server = try Self.server()
-        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "9"], server: server)
-        Thread.sleep(forTimeInterval: 1.5)
-        let player = try Launched(
-            [
-                "play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
-                "--to", "3", "--bpm", "120",
-            ], server: server)
-        let (status, stderr) = player.finish()
-        _ = listener.finish()
-        Thread.sleep(forTimeInterval: 0.1)
-        let shown = player.lines, heard = listener.lines
+        func play() throws -> (status: Int32, stderr: String, shown: StampedLines, heard: StampedLines) {
+            let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "9"], server: server)
+            Thread.sleep(forTimeInterval: 1.5)
+            let player = try Launched(
+                [
+                    "play", CLI.example, "--device", "pulse", "--solo", "T", "--instrument", "T=clarinet",
+                    "--to", "3", "--bpm", "120",
+                ], server: server)
+            let (status, stderr) = player.finish()
+            _ = listener.finish()
+            Thread.sleep(forTimeInterval: 0.1)
+            return (status, stderr, player.lines, listener.lines)
+        }
+        var (status, stderr, shown, heard) = try play()
+        if status == 0 && !stderr.hasSuffix(", 0 underruns\n") {
+            print("play: \(stderr.trimmingCharacters(in: .newlines)); playing again")
+            (status, stderr, shown, heard) = try play()
+        }
         #expect(status == 0, "\(stderr)")
         #expect(stderr.hasSuffix(", 0 underruns\n"), "\(stderr)")
         #expect(shown.lines.map(\.line) == ["measure 0", "measure 1", "measure 2", "measure 3"])
@@ -954,21 +963,29 @@ extension RealTimeTests {
     ///
     /// The singer places its take from its own reading of when it heard the count-in; under load on two cores that
     /// reading has been 50 to 350 ms off (in about one run in five), and notes then show as late or early, while the
-    /// live session's recording, judged again, gives the live verdicts exactly. Such a run tests the singer, not
-    /// choir, so it sings again, up to three times in all; a fault of choir's shows in every one, and the last is
-    /// reported as it is.
+    /// live session's recording, judged again, gives the live verdicts exactly. Its own stream can underrun too
+    /// (once in a few runs, with the other tests beside it), and the rest of its take then comes late. Either run
+    /// tests the singer, not choir, so it sings again, up to three times in all; a fault of choir's shows in every
+    /// one, and the last is reported as it is.
     static func sungComparison(take takePath: String, data: String, server: PulseServer, record: String? = nil) throws
         -> (live: [String: Any], comparison: Comparison, stderr: String)
     {
-        var (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
+        var (live, file, stderr, sang) = try singerSession(take: takePath, data: data, server: server, record: record)
         var comparison = compare(live, file)
         // 25 ms: well placed, the singer is within 6 ms; the shortest timing tolerance is 60 ms, and a singer a good
         // part of that off moves notes near it across.
-        for _ in 1..<3 where comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 25 {
-            print("the singer was \(comparison.medianLag) ms off; singing again")
-            (live, file, stderr) = try singerSession(take: takePath, data: data, server: server, record: record)
+        func faltered() -> String? {
+            if sang != "0 underruns\n" { return "the singer's voice broke off: \(sang)" }
+            guard comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 25 else { return nil }
+            return "the singer was \(comparison.medianLag) ms off"
+        }
+        for _ in 1..<3 {
+            guard let why = faltered() else { break }
+            print("\(why); singing again")
+            (live, file, stderr, sang) = try singerSession(take: takePath, data: data, server: server, record: record)
             comparison = compare(live, file)
         }
+        #expect(sang == "0 underruns\n", "\(sang)")
         return (live, comparison, stderr)
     }
 
@@ -1008,8 +1025,9 @@ extension RealTimeTests {
         return (singer, sung, singerErr)
     }
 
+    /// What the singer printed comes last: its underruns, which put the rest of its take late.
     static func singerSession(take takePath: String, data: String, server: PulseServer, record: String?) throws
-        -> (live: [String: Any], file: [String: Any], stderr: String)
+        -> (live: [String: Any], file: [String: Any], stderr: String, sang: String)
     {
         let common = ["practice", CLI.example, "--part", "tenor", "--no-history"]
         let file = try CLI.run(common + ["--input", takePath, "--output", "none", "--report", data + "/file.json"])
@@ -1037,12 +1055,12 @@ extension RealTimeTests {
         let sang = String(decoding: sung.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         singer.waitUntilExit()
         #expect(
-            singer.terminationStatus == 0 && sang == "0 underruns\n",
-            "\(sang)\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            singer.terminationStatus == 0, "\(sang)\(String(decoding: singerErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+        )
         let live = try PracticeCommandTests.json(data + "/live.json")
         let audio = live["audio"] as? [String: Any]
         #expect(audio?["underruns"] as? Int == 0 && audio?["overruns"] as? Int == 0, "\(String(describing: audio))")
-        return (live, try PracticeCommandTests.json(data + "/file.json"), stderr)
+        return (live, try PracticeCommandTests.json(data + "/file.json"), stderr, sang)
     }
 
     /// How a live session's verdicts and entrances compare with a file session's on the same take.

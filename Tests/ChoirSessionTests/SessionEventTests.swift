@@ -118,9 +118,12 @@ struct SessionEventTests {
         }
         publisher.start()
         defer { stop.store(true, ordering: .releasing) }
-        Task.detached {
+        // The subscribers' tasks run on a thread of their own: the test run's cooperative pool (one thread a core)
+        // can be held for minutes by the tests beside this one, which left them no turn at all in a CI run.
+        let executor = QueueExecutor()
+        Task(executorPreference: executor) {
             for _ in 0..<2000 {
-                let reader = Task { for await _ in broadcaster.subscribe() {} }
+                let reader = Task(executorPreference: executor) { for await _ in broadcaster.subscribe() {} }
                 await Task.yield()
                 reader.cancel()
                 await reader.value
@@ -146,5 +149,15 @@ extension SessionEventTests {
         let error = SessionError(.audio, "capture: the device was unplugged")
         #expect(PracticeSession.Ending.failed(error).failure == error)
         for ending in [PracticeSession.Ending.completed, .quit, .cancelled] { #expect(ending.failure == nil) }
+    }
+}
+
+/// Runs tasks on a serial dispatch queue, whose thread is not the cooperative pool's.
+final class QueueExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "SessionEventTests.QueueExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
