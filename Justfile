@@ -139,7 +139,10 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     status=0
     "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" 2>&1 | tee "$logs/live" || status=$?
     nice -n 19 "${tsan[@]}" --filter "{{threaded}}" > "$logs/threaded" 2>&1 & threaded=$!
+    # The fuzzer builds meanwhile, on what the suites leave of the cores; it fuzzes after the tests.
+    nice -n 19 just _fuzz-build > "$logs/fuzz-build" 2>&1 & fuzzer=$!
     "${tsan[@]}" --filter "{{threaded_live}}" 2>&1 | tee "$logs/threaded_live" || status=$?
+    wait "$fuzzer" || { cat "$logs/fuzz-build"; status=1; }
     wait "$threaded" || status=$?
     wait "$rest" || status=$?
     cat "$logs/threaded" "$logs/rest"
@@ -214,11 +217,9 @@ bench: build (_apt bench_packages) (_pip "playwright==1.65.2")
 # `Line.VoiceKey` (plain values, which cannot form a cycle) after 205,912 runs. valgrind finds nothing lost over
 # the corpus and every past crash (`valgrind --leak-check=full .build/debug/choir-fuzz FILES...`). SEED 0 draws one
 # at random; the tests give a fixed one, so that the same fresh clone fuzzes the same way.
-fuzz SECONDS="1800" SEED="0": setup
+fuzz SECONDS="1800" SEED="0": setup _fuzz-build
     #!/usr/bin/env bash
     set -euo pipefail
-    swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
-        -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
     mkdir -p .build-fuzz/corpus .build-fuzz/takes .build-fuzz/findings
     cp -n Tests/Fixtures/corpus/*.*ml Tests/Fixtures/corpus/*.xml Tests/Fixtures/lilypond/*.*ml {{example}} Tests/Fixtures/fuzz/crashes/* .build-fuzz/corpus/
     cp -n Tests/Fixtures/fuzz/takes/* .build-fuzz/takes/
@@ -236,6 +237,11 @@ fuzz SECONDS="1800" SEED="0": setup
         grep -E -A12 "^==[0-9]+==ERROR|deadly signal|Test unit written" .build-fuzz/$target.log || true
     done
     exit "$status"
+
+# The fuzzer: choir's score reader and take header reader, built with libFuzzer and AddressSanitizer.
+_fuzz-build:
+    swift build --scratch-path .build-fuzz -c release -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+        -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product choir-fuzz
 
 # Format every Swift file in place with the toolchain's swift-format and the project's `.swift-format`.
 fmt:

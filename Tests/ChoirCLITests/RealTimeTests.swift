@@ -980,7 +980,7 @@ extension RealTimeTests {
         // part of that off moves notes near it across.
         func underruns() -> Int? { (live["audio"] as? [String: Any])?["underruns"] as? Int }
         func faltered() -> String? {
-            if sang != "0 underruns\n" { return "the singer's voice broke off: \(sang)" }
+            if sang != "0 underruns\n" { return "the singer's voice broke off: \(sang.trimmingCharacters(in: .newlines))" }
             if underruns() != 0 { return "the mix underran (\(String(describing: live["audio"])))" }
             guard comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 25 else { return nil }
             return "the singer was \(comparison.medianLag) ms off"
