@@ -83,8 +83,8 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
-    /// How long after the stream started the first underrun came, in seconds: one at the start is the sound
-    /// server's, one later a stall of the machine.
+    /// How long after the stream started the first underrun came, in seconds: whether it was the stream's start
+    /// or something that held the process up later.
     public var firstUnderrun: Double? {
         let after = firstUnderrunAfter.load(ordering: .acquiring)
         return after > 0 ? Double(after) / 1e9 : nil

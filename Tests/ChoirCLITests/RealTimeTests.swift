@@ -160,6 +160,26 @@ struct RealTimeTests {
         }
     }
 
+    /// A player stopped for half a second (SIGSTOP, as a machine that stalls it) underruns, and says when: as it
+    /// resumes, the stall's half second after measure 1 was heard, which is about 2.1 s into the stream (half a
+    /// second of lead-in, the server starting the stream, a beat of pickup at ♩ = 120, the device's buffer): 2.64
+    /// and 2.67 s in two runs.
+    @Test func anUnderrunIsCountedAndPlaced() throws {
+        let server = try Self.server()
+        let player = try Launched(["play", CLI.example, "--device", "pulse", "--to", "2", "--bpm", "120"], server: server)
+        let heard = try #require(player.line(within: 20) { $0 == "measure 1" })
+        let stopped = StampedLines.now()
+        kill(player.process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(player.process.processIdentifier, SIGCONT)
+        let (status, stderr) = player.finish()
+        #expect(status == 0, "\(stderr)")
+        let said = try #require(stderr.split(separator: "(the first ").last.flatMap { Double($0.prefix { $0 != " " }) }, "\(stderr)")
+        let late = stopped - heard.seconds
+        print("stalled \(String(format: "%.2f", late)) s after m. 1 was shown: \(stderr.trimmingCharacters(in: .newlines))")
+        #expect(!stderr.contains(", 0 underruns") && said > 1.8 + late && said < 3.4 + late, "\(stderr), stopped \(late) s after m. 1")
+    }
+
     /// `choir calibrate` through PulseAudio: the sweeps come back on the monitor; the two streams' clocks put
     /// them within a few milliseconds of where they were played, run after run, whatever moment each stream
     /// started at; the value is stored per pair of devices. A microphone that hears nothing is an error.
