@@ -127,8 +127,9 @@ struct LiveRun {
         (input.judging ?? tracker).finish { judge.add($0) }
         judge.finish(at: position - latency)
         if ending == .completed, let deviceError { ending = .failed(SessionError(.audio, "\(deviceError)")) }
+        var mixFile: String?
         do {
-            if case .failed = ending { mix.abandon() } else { try mix.finish() }
+            if case .failed = ending { mix.abandon() } else { mixFile = try mix.finish() }
         } catch {
             ending = .failed(error)
         }
@@ -139,7 +140,7 @@ struct LiveRun {
         return SessionRun(
             results: resolved.numbered(judge.results), trace: judge.trace, audio: audio, ending: ending,
             place: (resolved.position(at: transport.scoreTime).measure, judge.pass + resolved.pass(at: transport.scoreTime) - 1),
-            published: publisher.published, recording: recording)
+            published: publisher.published, recording: recording, mixFile: mixFile)
     }
 
     /// Publishes where playback is, what the transport has changed, and what the judge has heard and decided; the

@@ -118,12 +118,15 @@ final class MixOutput {
         }
     }
 
-    /// Renders the rest of a file's mix and puts the file in place; stops a device.
-    func finish() throws(SessionError) {
+    /// Renders the rest of a file's mix and puts the file in place; stops a device. Returns the file's path, if
+    /// the mix went to one.
+    @discardableResult
+    func finish() throws(SessionError) -> String? {
         playback?.stop()
-        guard let renderer, let writer else { return }
+        guard let renderer, let writer else { return nil }
         try advance(toFrame: renderer.totalFrames)
         do { try writer.finish() } catch { throw SessionError(.output, "\(error)") }
+        return writer.path
     }
 
     /// Stops a device without finishing a file: an ended session's file is left as it was, never half-written.

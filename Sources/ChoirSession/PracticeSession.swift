@@ -40,14 +40,18 @@ public final class PracticeSession: @unchecked Sendable {
         /// The microphone's recording (``PracticePlan/record``): its file, its length in seconds, and why it
         /// stopped early, if it did.
         public var recording: RecordedTake?
+        /// The file the mix was written to (``PracticePlan/output``), once it is in place.
+        public var mixFile: String?
 
         /// What is left to say once the session has ended, in order: a history failure other than `known` (said as
-        /// the session began), the failure that ended it, and where its recording is with how to judge it again
-        /// (``RecordedTake/notice(arguments:)``, from `arguments`, the session's command line).
+        /// the session began), the failure that ended it, where the mix was written, and where its recording is
+        /// with how to judge it again (``RecordedTake/notice(arguments:)``, from `arguments`, the session's command
+        /// line).
         public func notices(known: String?, arguments: [String]) -> [String] {
             var notices: [String] = []
             if let failure = historyFailure, failure != known { notices.append("\(failure); the history stops here") }
             if let failure = ending.failure { notices.append("\(failure); the session ends here") }
+            if let mixFile { notices.append("wrote the mix to \(mixFile)") }
             if let recording { notices.append(recording.notice(arguments: arguments)) }
             return notices
         }
@@ -252,7 +256,8 @@ public final class PracticeSession: @unchecked Sendable {
             )
         }
         recorder?.finish(audio: run.audio, interrupted: report.interruption, aligned: run.alignment)
-        let outcome = Outcome(report: report, ending: run.ending, historyFailure: recorder?.failure, recording: run.recording)
+        let outcome = Outcome(
+            report: report, ending: run.ending, historyFailure: recorder?.failure, recording: run.recording, mixFile: run.mixFile)
         result.withLock { $0 = outcome }
         for judged in run.results[min(run.published, run.results.count)...] { broadcaster.publish(.judged(judged)) }
         if let audio = run.audio { broadcaster.publish(.audio(audio)) }

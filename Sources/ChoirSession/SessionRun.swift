@@ -17,4 +17,6 @@ struct SessionRun {
     var published = 0
     /// The microphone's recording (``PracticePlan/record``), once finished.
     var recording: RecordedTake?
+    /// The file the mix was written to, once it is in place.
+    var mixFile: String?
 }

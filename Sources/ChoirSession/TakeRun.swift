@@ -71,7 +71,7 @@ struct TakeRun {
             }
             if ending == .completed {
                 _ = judge.finish()
-                try mix.finish()
+                run.mixFile = try mix.finish()
             } else {
                 mix.abandon()
             }

@@ -29,7 +29,7 @@ struct QuickStartTests {
         let demo = try CLI.run(
             ["practice", CLI.example, "--part", "tenor", "--input", PracticeCommandTests.take, "--output", data + "/demo-mix.wav"],
             environment: ["XDG_DATA_HOME": data], executable: choir)
-        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.status == 0 && demo.stderr == "choir: wrote the mix to \(data)/demo-mix.wav\n", "\(demo.stderr)")
         #expect(demo.stdout == (try CLI.golden("practice-demo-take.txt", demo.stdout)))
         #expect((try FileManager.default.attributesOfItem(atPath: data + "/demo-mix.wav")[.size] as? Int ?? 0) > 1_000_000)
         #expect(try CLI.run(["history"], environment: ["XDG_DATA_HOME": data], executable: choir).stdout.contains("89.3%"))
