@@ -55,8 +55,9 @@ final class Browser {
     func choose(_ selector: String, files: [String]) throws { try ask(["choose": selector, "files": files]) }
 
     /// Evaluates `script` every 50 ms until it is true, for up to `timeout` seconds (a page loading in between
-    /// is waited for).
-    func wait(_ script: String, timeout: Double = 10) throws -> Bool {
+    /// is waited for). The default is long because the suites beside the real-time one run at the lowest priority,
+    /// where a page and its engraving can take many seconds on a loaded machine; a wait that comes true costs none of it.
+    func wait(_ script: String, timeout: Double = 30) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (try? eval(script)) as? Bool == true { return true }

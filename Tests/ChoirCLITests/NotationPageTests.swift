@@ -213,12 +213,12 @@ import Testing
             "(() => { const stage = document.querySelector('#stage'); return `${stage.dataset.top}/${stage.dataset.bottom} ${document.querySelector('#pageno').textContent}`; })()"
         let last = try #require(try browser.eval("document.querySelectorAll('.page').length") as? Int)
         #expect(last >= 2)
-        #expect(try browser.eval(turned) as? String == "\(last)/\(last) page \(last) of \(last)")
+        #expect(
+            try browser.wait("\(turned) === '\(last)/\(last) page \(last) of \(last)'"), "\(String(describing: try? browser.eval(turned)))")
         try browser.key("PageUp")
         #expect(try browser.wait("document.querySelector('#stage').dataset.top === '\(last - 1)'"))
         for _ in 0..<last { try browser.key("PageUp") }
-        #expect(try browser.wait("document.querySelector('#stage').dataset.top === '1'"))
-        #expect(try browser.eval(turned) as? String == "1/1 page 1 of \(last)")
+        #expect(try browser.wait("\(turned) === '1/1 page 1 of \(last)'"), "\(String(describing: try? browser.eval(turned)))")
         #expect(try browser.eval("document.querySelector('#full .page').dataset.page") as? String == "1")
         try browser.key("PageDown")
         #expect(try browser.wait("document.querySelector('#stage').dataset.top === '2'"))

@@ -7,6 +7,7 @@ final class StampedLines: @unchecked Sendable {
     private let lock = NSLock()
     private var partial = Data()
     private var stamped: [(seconds: Double, line: String)] = []
+    private var ended = false
 
     /// Starts reading `pipe` as it fills.
     init(_ pipe: Pipe) {
@@ -21,12 +22,21 @@ final class StampedLines: @unchecked Sendable {
                     self.stamped.append((now, String(decoding: self.partial[..<newline], as: UTF8.self)))
                     self.partial.removeSubrange(...newline)
                 }
+                self.ended = data.isEmpty
             }
         }
     }
 
     /// The lines read so far, with the moment each arrived (seconds on the monotonic clock).
     var lines: [(seconds: Double, line: String)] { lock.withLock { stamped } }
+
+    /// Everything the pipe carried, once its writers have closed it (waiting up to `seconds` for that), a line
+    /// ending in "\n" and an unfinished one as it was.
+    func text(within seconds: Double = 10) -> String {
+        let end = Date().addingTimeInterval(seconds)
+        while !lock.withLock({ ended }) && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        return lock.withLock { stamped.map { $0.line + "\n" }.joined() + String(decoding: partial, as: UTF8.self) }
+    }
 
     static func now() -> Double {
         var time = timespec()
