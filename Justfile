@@ -112,52 +112,57 @@ net-weights: (_pip "onnx==1.23.2" "torch==2.15.0" "soundfile" "soxr" "mir_eval")
 demo-take:
     swift run make-demo-take {{example}} {{demo_take}}
 
-# The tests whose code runs on more than one thread, run under ThreadSanitizer: streams, the tracker's threads, the
-# live echo solver, the history's writer, the steered judge; and live sessions run by choir built with the same
-# sanitizer: one driven through the library, one steered by keys, and each signal ending one. The CLI's file sessions
-# and the rest of the real-time suite run without it, which keeps CI within its 20 minutes.
-threaded := "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests"
-threaded_live := "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liveViewFollowsTheKeys"
-
-# Run every test: the threaded ones under ThreadSanitizer; the real-time suite in front, one live session at a time,
-# while everything else runs at low priority beside it (more beside it, and the singer of the tests that compare
-# live with file verdicts loses its place by 110 ms; in the idle scheduling class, its browser tests starve; with the
-# fuzzer building beside the sanitized live sessions, one stood still for 10 s in CI); then build the fuzzer and fuzz
-# the score reader and a take's header for half a minute from a fixed seed (CI must end within 20 minutes; `just
-# fuzz` runs longer). The test bundles run directly, since SwiftPM allows one test run per build folder at a
-# time.
+# Run every test: the real-time suite in front, one live session at a time, while everything else runs at low
+# priority beside it (more beside it, and the singer of the tests that compare live with file verdicts loses its place
+# by 110 ms; in the idle scheduling class, its browser tests starve); then check the install task and fuzz the score
+# reader and a take's header for half a minute from a fixed seed (`just fuzz` runs longer). CI must end within 20
+# minutes, so ThreadSanitizer has a task of its own (`just test-threads`). The test bundle runs directly, since SwiftPM
+# allows one test run per build folder at a time.
 test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     #!/usr/bin/env bash
     set -euo pipefail
     just lint
     swift build --build-tests
+    logs=$(mktemp -d)
+    plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
+    nice -n 19 "${plain[@]}" --skip RealTimeTests > "$logs/rest" 2>&1 & rest=$!
+    status=0
+    "${plain[@]}" --filter RealTimeTests 2>&1 | tee "$logs/live" || status=$?
+    wait "$rest" || status=$?
+    cat "$logs/rest"
+    just _report-failures "$logs" "$status"
+    rm -rf "$logs"
+    [ "$status" -eq 0 ]
+    just _check-install
+    just fuzz 30 1
+
+# The tests whose code runs on more than one thread, under ThreadSanitizer: streams, the tracker's threads, the live
+# echo solver, the history's writer, the steered judge; then live sessions run by choir built with the same
+# sanitizer, one at a time: one driven through the library, one steered by keys, and each signal ending one.
+test-threads: setup (_apt test_packages)
+    #!/usr/bin/env bash
+    set -euo pipefail
     swift build --build-tests --sanitize=thread --scratch-path .build-tsan
     export TSAN_OPTIONS="halt_on_error=1"
     # Under ThreadSanitizer, Swift's crash handler cannot clone its helper (a CHECK in the sanitizer's fork
     # handling fills the screen instead): without it, a crash shows the runtime's own message.
     export SWIFT_BACKTRACE="enable=no"
     logs=$(mktemp -d)
-    plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
     tsan=(.build-tsan/debug/choirPackageTests.xctest --testing-library swift-testing)
-    nice -n 19 "${plain[@]}" --skip "RealTimeTests|{{threaded}}" > "$logs/rest" 2>&1 & rest=$!
     status=0
-    "${plain[@]}" --filter RealTimeTests --skip "{{threaded_live}}" 2>&1 | tee "$logs/live" || status=$?
-    # The sanitized live sessions wait for the rest to end: beside it as well as the threaded suite, one was starved
-    # (the 10th note judged 38 s in, 1.5 s of the microphone dropped).
-    wait "$rest" || status=$?
-    nice -n 19 "${tsan[@]}" --filter "{{threaded}}" > "$logs/threaded" 2>&1 & threaded=$!
-    "${tsan[@]}" --filter "{{threaded_live}}" 2>&1 | tee "$logs/threaded_live" || status=$?
-    wait "$threaded" || status=$?
-    cat "$logs/threaded" "$logs/rest"
-    # The failures again, last, where a truncated log still shows them.
-    if [ "$status" -ne 0 ]; then
-        echo "Failed:"
-        grep -hE -A4 "✘|WARNING: ThreadSanitizer|Fatal error" "$logs"/* || echo "(no test failed: a run crashed; see above)"
-    fi
+    "${tsan[@]}" --filter "ChoirAudioTests|PitchTrackerTests|EchoCancellerTests|LiveEchoTests|PracticeHistoryTests|SteeredJudgeTests" 2>&1 | tee "$logs/threaded" || status=$?
+    "${tsan[@]}" --filter "aFrontEndDrives|terminationSignals|liveSessionEndsOnSignal|liveViewFollowsTheKeys" 2>&1 | tee "$logs/live" || status=$?
+    just _report-failures "$logs" "$status"
     rm -rf "$logs"
     [ "$status" -eq 0 ]
-    just _check-install
-    just fuzz 30 1
+
+# The failures of a test run whose logs are in LOGS, again, last, where a truncated log still shows them.
+_report-failures LOGS STATUS:
+    #!/usr/bin/env bash
+    if [ "{{STATUS}}" -ne 0 ]; then
+        echo "Failed:"
+        grep -hE -A4 "✘|WARNING: ThreadSanitizer|Fatal error" "{{LOGS}}"/* || echo "(no test failed: a run crashed; see above)"
+    fi
 
 # The install task's program, man pages and completions, installed into a scratch folder and read back; the
 # installed program, run through a link from elsewhere, engraves and serves the score view from its own resources,

@@ -572,11 +572,14 @@ extension RealTimeTests {
             "\(played.ended)")
         // Playing from the first sample on, the page has a time past 0 in every one; one lost to a slow page at most.
         #expect(played.sampled >= 7 && played.followed.isEmpty, "\(played.sampled) of 8 samples while playing: \(played.followed)")
+        // The music waited for the page, at the start.
+        #expect(played.waiting["play"] as? String == "play" && played.waiting["time"] as? Double == 0, "\(played.waiting)")
+        // The click plays m. 5 next, whether it came in m. 2 or, on a loaded machine, in m. 3.
+        let clicked = played.measures.firstIndex(of: "measure 5") ?? played.measures.count
         #expect(
-            played.measures == [
-                "measure 0", "playing", "measure 1", "measure 2", "measure 5", "measure 6", "paused", "playing", "measure 0",
-            ],
-            "\(played.measures)")
+            [["measure 0", "playing", "measure 1", "measure 2"], ["measure 0", "playing", "measure 1", "measure 2", "measure 3"]]
+                .contains(Array(played.measures[..<clicked]))
+                && played.measures[clicked...] == ["measure 5", "measure 6", "paused", "playing", "measure 0"], "\(played.measures)")
         #expect(played.held > played.fifth + 2.5, "m. 5 heard at \(played.fifth), the end at \(played.held)")
         // What the listener heard from the click on: m. 5's B3, then m. 6's G3 a measure and a half later (at 105%).
         let changes = played.changes
@@ -616,6 +619,8 @@ extension RealTimeTests {
     struct PagePlay {
         var ended: (status: Int32, stderr: String)
         var underruns: Int
+        /// What the page showed a second after it opened, before it was played.
+        var waiting: [String: Any]
         var sampled: Int, followed: [String]
         var measures: [String]
         var fifth: Double, held: Double
@@ -643,10 +648,10 @@ extension RealTimeTests {
         // The music waits for the page.
         Thread.sleep(forTimeInterval: 1)
         shown = try #require(try browser.eval(Self.pageState) as? [String: Any])
-        #expect(shown["play"] as? String == "play" && shown["time"] as? Double == 0, "\(shown)")
+        let waiting = shown
         #expect(!viewer.lines.lines.contains { $0.line == "playing" })
 
-        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "7"], server: server)
+        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "10"], server: server)
         Thread.sleep(forTimeInterval: 1)
         try browser.key("Space")
         #expect(viewer.line { $0 == "playing" } != nil)
@@ -690,7 +695,8 @@ extension RealTimeTests {
         #expect(ended.stderr.contains(" underruns"), "\(ended)")
         let underruns = ended.stderr.split(separator: ", ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 99
         return PagePlay(
-            ended: ended, underruns: underruns, sampled: sampled, followed: followed, measures: measures, fifth: fifth.seconds,
+            ended: ended, underruns: underruns, waiting: waiting, sampled: sampled, followed: followed, measures: measures,
+            fifth: fifth.seconds,
             held: held.seconds, changes: changes)
     }
 
