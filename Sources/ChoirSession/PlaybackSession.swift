@@ -140,15 +140,21 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// returns whether the device has started playing the mix.
     @discardableResult
     private func follow(_ control: inout Control) -> Bool {
+        // What is heard is read off a clock that runs on between its readings, so on a loaded machine it can pass
+        // what has been rendered; nothing is heard before it is rendered. The rendered frame is read before the
+        // segments, which the renderer publishes first, so that every segment up to it is in hand. (Otherwise a
+        // loop's jump back not yet rendered or read left the music in the measure after the loop for a moment.)
+        let heardFrame = output.heardFrame
+        let rendered = renderer.position
         for segment in renderer.segments() {
             if segment.speed == 0 && segment.cursor >= Double(renderer.totalFrames) { control.transport.holdAtEnd() }
             control.segments.append(segment)
         }
-        guard let heard = output.heardFrame, heard >= 0 else {
+        guard let heard = heardFrame, heard >= 0 else {
             control.transport.scoreTime = -resolved.schedule.preroll
             return false
         }
-        var frame = Int(heard)
+        var frame = min(Int(heard), rendered)
         if let current = control.segments.lastIndex(where: { $0.frame <= frame }) { control.segments.removeFirst(current) }
         // The heard frame is read off a clock that jitters under load: one read a little early after a seek must
         // not put the music back before the seek (the measure before it), whose segment has been left behind.
