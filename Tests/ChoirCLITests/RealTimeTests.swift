@@ -168,7 +168,9 @@ struct RealTimeTests {
     /// tests (`calibrate`'s two measurements, run next on the shared server, once came 8.1 ms apart).
     @Test func anUnderrunIsCountedAndPlaced() throws {
         let server = try PulseServer()
-        let player = try Launched(["play", CLI.example, "--device", "pulse", "--to", "2", "--bpm", "120"], server: server)
+        // Four measures, so that the stall still comes mid-stream when the line is read late (ci10 read it too late
+        // to stop a stream of two: the frames were all written, and nothing underran).
+        let player = try Launched(["play", CLI.example, "--device", "pulse", "--to", "4", "--bpm", "120"], server: server)
         let heard = try #require(player.line(within: 20) { $0 == "measure 1" })
         let stopped = StampedLines.now()
         kill(player.process.processIdentifier, SIGSTOP)
