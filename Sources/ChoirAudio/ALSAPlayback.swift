@@ -189,8 +189,9 @@ public final class ALSAPlayback: @unchecked Sendable {
             }
             var delay = snd_pcm_sframes_t(0)
             if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_delay(pcm, &delay) == 0 {
-                // After an underrun a sound server's plugin can report a delay below zero (it played on past what it
-                // was given): nothing is heard before it is rendered, and a paused view showed 1.7 s that way.
+                // After an underrun the delay can be below zero (the device played on past what it was given), but
+                // nothing is heard before it is rendered. (A paused view once showed 1.7 s after an underrun; this is
+                // the one way found for the heard frame to pass the rendered one.)
                 clock.publish(frame: rendered - max(0, Int(delay)))
             }
             doorbell.ring()
