@@ -83,14 +83,7 @@ struct RealTimeTests {
 
         /// Waits up to `seconds` for the lines printed so far to satisfy `condition`; returns whether they did.
         @discardableResult
-        func wait(within seconds: Double = 10, _ condition: ([String]) -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while !condition(lines.lines.map(\.line)) {
-                guard Date() < end else { return false }
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            return true
-        }
+        func wait(within seconds: Double = 10, _ condition: ([String]) -> Bool) -> Bool { lines.wait(within: seconds, condition) }
     }
 
     /// The note changes `choir pitch --live` printed: (time, MIDI, when the listener said so) wherever the rounded
@@ -245,10 +238,7 @@ struct RealTimeTests {
         try session.run()
         // Signalled a second after the 10th note was judged (the first of m. 5, as its progress line says),
         // not after a fixed time: a session slowed by ThreadSanitizer on a loaded machine had judged 5 in 14 s.
-        let deadline = Date().addingTimeInterval(60)
-        while !progress.lines.contains(where: { $0.line.hasPrefix("measure 5: ") }) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        progress.wait(within: 60) { $0.contains { $0.hasPrefix("measure 5: ") } }
         Thread.sleep(forTimeInterval: 1)
         kill(session.processIdentifier, signal)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

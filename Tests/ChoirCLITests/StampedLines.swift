@@ -30,6 +30,17 @@ final class StampedLines: @unchecked Sendable {
     /// The lines read so far, with the moment each arrived (seconds on the monotonic clock).
     var lines: [(seconds: Double, line: String)] { lock.withLock { stamped } }
 
+    /// Waits up to `seconds` for the lines read so far to satisfy `condition`; returns whether they did.
+    @discardableResult
+    func wait(within seconds: Double = 10, _ condition: ([String]) -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while !condition(lines.map(\.line)) {
+            guard Date() < end else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
     /// Everything the pipe carried, once its writers have closed it (waiting up to `seconds` for that), a line
     /// ending in "\n" and an unfinished one as it was.
     func text(within seconds: Double = 10) -> String {
