@@ -5,7 +5,8 @@ import ChoirScan
 import ChoirScore
 
 /// The exit statuses of sysexits.h, so that scripts can tell failures apart: the kind of failure an engine error is,
-/// for every front end that exits with one. What each means is said once, where the singer reads it: `choir --help`.
+/// for every front end that exits with one. What each means is said once, here (``meaning``), and `choir --help` lists
+/// it (``table``).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Any other failure (EXIT_FAILURE).
     case failure = 1
@@ -55,6 +56,47 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
             }
         default: self = .failure
         }
+    }
+
+    /// What the status tells a script, in words a singer reads.
+    public var meaning: String {
+        switch self {
+        case .failure: "any other failure"
+        case .usage:
+            "an option is out of range, conflicts with another, or names what the score (or the model's server) does not have"
+        case .dataError:
+            "a score, take, history or page is not usable, or a model's MusicXML does not read (said with what was expected)"
+        case .noInput: "an input file is missing or cannot be read"
+        case .deviceUnavailable:
+            "an audio device cannot be opened (use files instead), the model's server cannot be reached, or pdftoppm is missing"
+        case .cannotCreate: "an output file cannot be written"
+        case .ioError: "an audio device failed during the session (its report is printed first), or the history could not be written"
+        case .tryAgain:
+            "try again: calibration did not hear its sweeps, another program holds the history, or the model's server is busy, failing or slow"
+        case .protocolError: "the model's server refused the request or answered with what is not a chat completion"
+        case .noPermission: "the model's server refused the key (401, 403) or wants credit (402)"
+        case .configuration:
+            "no key for the model's server, or its configuration file is unsafe (not mode 0600) or unreadable"
+        }
+    }
+
+    /// Every status with its meaning, as `choir --help` lists them: one per paragraph, wrapped at 68 columns, from
+    /// 0 (done) to 128+N (ended by signal N).
+    public static var table: String {
+        let rows = [("0", "done")] + allCases.map { (String($0.rawValue), $0.meaning) } + [("128+N", "ended by signal N")]
+        return rows.map { code, meaning in
+            var lines = [String]()
+            var line = "  " + code + String(repeating: " ", count: 7 - code.count)
+            let indent = line.count
+            for word in meaning.split(separator: " ") {
+                if line.count > indent && line.count + 1 + word.count > 68 {
+                    lines.append(line)
+                    line = String(repeating: " ", count: indent)
+                }
+                line += (line.count == indent ? "" : " ") + word
+            }
+            return (lines + [line]).joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// The status of a model's server failing so.

@@ -17,30 +17,7 @@ struct Choir: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "choir",
         abstract: "Practise your line of a choral score, offline, from the terminal.",
-        discussion: """
-            Exit status (sysexits.h):
-              0      done
-              64     an option is out of range, conflicts with another, or names
-                     what the score (or the model's server) does not have
-              65     a score, take, history or page is not usable, or a model's
-                     MusicXML does not read (said with what was expected)
-              66     an input file is missing or cannot be read
-              69     an audio device cannot be opened (use files instead), the
-                     model's server cannot be reached, or pdftoppm is missing
-              73     an output file cannot be written
-              74     an audio device failed during the session (its report is
-                     printed first), or the history could not be written
-              75     try again: calibration did not hear its sweeps, another
-                     program holds the history, or the model's server is busy,
-                     failing or slow
-              76     the model's server refused the request or answered with
-                     what is not a chat completion
-              77     the model's server refused the key (401, 403) or wants
-                     credit (402)
-              78     no key for the model's server, or its configuration file
-                     is unsafe (not mode 0600) or unreadable
-              128+N  ended by signal N
-            """,
+        discussion: "Exit status (sysexits.h):\n" + ExitStatus.table,
         version: "choir \(version) (\(Engine.libraries))",
         subcommands: [
             Info.self, Notes.self, Pitch.self, Render.self, Play.self, View.self, Practice.self, Calibrate.self, History.self, Report.self,
