@@ -13,8 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHOIR = os.path.join(ROOT, ".build", "release", "choir")
 CACHE = sys.argv[1] if len(sys.argv) > 1 else "/tmp/choir-renders"
-VOICES = [("aahs", 52, None), ("oohs", 53, None), ("synth", 54, None), ("violin", 40, None), ("clarinet", 71, None),
-          ("timgm", 52, "/usr/share/sounds/sf2/TimGM6mb.sf2")]
+# By name: `--my-instrument` reads a number as General MIDI's, from 1 (Choir Aahs is 53).
+VOICES = [("aahs", "Choir Aahs", None), ("oohs", "Voice Oohs", None), ("synth", "Synth Voice", None),
+          ("violin", "Violin", None), ("clarinet", "Clarinet", None),
+          ("timgm", "Choir Aahs", "/usr/share/sounds/sf2/TimGM6mb.sf2")]
 TIMING = {"early", "late", "rushed", "dragged", "missing"}
 PITCH = {"flat", "sharp", "wrong", "octave"}
 

@@ -246,11 +246,16 @@ public struct NoteComparator: Sendable {
         if let arrival {
             let sung = Self.frequency(of: note) * PitchMath.ratio(cents: median)
             // A singer who stopped (for a breath, or between notes) came in after the silence, whatever sounded in the
-            // room before it.
+            // room before it. Straight on from the note before, a frame as loud as the singing (within 6 dB of the
+            // note's level) that repeats half-well (two pitches at once, read as none) is no silence: the note
+            // before fading under this one's swell, where this one may have begun.
             var quietUntil = searchStart - 0.1
             var quietSince: Double?
+            func isCrossing(_ frame: PitchFrame) -> Bool {
+                note.previousMIDI != nil && frame.confidence >= 0.4 && frame.level >= full / 2 && isLoudEnough(frame)
+            }
             for frame in candidates where frame.time < arrival.time {
-                if isSung(frame) {
+                if isSung(frame) || isCrossing(frame) {
                     quietSince = nil
                 } else {
                     if quietSince == nil { quietSince = frame.time }
