@@ -135,8 +135,10 @@ public struct TakeAnalysis: Sendable {
 
     /// How far the take's singing lies from where `notes` say, in seconds (later positive), when it is 50 ms or more:
     /// the shift by which the first phrases' pitches fit best (``TakeAlignment``), then moved by the median of their
-    /// entrances' offsets as the judge times them at that shift, which the fit of whole notes cannot place finer than
-    /// a consonant or a breath. 0 when no shift fits clearly better than none.
+    /// entrances' offsets as the judge times them at that shift, by a tenth of a second at most: the fit of whole
+    /// notes cannot place them finer than a consonant or a breath, and puts a voice that swells into its notes (a
+    /// sampled choir) where its pitch settles, past where its entrances are heard. 0 when no shift fits
+    /// clearly better than none.
     public func alignment(of notes: [ExpectedNote], options: NoteComparator.Options, start: Double) -> Double {
         let comparator = judge(notes, options: options).comparator
         let coarse = TakeAlignment.offset(frames: frames, notes: notes, start: start, isSung: comparator.isSung)
@@ -147,7 +149,7 @@ public struct TakeAnalysis: Sendable {
         _ = trial.finish()
         let offsets = trial.results.filter { $0.note.isEntrance }.compactMap(\.onsetError).sorted()
         let fine = offsets.isEmpty ? 0 : offsets[offsets.count / 2]
-        let shift = coarse + (abs(fine) < 0.1 ? fine : 0)
+        let shift = coarse + min(0.1, max(-0.1, fine))
         return abs(shift) >= TakeAlignment.smallest ? shift : 0
     }
 

@@ -4,34 +4,50 @@ import Testing
 /// Lines rendered by `choir render` and judged as the take: a render is in time by construction, so every verdict on
 /// its timing is the judge's.
 struct RenderedTakeTests {
-    /// The verdicts and offsets (ms) of the notes of BWV 1.6's tenor in mm. 0–2, rendered with GM `program` and
-    /// judged as recorded.
-    static func judged(program: String) throws -> [(measure: String, beat: Double, verdict: String, offset: Int?)] {
+    /// A judged note: where it is, its verdict and its offset (ms).
+    typealias Judged = (measure: String, beat: Double, verdict: String, offset: Int?)
+
+    /// The notes of BWV 1.6's `part` up to m. `to`, rendered with GM `program` and judged (`arguments` added), and
+    /// the seconds the take was moved by to fit the score, if it was.
+    static func judged(_ part: String, to: Int, program: String, _ arguments: [String] = []) throws -> (notes: [Judged], aligned: Double?) {
         let score = CLI.fixtures.appendingPathComponent("corpus/bach_bwv1.6.mxl").path
-        let take = NSTemporaryDirectory() + "choir-rendered-\(program).wav", report = take + ".json"
+        let take = NSTemporaryDirectory() + "choir-rendered-\(part)-\(to)-\(program).wav", report = take + ".json"
         let render = try CLI.run([
-            "render", score, "--part", "tenor", "--solo", "tenor", "--to", "2", "-o", take, "--my-instrument", program,
+            "render", score, "--part", part, "--solo", part, "--to", "\(to)", "-o", take, "--my-instrument", program,
         ])
         #expect(render.status == 0, "\(render.stderr)")
-        let judged = try CLI.run([
-            "practice", score, "--part", "tenor", "--to", "2", "--input", take, "--output", "none", "--no-history", "--no-align",
-            "--report", report,
-        ])
+        let judged = try CLI.run(
+            [
+                "practice", score, "--part", part, "--to", "\(to)", "--input", take, "--output", "none", "--no-history", "--report",
+                report,
+            ] + arguments)
         #expect(judged.status == 0, "\(judged.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let notes = try #require(json?["notes"] as? [[String: Any]])
-        return notes.map { ($0["measure"] as! String, $0["beat"] as! Double, $0["verdict"] as! String, $0["offset_ms"] as? Int) }
+        return (
+            notes.map { ($0["measure"] as! String, $0["beat"] as! Double, $0["verdict"] as! String, $0["offset_ms"] as? Int) },
+            json?["aligned_s"] as? Double
+        )
     }
 
-    /// Choir Aahs, the voice lines' default, swells into each note while the note before fades under it, and the two at once
-    /// read as no pitch for up to 150 ms at full level (G3 after A3 on m. 1's downbeat, A3 after it). That is no
-    /// silence for the singer to come in after: both are in time, as a listener hears them.
+    /// Choir Aahs, the voice lines' default, swells into each note while the note before fades under it, and the two at
+    /// once read as no pitch for up to 150 ms at full level (G3 after A3 on m. 1's downbeat of the tenor, A3 after
+    /// it). That is no silence for the singer to come in after: both are in time, as a listener hears them.
     @Test func aSampledChoirsCrossfadeIsInTime() throws {
-        let notes = try Self.judged(program: "Choir Aahs")
+        let notes = try Self.judged("tenor", to: 2, program: "Choir Aahs", ["--no-align"]).notes
         let downbeat = try #require(notes.first { $0.measure == "1" && $0.beat == 1 })
         let second = try #require(notes.first { $0.measure == "1" && $0.beat == 2 })
         for note in [downbeat, second] {
             #expect(note.verdict == "correct" && abs(note.offset ?? 1000) <= 120, "m. 1 beat \(note.beat): \(note)")
         }
+    }
+
+    /// The soprano's Choir Aahs settles on its pitch 130 ms into each note, where its entrances are heard within a few
+    /// tens of milliseconds: the take fits the score best moved by its entrances, not by where its pitch settles,
+    /// which would call the entrances heard on the beat early. It is left where it is, and every note is right.
+    @Test func aSwellingVoiceIsAlignedByItsEntrances() throws {
+        let (notes, aligned) = try Self.judged("soprano", to: 4, program: "Choir Aahs")
+        #expect(aligned == nil)
+        #expect(notes.allSatisfy { $0.verdict == "correct" }, "\(notes.filter { $0.verdict != "correct" })")
     }
 }
