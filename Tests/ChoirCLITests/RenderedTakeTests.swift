@@ -7,20 +7,23 @@ struct RenderedTakeTests {
     /// A judged note: where it is, its verdict and its offset (ms).
     typealias Judged = (measure: String, beat: Double, verdict: String, offset: Int?)
 
-    /// The notes of BWV 1.6's `part` up to m. `to`, rendered with GM `program` and judged (`arguments` added), and
-    /// the seconds the take was moved by to fit the score, if it was.
-    static func judged(_ part: String, to: Int, program: String, _ arguments: [String] = []) throws -> (notes: [Judged], aligned: Double?) {
+    /// The notes of BWV 1.6's `part` up to m. `to` (to its end when nil), rendered with GM `program` and judged
+    /// (`arguments` added), and the seconds the take was moved by to fit the score, if it was.
+    static func judged(_ part: String, to: Int?, program: String, _ arguments: [String] = []) throws -> (
+        notes: [Judged], aligned: Double?
+    ) {
         let score = CLI.fixtures.appendingPathComponent("corpus/bach_bwv1.6.mxl").path
-        let take = NSTemporaryDirectory() + "choir-rendered-\(part)-\(to)-\(program).wav", report = take + ".json"
-        let render = try CLI.run([
-            "render", score, "--part", part, "--solo", part, "--to", "\(to)", "-o", take, "--my-instrument", program,
-        ])
+        let range = to.map { ["--to", "\($0)"] } ?? []
+        let take = NSTemporaryDirectory() + "choir-rendered-\(part)-\(to ?? 0)-\(program).wav", report = take + ".json"
+        let render = try CLI.run(
+            [
+                "render", score, "--part", part, "--solo", part, "-o", take, "--my-instrument", program,
+            ] + range)
         #expect(render.status == 0, "\(render.stderr)")
         let judged = try CLI.run(
             [
-                "practice", score, "--part", part, "--to", "\(to)", "--input", take, "--output", "none", "--no-history", "--report",
-                report,
-            ] + arguments)
+                "practice", score, "--part", part, "--input", take, "--output", "none", "--no-history", "--report", report,
+            ] + range + arguments)
         #expect(judged.status == 0, "\(judged.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let notes = try #require(json?["notes"] as? [[String: Any]])
@@ -49,5 +52,17 @@ struct RenderedTakeTests {
         let (notes, aligned) = try Self.judged("soprano", to: 4, program: "Choir Aahs")
         #expect(aligned == nil)
         #expect(notes.allSatisfy { $0.verdict == "correct" }, "\(notes.filter { $0.verdict != "correct" })")
+    }
+
+    /// Every line of BWV 1.6 (344 notes), rendered with a voice and a wind whose samples speak at once: at most one
+    /// note in a hundred is called early, late or missing (the issue's bar; none is today). Choir Aahs, whose notes
+    /// cross for a quarter of a second, is not there yet (`Benchmarks/judge-renders.py` gives the whole table).
+    @Test(arguments: ["Voice Oohs", "Clarinet"])
+    func aRenderedChoraleIsInTime(program: String) throws {
+        var notes: [Judged] = []
+        for part in ["soprano", "alto", "tenor", "bass"] { notes += try Self.judged(part, to: nil, program: program).notes }
+        let timing = notes.filter { ["early", "late", "rushed", "dragged", "missing"].contains($0.verdict) }
+        #expect(notes.count == 344)
+        #expect(timing.count * 100 <= notes.count, "\(timing)")
     }
 }
