@@ -80,8 +80,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// Every status with its meaning, as `choir --help` lists them: one per paragraph, wrapped at 68 columns, from
-    /// 0 (done) to 128+N (ended by signal N).
+    /// Every status with its meaning, as `choir --help` lists them, from 0 (done) to 128+N (ended by signal N): the
+    /// code, then its meaning wrapped at 68 columns under itself.
     public static var table: String {
         let rows = [("0", "done")] + allCases.map { (String($0.rawValue), $0.meaning) } + [("128+N", "ended by signal N")]
         return rows.map { code, meaning in
