@@ -77,13 +77,9 @@ struct RealTimeTests {
 
         /// Waits up to `seconds` for a line that `matches`; returns the first such line and when it came.
         func line(within seconds: Double = 10, _ matches: (String) -> Bool) -> (seconds: Double, line: String)? {
-            wait(within: seconds) { $0.contains(where: matches) }
+            lines.wait(within: seconds) { $0.contains(where: matches) }
             return lines.lines.first { matches($0.line) }
         }
-
-        /// Waits up to `seconds` for the lines printed so far to satisfy `condition`; returns whether they did.
-        @discardableResult
-        func wait(within seconds: Double = 10, _ condition: ([String]) -> Bool) -> Bool { lines.wait(within: seconds, condition) }
     }
 
     /// The note changes `choir pitch --live` printed: (time, MIDI, when the listener said so) wherever the rounded
@@ -681,7 +677,7 @@ extension RealTimeTests {
         #expect(try browser.wait("document.querySelector('#bar button[data-key=\" \"]').textContent === 'play'"))
         _ = listener.finish()
         try browser.key("Space")
-        #expect(viewer.wait { $0.count { $0 == "measure 0" } == 2 })
+        #expect(viewer.lines.wait { $0.count { $0 == "measure 0" } == 2 })
         let measures = viewer.lines.lines.map(\.line).filter { $0.hasPrefix("measure ") || $0 == "playing" || $0 == "paused" }
         let changes = Self.noteChanges(listener.lines).filter { $0.said > fifth.seconds - 0.05 }
         _ = try browser.eval(#"document.querySelector('#bar button[data-key="q"]').click()"#)
