@@ -337,7 +337,7 @@ $("#stop").addEventListener("click", () => steer("stop"));
 $("#take").addEventListener("click", () => start("take", $("#take-file").files[0]));
 // Learn mode: the engine's drill on a passage (the loop dragged on the score, or measures typed), up a tempo ladder;
 // the page shows each pass's session, and the ladder as the engine counts it.
-let learningTimer = null, learnShown = null;
+let learnSocket = null, learnShown = null;
 
 /// The loop on the score's page now, as its measures' printed numbers, or null.
 function scoreLoop() {
@@ -367,8 +367,10 @@ async function startLearning() {
   delete document.body.dataset.learnt;
   learnShown = session;
   $("#pause").disabled = $("#stop").disabled = false;
-  clearInterval(learningTimer);
-  learningTimer = setInterval(showLearning, 250);
+  if (learnSocket) learnSocket.close();
+  // The engine sends the ladder each time it moves on, and the result last.
+  learnSocket = new WebSocket(`ws://${location.host}${base}learn/live`);
+  learnSocket.onmessage = (event) => showLearning(JSON.parse(event.data));
 }
 
 function useScoreLoop() {
@@ -378,12 +380,12 @@ function useScoreLoop() {
   [$("#learn-from").value, $("#learn-to").value] = loop;
 }
 
-/// The ladder as the engine has it: each tempo with its passes, and the pass being sung on the score beside.
-async function showLearning() {
-  const learning = await (await fetch(`${base}learn.json`, { cache: "no-store" })).json();
+/// The ladder as the engine has it (`learn.json`, as sent on `learn/live`): each tempo with its passes, and the pass
+/// being sung on the score beside.
+function showLearning(learning) {
   // Something else started from the page since: the drill has ended with it, and the score stays on that.
-  if (!learning || session !== learnShown) {
-    clearInterval(learningTimer);
+  if (session !== learnShown) {
+    learnSocket.close();
     return;
   }
   $("#ladder").hidden = !learning.ladder.length;
@@ -408,8 +410,7 @@ async function showLearning() {
   else said = `Learning ${learning.passage}…`;
   $("#learn-state").textContent = said;
   if (learning.result) {
-    clearInterval(learningTimer);
-    learningTimer = null;
+    learnSocket.close();
     document.body.dataset.learnt = learning.result;
     progress();
   }

@@ -1,10 +1,12 @@
 import ChoirBase
 import ChoirPractice
+import ChoirServer
 import ChoirSession
 
 /// Learn mode in the studio: the engine's drill (``DrillSession``) on the passage the singer chose, climbing its tempo
 /// ladder; each pass is the studio's running session, shown at `session/N/`, and `learn.json` says how far the
-/// ladder has come, in the engine's figures.
+/// ladder has come, in the engine's figures. The page follows it on `learn/live`, which sends that JSON each time it
+/// changes (``hub``).
 final class StudioLearning: Sendable {
     private struct Progress {
         var state = DrillSession.State()
@@ -18,6 +20,8 @@ final class StudioLearning: Sendable {
     let passage: Drill.Passage
     let ladder: Drill
     private let progress = Locked(Progress())
+    /// The tabs following the ladder: each is sent ``json`` as it joins and whenever the drill moves on.
+    let hub = ViewHub(receive: { _ in })
 
     init(_ drill: DrillSession, passage: Drill.Passage, ladder: Drill) {
         self.drill = drill
@@ -25,11 +29,34 @@ final class StudioLearning: Sendable {
         self.ladder = ladder
     }
 
-    /// Takes in what the drill says has happened.
-    func apply(_ event: DrillSession.Event) { progress.withLock { $0.state.apply(event) } }
+    /// Takes in what the drill says has happened, and tells the tabs.
+    func apply(_ event: DrillSession.Event) {
+        let ended = progress.withLock { progress in
+            progress.state.apply(event)
+            return progress.state.outcome != nil
+        }
+        publish()
+        // The drill has said all it will: its result is on every tab.
+        if ended { hub.close() }
+    }
 
     /// Pass `number` is studio session `id`.
-    func shown(pass number: Int, as id: Int) { progress.withLock { $0.sessions[number] = id } }
+    func shown(pass number: Int, as id: Int) {
+        progress.withLock { $0.sessions[number] = id }
+        publish()
+    }
+
+    /// Takes a tab's WebSocket, and sends it where the ladder is.
+    func follow(_ socket: WebSocket) -> WebSocket.Handlers {
+        let handlers = hub.open(socket)
+        hub.greet { [json.serialized()] }
+        return handlers
+    }
+
+    private func publish() {
+        let text = json.serialized()
+        hub.publish(text) { [text] }
+    }
 
     /// The studio has moved on: passes still to come end as they begin.
     func abandon() { progress.withLock { $0.abandoned = true } }

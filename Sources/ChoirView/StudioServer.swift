@@ -15,7 +15,8 @@ import Foundation
 ///   a take of it, from the file in its body or the microphone (``StudioSessions``); the session shows at
 ///   `session/N/` in the score view's own page; a POST to `pitch` sounds my lines' starting pitch (``PlaybackPlan/startingPitch``) and says which notes;
 /// - a POST to `learn` drills a passage up a tempo ladder, from takes POSTed to `takes` or the microphone, and
-///   `learn.json` says how far it has come (``StudioLearning``);
+///   `learn.json` says how far it has come, which the WebSocket `learn/live` sends each time it changes
+///   (``StudioLearning``);
 /// - `progress.json` gives a piece's sessions and marks from the history (``PracticeHistory``), and a POST to `marks`
 ///   marks a measure as `choir mark add` does (one to `marks/remove`, `id=N`, rubs a mark out as `choir mark remove`);
 /// - `plans.json` and its POSTs list and change the rehearsal plans (``StudioPlans``).

@@ -210,8 +210,16 @@ final class StudioSessions: Sendable {
         if let take = ended.take { try? FileManager.default.removeItem(atPath: take) }
     }
 
-    /// The routes of `session/N/`: the score view's page, script and style, the session's music, its WebSocket.
+    /// The routes of `session/N/`: the score view's page, script and style, the session's music, its WebSocket; and
+    /// learn mode's ladder as it climbs, on `learn/live`.
     func route(_ router: inout Router) throws(SessionError) {
+        router.webSocket("learn/live") { [self] socket in
+            guard let learning = learning.withLock({ $0 }) else {
+                socket.close(code: 1008, reason: "no passage is being learnt")
+                return WebSocket.Handlers(text: { _ in })
+            }
+            return learning.follow(socket)
+        }
         try router.serve(page: "view.html", files: ["view.js", "view.css"], at: "session/:id/")
         router.get("session/:id/score.json") { [self] request in
             guard let feed = feed(request.parameters["id"]) else { return .plain(404, "no such session") }

@@ -124,8 +124,8 @@ extension PiecePageTests {
     /// Learn mode in the studio, `--device none`, with take files as the singer: measures 6–7, chosen by a loop dragged
     /// on the score, climbed from 90% in steps of 10% until 95%. The first pass is sung wrong, the next two right at
     /// 90% and 100%: the page's ladder says two passes at 90% and one at 100%, as the engine's own figures
-    /// (`learn.json`) do, the last pass's session is the one on the score with its report, and the drill is one
-    /// session in the piece's progress. Every learn control has a name and Tab walks them in order.
+    /// (`learn.json`) do, having sent each step to the page as it came, the last pass's session is the one on the score
+    /// with its report, and the drill is one session in the piece's progress. Every learn control has a name and Tab walks them in order.
     @Test func aPassageIsLearntUpATempoLadder() throws {
         var takes: [String] = []
         let (viewing, browser, _) = try StudioTests.examplePiece(["--device", "none", "--input", "hw:99"]) { data in
@@ -189,6 +189,10 @@ extension PiecePageTests {
         #expect(
             try browser.eval("document.querySelector('#learn-state').textContent") as? String
                 == "mm. 6–7 learnt: 2 passes at 90%, 1 pass at 100%.")
+        // The page was told each step on `learn/live`, not asking for it: before the test's own request below, it had
+        // requested `learn.json` not once.
+        #expect(
+            try browser.eval("performance.getEntriesByType('resource').filter((e) => e.name.endsWith('learn.json')).length") as? Int == 0)
         // The engine's figures, which the page shows.
         let learnt = try #require(
             try browser.eval("fetch('learn.json').then((r) => r.json())") as? [String: Any])
