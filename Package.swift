@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "ChoirTerminal", dependencies: ["ChoirBase", "ChoirFiles", "ChoirScore", "ChoirPractice", "ChoirSession"]),
         .target(name: "ChoirModel", dependencies: ["CCurl", "TOMLKit"]),
         .target(
-            name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirAudio", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
+            name: "ChoirScan", dependencies: ["ChoirBase", "ChoirScore", "ChoirFiles", "ChoirModel", "CTurboJPEG", "CPNG"]),
         // The command line: arguments, the terminal view and keys; the engine is ChoirSession's.
         .executableTarget(
             name: "choir",

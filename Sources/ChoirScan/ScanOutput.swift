@@ -1,4 +1,4 @@
-import ChoirAudio
+import ChoirFiles
 
 /// The file a scan writes: tried before the model is asked, so that a path that cannot be written costs nothing,
 /// and written whole or not at all.

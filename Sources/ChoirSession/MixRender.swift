@@ -1,4 +1,5 @@
 import ChoirAudio
+import ChoirFiles
 import ChoirPlayback
 
 /// A score's mix written to a file, faster than real time.

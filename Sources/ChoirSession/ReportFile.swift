@@ -1,4 +1,4 @@
-import ChoirAudio
+import ChoirFiles
 import ChoirPractice
 
 /// Reports written to files.

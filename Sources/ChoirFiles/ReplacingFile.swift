@@ -1,4 +1,3 @@
-import ChoirFiles
 import Glibc
 import Synchronization
 
