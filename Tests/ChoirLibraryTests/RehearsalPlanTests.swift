@@ -30,11 +30,8 @@ struct RehearsalPlanTests {
         #expect(try plan.remove(item: 0).piece == "/scores/a.musicxml")
         #expect(plan.items.count == 2)
         #expect(throws: RehearsalPlans.Problem.self) { try plan.move(item: 2, to: 0) }
-        do {
-            try plan.setNotes("x", item: 5)
-        } catch {
-            #expect(error.description == "item 6: 'Advent' has 2 items: expected 1 to 2")
-        }
+        let error = #expect(throws: RehearsalPlans.Problem.self) { try plan.setNotes("x", item: 5) }
+        #expect(error?.description == "item 6: 'Advent' has 2 items: expected 1 to 2")
     }
 
     /// Notes travel in the database and in the TOML file; a file written before notes existed reads without them.
