@@ -23,6 +23,12 @@ public struct PitchTrackerConfiguration: Equatable, Sendable {
     /// Seconds between a window's analysis and the decision on it: what the decoder may look ahead.
     public var lookAhead: Double
 
+    /// The look-ahead of a tracker heard live: a few frames, which the needle and the judge's live verdicts can wait.
+    public static let liveLookAhead = 0.025
+    /// The look-ahead of a tracker reading a recording, where nothing waits on the decision: a second, longer than
+    /// any scoop or wavering onset the decoder may need to see past.
+    public static let recordingLookAhead = 1.0
+
     /// A low bass's C2 (65 Hz) to a soprano's high C6 (1047 Hz), with room for a flat C2 and a sharp C6.
     public static let singingRange = (minimum: 60.0, maximum: 1100.0)
 
@@ -31,7 +37,7 @@ public struct PitchTrackerConfiguration: Equatable, Sendable {
     public init(
         sampleRate: Double, window: Int? = nil, hop: Int? = nil,
         minimumFrequency: Double = singingRange.minimum, maximumFrequency: Double = singingRange.maximum,
-        voicingThreshold: Double = 0.4, silenceRMS: Double = 0.0003, lookAhead: Double = 0.025
+        voicingThreshold: Double = 0.4, silenceRMS: Double = 0.0003, lookAhead: Double = liveLookAhead
     ) {
         self.sampleRate = sampleRate
         self.minimumFrequency = minimumFrequency

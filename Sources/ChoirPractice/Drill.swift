@@ -57,7 +57,15 @@ public struct Drill: Sendable, Equatable {
     public let passMark: Double
     public let maximumPasses: Int
 
-    public init(start: Double = 70, step: Double = 10, passMark: Double = 90, maximumPasses: Int = 8) {
+    /// What a ladder's settings may be, for every front end that takes them: tempi and the pass mark in percent. Under a
+    /// quarter of the written tempo the passage is no longer music, and a step of more than three quarters skips the
+    /// ladder.
+    public static let limits = (start: 25.0...100, step: 1.0...75, passMark: 1.0...100, passes: 1...100)
+    /// Where a ladder starts unless told, in percent of the written tempo: slow enough to find the notes, not so slow
+    /// that the line falls apart into single notes.
+    public static let standardStart = 70.0
+
+    public init(start: Double = standardStart, step: Double = 10, passMark: Double = 90, maximumPasses: Int = 8) {
         tempo = min(100, start)
         self.step = step
         self.passMark = passMark

@@ -16,6 +16,10 @@ public struct NoteComparator: Sendable {
         /// Seconds an entrance may come early or late, whatever the tempo; nil for the musical scale of
         /// ``timingTolerance(for:)``.
         public var timingSeconds: Double?
+        /// What ``toleranceCents`` may be: a semitone or more is another note.
+        public static let toleranceLimits = 1.0...99
+        /// What ``timingSeconds`` may be: two seconds late is no entrance at all.
+        public static let timingLimits = 0.001...2
         /// Count a note sung an octave (or two) away as correct.
         public var octaveIsCorrect = false
         /// Seconds at the start of a note left out of the median, for scoops and slides.

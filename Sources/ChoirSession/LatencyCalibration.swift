@@ -38,7 +38,7 @@ public enum LatencyCalibration {
 
     /// Plays the sweeps on `output`, listens on `input` and returns the round trip.
     public static func measure(output: String, input: String, sampleRate: Int) throws(SessionError) -> Measurement {
-        guard (8000...192_000).contains(sampleRate) else {
+        guard PlaybackSession.sampleRates.contains(sampleRate) else {
             throw SessionError(.usage, "sample rate \(sampleRate) Hz: expected 8000 to 192000 Hz")
         }
         let rate = Double(sampleRate)

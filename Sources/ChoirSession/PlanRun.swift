@@ -38,6 +38,8 @@ public final class PlanRun: Sendable {
         public var items: [PracticeSession.Outcome]
         /// The run as the plan's store keeps it; nil when no item's session opened.
         public var run: RehearsalPlans.Run?
+        /// A failure of the run's own, keeping it in the plan's store, which no item's events have said.
+        public var ownFailure: SessionError?
     }
 
     /// What a run's events add up to.
@@ -108,7 +110,10 @@ public final class PlanRun: Sendable {
             outcome.items.append(ended)
             outcome.run!.sessions[index] = session.historySession
             outcome.run!.finished = index == plan.items.count - 1 && ended.ending == .completed
-            do { try store.record(outcome.run!) } catch { outcome.ending = .failed(SessionError(.output, "\(error)")) }
+            do { try store.record(outcome.run!) } catch {
+                outcome.ownFailure = SessionError(.output, "\(error)")
+                outcome.ending = .failed(outcome.ownFailure!)
+            }
             broadcaster.publish(.itemEnded(step, ended))
             if ended.ending != .completed {
                 outcome.ending = ended.ending

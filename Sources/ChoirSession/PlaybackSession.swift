@@ -32,6 +32,12 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         var publisher: SessionPublisher
     }
 
+    /// The frames a playback thread may render at a time: fewer than 16 wakes it more often than any device can
+    /// keep up with, more than 8192 (170 ms at 48 kHz) is a delay no one can play along with.
+    public static let periods = 16...8192
+    /// The sample rates the synthesizer and the devices are opened at.
+    public static let sampleRates = 8000...192_000
+
     /// Loads the mix and opens `device` ("none" or "null": silence, on the monotonic clock), rendering `period`
     /// frames at a time. With `startsPaused` the music waits for ``SessionCommand/togglePause``; with `holdsAtEnd` it
     /// pauses at its end instead of finishing, to be played again.
@@ -39,7 +45,9 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
         _ resolved: ResolvedPlayback, device: String, sampleRate: Int, period: Int, startsPaused: Bool = false,
         holdsAtEnd: Bool = false
     ) throws(SessionError) {
-        guard (16...8192).contains(period) else { throw SessionError(.usage, "period \(period): expected 16 to 8192 frames") }
+        guard Self.periods.contains(period) else {
+            throw SessionError(.usage, "period \(period): expected \(Self.periods.lowerBound) to \(Self.periods.upperBound) frames")
+        }
         self.resolved = resolved
         self.device = device
         self.sampleRate = sampleRate

@@ -96,10 +96,12 @@ enum StudioPiece {
             }
             return value
         }
+        let limits = Drill.limits
         let ladder = Drill(
-            start: try number("start", 70, 25...100, "starting tempo"), step: try number("step", 10, 1...75, "tempo step"),
-            passMark: try number("target", 90, 1...100, "target accuracy"),
-            maximumPasses: Int(try number("passes", 20, 1...100, "most passes")))
+            start: try number("start", Drill.standardStart, limits.start, "starting tempo"),
+            step: try number("step", 10, limits.step, "tempo step"), passMark: try number("target", 90, limits.passMark, "target accuracy"),
+            maximumPasses: Int(try number("passes", 20, Double(limits.passes.lowerBound)...Double(limits.passes.upperBound), "most passes"))
+        )
         return (Drill.Passage(first: first, last: last, mistakes: 0), ladder)
     }
 

@@ -19,14 +19,13 @@ extension Choir {
         @Option(help: "The ALSA playback device.")
         var device = "default"
 
-        @Option(help: "The ALSA capture device (the microphone).")
-        var inputDevice = "default"
+        @OptionGroup var microphone: Microphone
 
         @OptionGroup var sampleRate: SampleRate
 
         func run() throws {
             FileOutput.write(
-                try failing { try LatencyCalibration.calibrate(output: device, input: inputDevice, sampleRate: sampleRate.hertz) })
+                try failing { try LatencyCalibration.calibrate(output: device, input: microphone.input, sampleRate: sampleRate.hertz) })
         }
     }
 }

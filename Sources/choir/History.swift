@@ -76,18 +76,14 @@ extension Choir {
         @Argument(help: "The session's number, as `choir history` lists it.")
         var session: Int64
 
-        @Option(help: "Also write the report as JSON to this file.")
-        var json: String?
-
-        @Option(help: "Also write the report as a self-contained HTML page to this file.")
-        var html: String?
+        @OptionGroup var files: ReportFiles
 
         @OptionGroup var detail: ReportDetail
 
         func run() throws {
             let report = try failing { try openHistory().report(session: session) }
             FileOutput.write(detail.render(report))
-            try failing { try ReportFile.write(report, json: json, html: html) }
+            try files.write(report)
         }
     }
 }

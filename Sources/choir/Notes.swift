@@ -7,7 +7,11 @@ extension Choir {
     /// `choir notes`: the sounding notes of a score or of one line.
     struct Notes: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.")
+            abstract: "List the sounding notes, in playback order (repeats unfolded) unless --no-repeats.",
+            discussion: """
+                With --json: {"measure_starts": [quarter notes, ...], "parts": [{"id", "name", "notes": [[onset, duration, \
+                midi, seconds, measure, voice, line], ...], "lyrics": [[onset, text, syllabic, verse], ...]}]}.
+                """)
 
         @OptionGroup var score: ScoreArgument
 
@@ -18,11 +22,7 @@ extension Choir {
 
         @OptionGroup var transposition: Transposition
 
-        @Flag(
-            help:
-                "Print JSON: {\"measure_starts\": [quarter notes, ...], \"parts\": [{\"id\", \"name\", \"notes\": [[onset, duration, midi, seconds, measure, voice, line], ...], \"lyrics\": [[onset, text, syllabic, verse], ...]}]}."
-        )
-        var json = false
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             let path = try score.path()
@@ -32,7 +32,7 @@ extension Choir {
                     file: path, lines: parts.names, transpose: transposition.transpose, unfolded: !order.noRepeats, verse: order.verse)
             } catch .unreadable(let error) { throw fail(error) } catch .request(let problem) { throw usage("\(score.score): \(problem)") }
             // JSON is UTF-8 whatever the locale.
-            if json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
+            if output.json { print(listing.json.serialized()) } else { FileOutput.write(listing.text) }
         }
     }
 }

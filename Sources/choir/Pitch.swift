@@ -13,8 +13,8 @@ extension Choir {
         @Flag(help: "Listen to the audio input instead of a file: a tuner at the terminal (q or Ctrl-C quits).")
         var live = false
 
-        @Option(help: "ALSA capture device for --live.")
-        var device = "default"
+        /// What --live listens to.
+        @OptionGroup var microphone: Microphone
 
         /// The rate --live captures at.
         @OptionGroup var sampleRate: SampleRate
@@ -55,14 +55,17 @@ extension Choir {
         func configuration(sampleRate: Int) -> PitchTrackerConfiguration {
             var configuration = PitchTrackerConfiguration(
                 sampleRate: Double(sampleRate), window: window, hop: hop, minimumFrequency: minFreq,
-                maximumFrequency: maxFreq, voicingThreshold: threshold, lookAhead: lookAhead ?? (live ? 0.025 : 1))
+                maximumFrequency: maxFreq, voicingThreshold: threshold,
+                lookAhead: lookAhead ?? (live ? PitchTrackerConfiguration.liveLookAhead : PitchTrackerConfiguration.recordingLookAhead))
             tracking.apply(to: &configuration)
             return configuration
         }
 
         func run() async throws {
             if live {
-                try await LiveTuner(configuration: configuration(sampleRate: sampleRate.hertz), device: device, duration: duration).run()
+                try await LiveTuner(
+                    configuration: configuration(sampleRate: sampleRate.hertz), device: microphone.input, duration: duration
+                ).run()
                 return
             }
             let track = try failing { try PitchFile.track(input!, configuration: configuration(sampleRate:)) }

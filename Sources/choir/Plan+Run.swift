@@ -59,8 +59,7 @@ extension Choir.Plan {
                         failed = Choir.Practice.finish(
                             outcome, printing: ended != SIGHUP, known: step.session.historyFailure, detail: detail)
                     case .ended(let outcome):
-                        // A failure of the run's own (its store), not of an item's session, which has been said.
-                        if case .failed(let error) = outcome.ending, outcome.items.last?.ending != outcome.ending { throw fail(error) }
+                        if let failure = outcome.ownFailure { throw fail(failure) }
                     }
                 }
             }

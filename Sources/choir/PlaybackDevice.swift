@@ -18,7 +18,10 @@ struct PlaybackDevice: ParsableArguments {
     func open(_ resolved: ResolvedPlayback, _ playback: PlaybackArguments, startsPaused: Bool = false, holdsAtEnd: Bool = false)
         throws -> PlaybackSession
     {
-        guard (16...8192).contains(period) else { throw usage("--period \(period): expected 16 to 8192 frames") }
+        let periods = PlaybackSession.periods
+        guard periods.contains(period) else {
+            throw usage("--period \(period): expected \(periods.lowerBound) to \(periods.upperBound) frames")
+        }
         do {
             return try PlaybackSession(
                 resolved, device: device, sampleRate: sampleRate.hertz, period: period, startsPaused: startsPaused, holdsAtEnd: holdsAtEnd)
@@ -49,6 +52,9 @@ struct SampleRate: ParsableArguments {
     var hertz = 48000
 
     func validate() throws {
-        guard (8000...192_000).contains(hertz) else { throw ValidationError("--sample-rate \(hertz): expected 8000 to 192000 Hz") }
+        let rates = PlaybackSession.sampleRates
+        guard rates.contains(hertz) else {
+            throw ValidationError("--sample-rate \(hertz): expected \(rates.lowerBound) to \(rates.upperBound) Hz")
+        }
     }
 }

@@ -27,7 +27,7 @@ extension Choir {
         var drill = false
 
         @Option(help: "With --drill, the tempo each passage starts at, in percent of the session's tempo.")
-        var drillStart = 70.0
+        var drillStart = Drill.standardStart
 
         @Option(help: "Cents either side of the written pitch that count as in tune.")
         var tolerance = 25.0
@@ -46,11 +46,7 @@ extension Choir {
 
         @OptionGroup var detail: ReportDetail
 
-        @Option(help: "Write the report as JSON to this file.")
-        var report: String?
-
-        @Option(help: "Write the report as a self-contained HTML page to this file.")
-        var html: String?
+        @OptionGroup var files: ReportFiles
 
         @Flag(help: "Keep this session out of the practice history.")
         var noHistory = false
@@ -72,22 +68,31 @@ extension Choir {
         )
         var view = false
 
-        @Flag(name: .customLong("open"), help: "With --view, open the page in the desktop's browser.")
-        var openView = false
+        @OptionGroup var browser: OpenFlag
 
         func validate() throws {
             let _: Divisi = try named(divisi, for: "--divisi")
             guard singer.input.count <= 1 else { throw ValidationError("--input: expected one capture device or recording") }
             guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
-            guard tolerance > 0 && tolerance < 100 else { throw ValidationError("--tolerance \(tolerance): expected 1 to 99 cents") }
-            if let timingMs, !(timingMs > 0 && timingMs <= 2000) { throw ValidationError("--timing-ms \(timingMs): expected 1 to 2000") }
-            guard drillStart >= 25 && drillStart <= 100 else { throw ValidationError("--drill-start \(drillStart): expected 25 to 100") }
-            if drill && (report != nil || html != nil) {
-                throw ValidationError("--drill writes no --report or --html: every pass is kept in the history (`choir report N`)")
+            let tolerances = NoteComparator.Options.toleranceLimits, timings = NoteComparator.Options.timingLimits
+            guard tolerances.contains(tolerance) else {
+                throw ValidationError(
+                    "--tolerance \(tolerance): expected \(Int(tolerances.lowerBound)) to \(Int(tolerances.upperBound)) cents")
+            }
+            if let timingMs, !timings.contains(timingMs / 1000) {
+                throw ValidationError(
+                    "--timing-ms \(timingMs): expected \(Int(timings.lowerBound * 1000)) to \(Int(timings.upperBound * 1000))")
+            }
+            guard Drill.limits.start.contains(drillStart) else {
+                throw ValidationError(
+                    "--drill-start \(drillStart): expected \(Int(Drill.limits.start.lowerBound)) to \(Int(Drill.limits.start.upperBound))")
+            }
+            if drill && !files.isEmpty {
+                throw ValidationError("--drill writes no --json or --html: every pass is kept in the history (`choir report N`)")
             }
             if drill && record != nil { throw ValidationError("--drill keeps no --record: each pass is a session of its own") }
             if drill && view { throw ValidationError("--view follows one session: expected no --drill") }
-            if openView && !view { throw ValidationError("--open opens the score view: expected --view too") }
+            if browser.open && !view { throw ValidationError("--open opens the score view: expected --view too") }
             if let problem = record.flatMap(PracticePlan.problem(recording:)) { throw ValidationError("--record \(problem)") }
         }
 
@@ -110,14 +115,14 @@ extension Choir {
         /// one did.
         private func runSession(_ screen: SessionScreen, _ signals: SignalWatcher) async throws -> Int32? {
             let session = try Self.open(PracticeSession.init, plan())
-            let scoreView = view ? try ScoreView(session, open: openView) : nil
+            let scoreView = view ? try ScoreView(session, open: browser.open) : nil
             defer { scoreView?.close() }
             let known = session.historyFailure
             let outcome = try await failingAsync { try await screen.run(session, signals: signals) }
             var signal = signals.received
             screen.close()
             let failed = Self.finish(outcome, printing: signal != SIGHUP, known: known, detail: detail)
-            try failing { try ReportFile.write(outcome.report, json: report, html: html) }
+            try files.write(outcome.report)
             if signal == nil {
                 await scoreView?.linger(signals: signals)
                 signal = signals.received

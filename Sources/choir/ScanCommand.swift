@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChoirLibrary
 import ChoirModel
 import ChoirScan
 import ChoirSession
@@ -56,26 +55,17 @@ extension Choir {
                 FileOutput.write(scan.preview(for: endpoint))
                 return
             }
-            let output = self.output!
-            // Found unwritable before the model is paid for.
-            let file = try failing { try ScanOutput(path: output) }
-            let result: Scan.Result
-            do {
-                result = try scan.run(ModelOptions.client(endpoint)) { FileOutput.write("\($0)\n", to: 2) }
-                try file.write(result)
-            } catch {
-                let kept = error.rejected.flatMap { file.keep(rejected: $0) }
-                throw fail(error.description + (kept.map { "; its last reply is kept in \($0)" } ?? ""), ExitStatus(of: error))
+            let job = try failing { try ScanJob(scan, writing: output!, through: endpoint) }
+            let finished = try failing {
+                try job.run(ModelOptions.client(endpoint), library: PracticePlan.defaultHistory) { FileOutput.write("\($0)\n", to: 2) }
             }
-            FileOutput.write(scan.summary(of: result, endpoint, written: output))
-            do {
-                try Library(path: PracticePlan.defaultHistory).add(scanned: output, result, of: scan, endpoint)
+            FileOutput.write(finished.summary)
+            if let notFiled = finished.notFiled {
+                warn(notFiled)
+            } else {
                 FileOutput.write("Added to the library, with its pages as its source.\n")
-            } catch {
-                // The scan is paid for and written: a library that cannot take it now is said, not fatal.
-                FileOutput.write("choir: \(output) is written but not in the library (\(error)): add it with choir library add\n", to: 2)
             }
-            if let practice = scan.practice(result, written: output) { FileOutput.write(practice) }
+            if let practice = finished.practice { FileOutput.write(practice) }
         }
     }
 }

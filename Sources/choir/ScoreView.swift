@@ -1,3 +1,4 @@
+import ArgumentParser
 import ChoirBase
 import ChoirSession
 import ChoirTerminal
@@ -48,4 +49,16 @@ final class ScoreView {
     static func browse(_ address: String) {
         if let browser = Desktop.browse(address) { warn("cannot start \(browser) to open the score view; open \(address) yourself") }
     }
+}
+
+/// `--open`, for the commands that serve a page (`view`, `studio`, `practice --view`).
+struct OpenFlag: ParsableArguments {
+    @Flag(name: .customLong("open"), help: "Open the page in the desktop's browser.")
+    var open = false
+}
+
+/// `--input`, for the commands that listen to a microphone live (`calibrate`, `pitch --live`, `studio`).
+struct Microphone: ParsableArguments {
+    @Option(name: [.customLong("input"), .customLong("input-device")], help: "The microphone: an ALSA capture device.")
+    var input = "default"
 }

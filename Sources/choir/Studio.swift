@@ -19,13 +19,12 @@ extension Choir {
         @Argument(help: "A folder of scores (default: scores/ beside the history, where the library's are filed).")
         var folder: String?
 
-        @Flag(name: .customLong("open"), help: "Open the app in the desktop's browser.")
-        var openStudio = false
+        @OptionGroup var browser: OpenFlag
 
         @OptionGroup var output: PlaybackDevice
 
-        @Option(name: .customLong("input"), help: "The microphone for takes sung live: an ALSA capture device.")
-        var input = "default"
+        /// Where takes sung live come from.
+        @OptionGroup var microphone: Microphone
 
         func run() async throws {
             let signals = SignalWatcher()
@@ -35,7 +34,7 @@ extension Choir {
                 let (folder, changes) = try library.add(folder: folder, history: PracticePlan.defaultHistory)
                 var devices = StudioDevices()
                 (devices.output, devices.input, devices.period, devices.sampleRate) = (
-                    output.device, input, output.period, output.sampleRate.hertz
+                    output.device, microphone.input, output.period, output.sampleRate.hertz
                 )
                 server = try StudioServer(library: library, history: try openHistory(), folder: folder, devices: devices)
                 FileOutput.write("Studio: \(server.address)\n")
@@ -49,7 +48,7 @@ extension Choir {
                 server.stop()
                 if let lag = server.lag { ScoreView.say(lag, shown: "the studio") }
             }
-            if openStudio { ScoreView.browse(server.address) }
+            if browser.open { ScoreView.browse(server.address) }
             // A line ends the studio; the end of input leaves the page in charge (a launcher gives no terminal).
             await FrontEndInput.line(signals: signals, orEnd: false)
             if let signal = signals.received { throw ExitCode(128 + signal) }

@@ -19,14 +19,13 @@ extension Choir {
 
         @OptionGroup var output: PlaybackDevice
 
-        @Flag(name: .customLong("open"), help: "Open the page in the desktop's browser.")
-        var openView = false
+        @OptionGroup var browser: OpenFlag
 
         func run() async throws {
             let signals = SignalWatcher()
             let resolved = try playback.resolve()
             let session = try output.open(resolved, playback, startsPaused: true, holdsAtEnd: true)
-            let view = try ScoreView(session, open: openView)
+            let view = try ScoreView(session, open: browser.open)
             defer { view.close() }
             let events = session.events()
             try failing { try session.start() }

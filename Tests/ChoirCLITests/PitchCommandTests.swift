@@ -97,7 +97,7 @@ struct PitchCommandTests {
             (["pitch", wav.path, "--hop", "4096"], 64, "choir: \(wav.path): hop 4096: expected 1 to the window (1760 samples)\n"),
             (["pitch", wav.path, "--hop", "0"], 64, "choir: \(wav.path): hop 0: expected 1 to the window (1760 samples)\n"),
             (
-                ["pitch", "--live", "--device", "nonexistent", "--duration", "1"], 69,
+                ["pitch", "--live", "--input", "nonexistent", "--duration", "1"], 69,
                 "choir: cannot open capture device 'nonexistent': No such file or directory\n"
             ),
         ]

@@ -223,7 +223,7 @@ struct PracticeCommandTests {
             ),
             (
                 ["--part", "tenor", "--drill", "--report", data + "/r.json"], 64,
-                "Error: --drill writes no --report or --html: every pass is kept in the history (`choir report N`)"
+                "Error: --drill writes no --json or --html: every pass is kept in the history (`choir report N`)"
             ),
             (["--part", "tenor", "--drill", "--drill-start", "10"], 64, "Error: --drill-start 10.0: expected 25 to 100"),
             (

@@ -39,7 +39,7 @@ struct RealTimeTests {
         let wav = try PitchCommandTests.tone(330, seconds: 4, name: "live")
         let player = try server.play(wav)
         defer { player.terminate() }
-        let result = try CLI.run(["pitch", "--live", "--device", "pulse", "--duration", "3"], environment: server.environment)
+        let result = try CLI.run(["pitch", "--live", "--input", "pulse", "--duration", "3"], environment: server.environment)
         #expect(result.status == 0, "\(result.stderr)")
         let frames = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
         #expect(frames.count == (3 * 48000 - 1760) / 256 + 1)
@@ -107,7 +107,7 @@ struct RealTimeTests {
     @Test func playThroughPulseAudio() throws {
         let server = try Self.server()
         func play() throws -> (status: Int32, stderr: String, shown: StampedLines, heard: StampedLines) {
-            let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "9"], server: server)
+            let listener = try Launched(["pitch", "--live", "--input", "pulse", "--duration", "9"], server: server)
             Thread.sleep(forTimeInterval: 1.5)
             let player = try Launched(
                 [
@@ -641,7 +641,7 @@ extension RealTimeTests {
         let waiting = shown
         #expect(!viewer.lines.lines.contains { $0.line == "playing" })
 
-        let listener = try Launched(["pitch", "--live", "--device", "pulse", "--duration", "10"], server: server)
+        let listener = try Launched(["pitch", "--live", "--input", "pulse", "--duration", "10"], server: server)
         Thread.sleep(forTimeInterval: 1)
         try browser.key("Space")
         #expect(viewer.line { $0 == "playing" } != nil)

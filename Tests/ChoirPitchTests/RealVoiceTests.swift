@@ -117,7 +117,7 @@ struct RealVoiceTests {
 
     /// The learned tracker's track of a take, alone or (`auto`) guiding YIN as a live session's YIN decides.
     static func net(_ take: String, kind: PitchTrackerKind = .net) throws -> Track {
-        try choir(take, lookAhead: 0.025, kind: kind)
+        try choir(take, lookAhead: PitchTrackerConfiguration.liveLookAhead, kind: kind)
     }
 
     static func peer(_ name: String, _ take: String) throws -> Track {
