@@ -282,8 +282,14 @@ public struct NoteComparator: Sendable {
             for index in candidates.indices where candidates[index].time > quietUntil && candidates[index].time < arrival.time + 0.15 {
                 let frame = candidates[index]
                 let pitch = heldPitch(frame) - shift
-                // Another pitch: nearer the note before than this one, or with none before, more than 60 cents off.
-                let holdsAnother = isSung(frame) && (origin.map { abs(pitch - $0) < abs(pitch - folded) } ?? (abs(pitch - folded) > 60))
+                // Another pitch: nearer the note before than this one, or with none before, more than 60 cents off. This
+                // note read an octave or two away is no other pitch: where it swells in under the note before, the two
+                // together repeat at a common, lower period (C4 fading under F4 repeats at F3's).
+                let octavesOfThis =
+                    abs(remainder(pitch - folded, 1200)) <= 60 && abs(pitch - folded) > 600
+                    && (origin.map { abs(pitch - $0) > 60 } ?? true)
+                let holdsAnother =
+                    isSung(frame) && !octavesOfThis && (origin.map { abs(pitch - $0) < abs(pitch - folded) } ?? (abs(pitch - folded) > 60))
                 if holdsAnother && (!isRinging(frame) || !isFading(index)) {
                     if holdingSince == nil { holdingSince = frame.time }
                     if frame.time - holdingSince! >= 0.1 { quietUntil = frame.time }
