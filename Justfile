@@ -192,29 +192,35 @@ _check-install:
     echo "install: the program and the score view's resources, man pages for every command, completion for bash, zsh and fish"
 
 # Speed and memory benchmarks (ordo-one/benchmark), then choir beside music21, xmllint, aubio and fluidsynth,
-# then choir on real singing beside five peer trackers (alone, and under accompaniments beside pYIN and Praat), the
-# judge on planted mistakes (both sets, dry and through
-# loudspeakers; then the checking set through loudspeakers with the echo held against instead of taken out, and with
-# speexdsp's canceller), playback beside fluidsynth, the score view's server under a hostile header, the history's
-# check at two sizes, the scan's pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load).
+# then choir on real singing beside five peer trackers (alone, and under accompaniments on the checking set beside
+# pYIN, Praat and the learned trackers SwiftF0, PESTO and CREPE tiny from PyPI, a few GB with torch), the judge on
+# planted mistakes (both sets, dry and through loudspeakers; then the checking set through loudspeakers with the echo
+# held against instead of taken out, and with speexdsp's canceller; then under a piano in the room with YIN alone),
+# the corpus's chorales rendered on six voices and judged as takes (the sixth on TimGM6mb's SoundFont), playback
+# beside fluidsynth, the score view's server under a hostile header, the history's check at two sizes, the scan's
+# pages as sent, then a live practice session measured (CPU, microphone-to-screen delay, 10 minutes under load), and
+# its CPU again with the learned tracker judging.
 # The studio's page alone (first paint of a four-page SATB score, the delay from sound in to the page, the studio's
 # memory), after `just build`: `cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --target StudioPage`.
-bench: build (_apt bench_packages) (_pip "playwright==1.65.2")
+bench: build (_apt bench_packages "timgm6mb-soundfont") (_pip "playwright==1.65.2" "swift-f0==0.3.0" "pesto-pitch==2.0.1" "torchcrepe==0.0.24")
     cd Benchmarks && CHOIR_BENCHMARKS=1 swift package --disable-sandbox benchmark --no-progress
     python3 -m pip install -q music21 mir_eval librosa praat-parselmouth soundfile soxr
     Benchmarks/compare-readers.py
     Benchmarks/compare-corpus.py
     Benchmarks/compare-pitch.py
     Benchmarks/compare-voices.py
-    Benchmarks/compare-accompanied.py
+    Benchmarks/compare-accompanied.py --set=checking --peers=swiftf0,pesto,crepe-tiny
     swift run -c release judge-figures
     swift run -c release judge-figures checking --loudspeakers --gate
     swift run -c release judge-figures checking --loudspeakers --speex
+    swift run -c release judge-figures checking --piano --db=-6 --tracker=yin
+    Benchmarks/judge-renders.py
     Benchmarks/compare-playback.py
     Benchmarks/measure-hostile-header.py
     Benchmarks/measure-history-check.py
     Benchmarks/measure-scan-pages.py
     Benchmarks/measure-live.py
+    Benchmarks/measure-live.py 0.5 --tracker net
 
 # Fuzz the readers of untrusted files with libFuzzer for SECONDS, side by side: the score reader, and a take's header
 # (CHOIR_FUZZ=take: read from memory through libsndfile, as every take is read; Debian's libsndfile carries no

@@ -22,7 +22,8 @@ PESTO (`pesto-pitch`, its mir-1k_g7 weights, 10 ms hops) and CREPE tiny or full 
 CREPE at a periodicity of 0.21), as choir, pYIN and Praat are, and on its pitch alone, every frame taken as voiced
 (mir_eval's raw pitch accuracy when a tracker gives a pitch for unvoiced frames; for PESTO, whose voicing is weak,
 the fair figure); and its CPU time per second of audio is reported. They need `python3 -m pip install swift-f0==0.3.0
-pesto-pitch==2.0.1 torchcrepe==0.0.24` (a few GB with torch), which `just bench` does not install.
+pesto-pitch==2.0.1 torchcrepe==0.0.24` (a few GB with torch), which `just bench` installs to run
+`--set=checking --peers=swiftf0,pesto,crepe-tiny` (docs/pitch.md's tables).
 
 Needs librosa, praat-parselmouth, soundfile, soxr, mir_eval (`just bench` installs them) and a release build.
 """

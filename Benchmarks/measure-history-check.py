@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """What the history's check costs: the first opening of the history in a choir process runs SQLite's quick_check
 (docs/history.md), whose time grows with the file. Grows a history written by choir (the migration test's fixture)
-to about 30 MB and 300 MB of pitch trace (a singer's trace is about 12 MB an hour), and times `choir history` on
-each, median of three (wall time, and choir's CPU time, which a busy machine does not stretch), beside `sqlite3`'s
-own quick_check of the same file.
+to about 30 MB and 300 MB of pitch trace (it prints how many hours of singing that holds, a session keeping a point
+every 20 ms while the singer sings), and times `choir history` on each, median of three (wall time, and choir's
+CPU time, which a busy machine does not stretch), beside `sqlite3`'s own quick_check of the same file.
 
     Benchmarks/measure-history-check.py [CHOIR]      (default: .build/release/choir)
 """
@@ -23,7 +23,8 @@ fixture = os.path.join(root, "Tests/Fixtures/history/written-by-3fd8bb2.sqlite")
 
 
 def grow(path, megabytes):
-    """Adds trace points to session 1 until the file is about `megabytes` long."""
+    """Adds trace points to session 1 until the file is about `megabytes` long; returns the hours of singing they
+    hold, at the point every 20 ms a session keeps while the singer sings (`PracticeJudge`)."""
     db = sqlite3.connect(path)
     rows_per_batch = 200_000
     t = 1000.0
@@ -34,6 +35,7 @@ def grow(path, megabytes):
         db.commit()
         t += rows_per_batch * 0.005
     db.close()
+    return (t - 1000.0) / 0.005 * 0.02 / 3600
 
 
 def children_cpu():
@@ -57,7 +59,7 @@ for megabytes in (30, 300):
         os.makedirs(os.path.join(home, "choir"))
         path = os.path.join(home, "choir", "history.sqlite")
         shutil.copy(fixture, path)
-        grow(path, megabytes)
+        hours = grow(path, megabytes)
         size = os.path.getsize(path) / 1_000_000
         environment = dict(os.environ, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home)
 
@@ -70,5 +72,6 @@ for megabytes in (30, 300):
             db.close()
 
         wall, cpu = median_seconds(listing)
-        print(f"history of {size:.0f} MB: `choir history` {wall:.2f} s ({cpu:.2f} s of CPU; its first opening checks "
-              f"the file); sqlite3's quick_check alone {median_seconds(check)[0]:.2f} s")
+        print(f"history of {size:.0f} MB ({hours:.1f} hours of singing's trace): `choir history` {wall:.2f} s "
+              f"({cpu:.2f} s of CPU; its first opening checks the file); sqlite3's quick_check alone "
+              f"{median_seconds(check)[0]:.2f} s")

@@ -5,7 +5,7 @@
 one client sends `GET /TOKEN/` with a 1,000,000-byte header line (no token needed to send headers); 50 ms later a
 second client asks for the page. Printed: the page's status and time, choir's CPU time in the 0.55 s after the attack
 and in the 2 s after that (a server left parsing shows there), and how long choir takes to exit on SIGTERM.
-Usage: Benchmarks/measure-hostile-header.py [CHOIR...]   (a FlyingFox build beside this one shows the difference).
+Usage: Benchmarks/measure-hostile-header.py [CHOIR...]   (several builds, to set them side by side).
 """
 import os, signal, socket, subprocess, sys, tempfile, threading, time
 

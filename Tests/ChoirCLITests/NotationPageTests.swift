@@ -55,6 +55,18 @@ import Testing
         for query in ["", "?width=299&height=500", "?width=800&height=4001", "?width=wide&height=500"] {
             #expect(try ScoreViewTests.status(viewing.address + "engraving.json" + query) == 400, "\(query)")
         }
+        // What a resize waits for: an engraving at a size not made yet, then the same size again, from the cache.
+        let took =
+            try browser.eval(
+                """
+                (async () => { const time = async () => { const start = performance.now();
+                  await (await fetch('engraving.json?width=1230&height=610')).json(); return performance.now() - start; };
+                  const made = await time(); return [made, await time()]; })()
+                """) as? [Double] ?? []
+        print(
+            String(
+                format: "an engraving at a new size: %.2f s; the same size again: %.3f s", (took.first ?? .nan) / 1000,
+                (took.last ?? .nan) / 1000))
 
         // The roll at the start: each pitch the tenor sings named at its lane, where its notes are drawn, higher
         // pitches higher; the measures numbered from the pickup's at the cursor (30% across), 2.25 s apart (three

@@ -82,6 +82,10 @@ struct InstrumentTuningTests {
                 + "\(untuned.key) at \(String(format: "%+.1f", untuned.tracked)); tuned median \(String(format: "%.1f", median)) cents, worst key "
                 + "\(worst.key) at \(String(format: "%+.1f", worst.tracked)); fundamentals tuned within "
                 + "\(String(format: "%.1f", abs(Self.worst(after, \.spectral).spectral))) cents")
+        let untunedFundamental = Self.worst(before, \.spectral)
+        print(
+            "Choir Aahs, C2-C6 held, fundamentals untuned: worst key \(untunedFundamental.key) at "
+                + "\(String(format: "%+.1f", untunedFundamental.spectral)) cents, G3 at \(String(format: "%+.1f", g3.spectral))")
     }
 
     /// Voice Oohs, another voice a score may ask for, from C2 to C6: its fundamental within 5 cents on every key,
