@@ -36,8 +36,8 @@ struct PlantedMistakeTests {
     /// (the session takes the mix it played out of the microphone). No note sung in the right octave is called
     /// `octave`. Held for the voices the judge was not tuned on together, for the second synthetic design alone,
     /// and for choir's own singer. The real voices alone are held to floors just under what they get (measured:
-    /// dry, 36 of 36 planted mistakes right and 36 of 36 flagged notes planted; through the loudspeakers, 36 of 36
-    /// and 36 of 37), so that a synthetic singer's results cannot carry them.
+    /// dry and through the loudspeakers, 36 of 36 planted mistakes right and 36 of 36 flagged notes planted), so that
+    /// a synthetic singer's results cannot carry them.
     @Test(arguments: [PlantedTake.Bleed.none, .loudspeakers(decibels: -10, room: 1)])
     func checkingSetMeetsTheFloors(bleed: PlantedTake.Bleed) throws {
         let tallies = try Self.tallies(bleed)
@@ -57,8 +57,8 @@ struct PlantedMistakeTests {
     /// Entrances planted 150 or 300 ms early or late (and no other mistake) on the checking set are found at least
     /// 95% of the time, and at most 3% of the notes sung in time are called early, late, rushed or dragged, dry and
     /// through the loudspeakers. The real voices alone are held just under what they get (measured: 30 of 30
-    /// entrances found, dry and through the loudspeakers; of 218 notes sung in time, none called otherwise dry and 1
-    /// through the loudspeakers): 96% found, at most 1% called otherwise.
+    /// entrances found, and of 218 notes sung in time none called otherwise, dry and through the loudspeakers): 96%
+    /// found, at most 1% called otherwise.
     @Test(arguments: [PlantedTake.Bleed.none, .loudspeakers(decibels: -10, room: 1)])
     func wronglyTimedEntrancesAreFound(bleed: PlantedTake.Bleed) throws {
         let tallies = try Self.tallies(bleed, kinds: [.early, .late])
