@@ -297,9 +297,20 @@ public struct NoteComparator: Sendable {
                     holdingSince = nil
                 }
             }
+            // Nor, coming in from a rest, while the singer is still on the way to it: a pitch sung clearly that is
+            // neither this note nor this note read an octave away, nor one still ringing, is a scoop or a fall into
+            // it, and the note begins where the pitch arrives. (At a low note a scoop from under a semitone stays
+            // inside the note's harmonics, whose rise would take it in.) Straight on from the note before, a slide
+            // from it is the singer moving on in time, as a legato line does, and the harmonics' rise times it.
+            var approachingUntil = quietUntil
+            for frame in candidates where origin == nil && frame.time > quietUntil && frame.time < arrival.time && isSung(frame) {
+                let pitch = heldPitch(frame) - shift
+                let isThis = abs(pitch - folded) <= 50 || abs(remainder(pitch - folded, 1200)) <= 60
+                if !isThis && !isRinging(frame) { approachingUntil = frame.time }
+            }
             let arrived = max(arrival.time, quietUntil)
             let entrance =
-                Self.entrance(arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: quietUntil) ?? arrived
+                Self.entrance(arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: approachingUntil) ?? arrived
             onsetError = entrance - note.onset
         }
 

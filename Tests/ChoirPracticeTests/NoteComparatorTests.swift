@@ -191,3 +191,30 @@ extension NoteComparatorTests {
         #expect(abs((results[1].onsetError ?? 1) - late) <= 0.015, "\(results[1])")
     }
 }
+
+extension NoteComparatorTests {
+    /// After a rest, a voice that starts on the beat 90 cents under its note (C3) and scoops up into it over a fifth of
+    /// a second has come in where its pitch arrives (within 70 cents, 44 ms in), as a transcription from the pitch
+    /// track says, not where the voice started: at so low a note the scoop stays inside the note's harmonics, whose
+    /// rise began with it. A voice that starts on the note comes in on the beat.
+    @Test(arguments: [-90.0, 0])
+    func aScoopIntoAnEntranceIsTimedWhereItArrives(from cents: Double) throws {
+        let rate = 16000.0, onset = 0.5, fall = 0.2
+        let note = ExpectedNote(index: 0, measure: "1", measureIndex: 0, onset: onset, duration: 1, midi: 48, isEntrance: true)
+        var signal = [Float](repeating: 0, count: Int(2 * rate))
+        var phase = 0.0
+        for i in Int(onset * rate)..<Int((onset + note.duration) * rate) {
+            let t = Double(i) / rate - onset
+            phase += 2 * .pi * 130.81 * pow(2, cents * max(0, 1 - t / fall) / 1200) / rate
+            let envelope = min(1, t / 0.005, (note.duration - t) / 0.005)
+            signal[i] = Float(0.2 * envelope * (sin(phase) + 0.5 * sin(2 * phase)))
+        }
+        let analysis = try TakeAnalysis(samples: signal, sampleRate: rate, notes: [note], mix: nil)
+        var judge = analysis.judge([note], options: NoteComparator.Options())
+        analysis.feed(&judge) { _, _ in true }
+        _ = judge.finish()
+        let result = try #require(judge.results.first)
+        let arrives = cents != 0 ? fall * (1 - 70 / abs(cents)) : 0
+        #expect(result.verdict == .correct && abs((result.onsetError ?? 1) - arrives) <= 0.015, "\(result)")
+    }
+}

@@ -108,15 +108,15 @@ struct TranscriptionAgreementTests {
     /// The transcribed notes get the verdict the transcription gives them: in time, and right, flat or sharp by their
     /// median pitch. Within 10 cents of the tolerance either side is a matter of doubt, where right and flat (or
     /// sharp) both agree, and so is a note 40 cents or more off, which may be the next note sung flat or this one
-    /// sung sharp. Issue 28 asks for 95%; the judge reaches 87.9% of 91 notes (91.8% of the tuning set's 49, 83.3% of
-    /// the checking set's 42). What is left: entrances that begin with a scoop or slide from within a semitone
-    /// (vocadito_10 at 0.66 s, vocobox_B3-5, vocobox_D2-5, vocadito_14 at 7.90 s), which the judge's entrance takes
-    /// in as the note's start and the transcription, from where the pitch arrives within 50 cents, does not; a slide
-    /// through a pitch that the transcription takes for a note (vocadito_10 at 2.83 s), and a short note in a slide
-    /// whose body the judge hears 56 cents sharp (sms_singing_female at 3.11 s); notes whose pitch rises or sags
-    /// through them (vocadito_10 at 1.80 s, vocadito_14 at 0.81 s and 8.14 s, vocobox_F2), whose median depends on
-    /// which frames are counted; and a short glide 39 cents sharp that the judge gives the benefit of its doubt
-    /// (vocadito_14 at 7.40 s). This holds the judge where it is until then.
+    /// sung sharp. Issue 28 asks for 95%; the judge reaches 91.2% of 91 notes (93.9% of the tuning set's 49, 88.1% of
+    /// the checking set's 42). What is left: an entrance straight on from a note that begins with a scoop from within
+    /// a semitone (vocadito_14 at 7.90 s), which the judge's entrance takes in as the note's start and the
+    /// transcription, from where the pitch arrives within 50 cents, does not; a slide through a pitch that the
+    /// transcription takes for a note (vocadito_10 at 2.83 s), and a short note in a slide whose body the judge hears
+    /// 56 cents sharp (sms_singing_female at 3.11 s); notes whose pitch rises or sags through them (vocadito_10 at
+    /// 1.80 s, vocadito_14 at 0.81 s and 8.14 s, vocobox_F2), whose median depends on which frames are counted; and a
+    /// short glide 39 cents sharp that the judge gives the benefit of its doubt (vocadito_14 at 7.40 s). This holds
+    /// the judge where it is until then.
     @Test func verdictsAgreeWithTheTranscription() throws {
         let options = NoteComparator.Options()
         var agreed = 0, total = 0
@@ -158,6 +158,6 @@ struct TranscriptionAgreementTests {
         }
         for line in disagreements { print("  disagrees: \(line)") }
         #expect(total >= 60)
-        #expect(share >= 0.87, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
+        #expect(share >= 0.9, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
     }
 }
