@@ -1024,9 +1024,10 @@ extension RealTimeTests {
     /// other suites beside it, a stream through the shared PulseAudio server underruns (the singer's, the mix's, or
     /// both in one run), and the rest of the take then comes late. The machine itself did not stall then: a probe
     /// thread at real-time priority, sleeping a millisecond at a time, never waited more than 7 ms over the whole
-    /// suite. Such a run tests the server and the load, not choir's judging, so the singer sings again, up to three
-    /// times in all; a fault of choir's shows in every one, and the last is held to everything (no underrun, no
-    /// overrun).
+    /// suite. Such a run tests the server and the load, not choir's judging, so the singer sings again, up to five
+    /// times in all (three were not always enough: in one run of the whole suite, one singing was placed 191 ms off
+    /// and the next two underran); a fault of choir's shows in every one, and the last is held to everything (no
+    /// underrun, no overrun).
     static func sungComparison(take takePath: String, data: String, server: PulseServer, record: String? = nil) throws
         -> (live: [String: Any], comparison: Comparison, stderr: String)
     {
@@ -1041,7 +1042,7 @@ extension RealTimeTests {
             guard comparison.lags.count >= comparison.expected.count / 2 && abs(comparison.medianLag) > 25 else { return nil }
             return "the singer was \(comparison.medianLag) ms off"
         }
-        for _ in 1..<3 {
+        for _ in 1..<5 {
             guard let why = faltered() else { break }
             print("\(why); singing again")
             (live, file, stderr, sang) = try singerSession(take: takePath, data: data, server: server, record: record)
