@@ -896,14 +896,27 @@ extension RealTimeTests {
     /// A front end other than the command line: `session-driver` runs a live session through ChoirSession's API
     /// alone, reads snapshots, loops a phrase twice, steps back and lets the range finish. Every pass is in the
     /// history, which rebuilds exactly the report the front end got.
+    ///
+    /// Once in the whole suite's runs so far, the loop's pass came out early and wrong (27 of 32 notes right) under the
+    /// other suites' load, and alone it never has. A run whose streams underran or overran tests the load, not the
+    /// front end, so it is driven again, up to three times in all; the last is held to everything, and says what its
+    /// streams did.
     @Test func aFrontEndDrivesALiveSessionThroughTheLibrary() throws {
         let server = try Self.server()
-        let data = try PracticeCommandTests.dataHome()
-        let printed = data + "/printed.json", stored = data + "/stored.json"
-        let driver = try runTool(
-            CLI.product("session-driver").path,
-            [CLI.example, "tenor", data + "/choir/history.sqlite", printed],
-            environment: ProcessInfo.processInfo.environment.merging(server.environment) { $1 })
+        var data = "", printed = "", driver: (status: Int32, output: String) = (0, "")
+        for attempt in 1...3 {
+            data = try PracticeCommandTests.dataHome()
+            printed = data + "/printed.json"
+            driver = try runTool(
+                CLI.product("session-driver").path,
+                [CLI.example, "tenor", data + "/choir/history.sqlite", printed],
+                environment: ProcessInfo.processInfo.environment.merging(server.environment) { $1 })
+            let audio = (try? PracticeCommandTests.json(printed))?["audio"] as? [String: Any]
+            let faltered = ["underruns", "overruns", "dropped_samples"].filter { (audio?[$0] as? Int ?? 0) > 0 }
+            guard driver.status == 0, !faltered.isEmpty, attempt < 3 else { break }
+            print("the front end's session: \(faltered.joined(separator: ", ")) (\(audio ?? [:])); driving it again")
+        }
+        let stored = data + "/stored.json"
         try #require(driver.status == 0, "\(driver.output)")
         let log = driver.output.split(separator: "\n").map(String.init)
         #expect(
@@ -919,7 +932,8 @@ extension RealTimeTests {
         #expect(passes[2]?.count ?? 0 >= 4 && passes[3]?.count ?? 0 >= 2 && passes[4]?.count ?? 0 >= 8, "\(passes.mapValues(\.count))")
         #expect(report.stdout.contains("\nPasses: 1: "), "\(report.stdout)")
         let verdicts = notes.map { $0["verdict"] as? String ?? "" }
-        #expect(Double(verdicts.count { $0 == "correct" }) >= 0.9 * Double(verdicts.count), "\(verdicts)")
+        let audio = try PracticeCommandTests.json(stored)["audio"] ?? "none"
+        #expect(Double(verdicts.count { $0 == "correct" }) >= 0.9 * Double(verdicts.count), "\(verdicts); the streams: \(audio)")
     }
 
     /// With `--lock` only space and q work: the tempo keys are ignored.
