@@ -276,6 +276,8 @@ public struct NoteComparator: Sendable {
                 let loudest = candidates[..<index].reversed().prefix { frame.time - $0.time <= 0.08 }.map(\.level).max() ?? 0
                 return frame.level < 0.8 * loudest
             }
+            // This note's pitch class: the note, or the note read an octave or two away.
+            func isThisNote(_ pitch: Double) -> Bool { abs(remainder(pitch - folded, 1200)) <= 60 }
             var holdingSince: Double?
             // (A vibrato's trough can pass for the arrival while the old note is still held: the hold is followed a
             // little past it.)
@@ -285,9 +287,7 @@ public struct NoteComparator: Sendable {
                 // Another pitch: nearer the note before than this one, or with none before, more than 60 cents off. This
                 // note read an octave or two away is no other pitch: where it swells in under the note before, the two
                 // together repeat at a common, lower period (C4 fading under F4 repeats at F3's).
-                let octavesOfThis =
-                    abs(remainder(pitch - folded, 1200)) <= 60 && abs(pitch - folded) > 600
-                    && (origin.map { abs(pitch - $0) > 60 } ?? true)
+                let octavesOfThis = isThisNote(pitch) && abs(pitch - folded) > 600 && (origin.map { abs(pitch - $0) > 60 } ?? true)
                 let holdsAnother =
                     isSung(frame) && !octavesOfThis && (origin.map { abs(pitch - $0) < abs(pitch - folded) } ?? (abs(pitch - folded) > 60))
                 if holdsAnother && (!isRinging(frame) || !isFading(index)) {
@@ -305,8 +305,7 @@ public struct NoteComparator: Sendable {
             var approachingUntil = quietUntil
             for frame in candidates where origin == nil && frame.time > quietUntil && frame.time < arrival.time && isSung(frame) {
                 let pitch = heldPitch(frame) - shift
-                let isThis = abs(pitch - folded) <= 50 || abs(remainder(pitch - folded, 1200)) <= 60
-                if !isThis && !isRinging(frame) { approachingUntil = frame.time }
+                if !isThisNote(pitch) && !isRinging(frame) { approachingUntil = frame.time }
             }
             let arrived = max(arrival.time, quietUntil)
             let entrance =
