@@ -23,6 +23,17 @@ func failingAsync<T>(_ work: () async throws -> T) async throws -> T {
     do { return try await work() } catch let exit as ExitCode { throw exit } catch { throw fail(error) }
 }
 
+/// "OPTION VALUE: expected LOW to HIGH UNIT" for a value outside the engine's `limits`, given in the option's unit
+/// (`scale` of the limits' own, as milliseconds for seconds).
+func expected(_ option: String, _ value: Any, _ limits: ClosedRange<Double>, scale: Double = 1, unit: String = "") -> String {
+    "\(option) \(value): expected \(Int(limits.lowerBound * scale)) to \(Int(limits.upperBound * scale))\(unit)"
+}
+
+/// ``expected(_:_:_:scale:unit:)`` for whole-number limits.
+func expected(_ option: String, _ value: Any, _ limits: ClosedRange<Int>, unit: String = "") -> String {
+    expected(option, value, Double(limits.lowerBound)...Double(limits.upperBound), unit: unit)
+}
+
 /// Prints `message` on standard error as one line and exits with `status`.
 func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
     warn(message)

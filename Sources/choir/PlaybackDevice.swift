@@ -18,9 +18,8 @@ struct PlaybackDevice: ParsableArguments {
     func open(_ resolved: ResolvedPlayback, _ playback: PlaybackArguments, startsPaused: Bool = false, holdsAtEnd: Bool = false)
         throws -> PlaybackSession
     {
-        let periods = PlaybackSession.periods
-        guard periods.contains(period) else {
-            throw usage("--period \(period): expected \(periods.lowerBound) to \(periods.upperBound) frames")
+        guard PlaybackSession.periods.contains(period) else {
+            throw usage(expected("--period", period, PlaybackSession.periods, unit: " frames"))
         }
         do {
             return try PlaybackSession(
@@ -52,9 +51,8 @@ struct SampleRate: ParsableArguments {
     var hertz = 48000
 
     func validate() throws {
-        let rates = PlaybackSession.sampleRates
-        guard rates.contains(hertz) else {
-            throw ValidationError("--sample-rate \(hertz): expected \(rates.lowerBound) to \(rates.upperBound) Hz")
+        guard PlaybackSession.sampleRates.contains(hertz) else {
+            throw ValidationError(expected("--sample-rate", hertz, PlaybackSession.sampleRates, unit: " Hz"))
         }
     }
 }

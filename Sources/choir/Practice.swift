@@ -76,16 +76,13 @@ extension Choir {
             guard !playback.parts.isEmpty else { throw ValidationError("practice needs --part: the line you sing") }
             let tolerances = NoteComparator.Options.toleranceLimits, timings = NoteComparator.Options.timingLimits
             guard tolerances.contains(tolerance) else {
-                throw ValidationError(
-                    "--tolerance \(tolerance): expected \(Int(tolerances.lowerBound)) to \(Int(tolerances.upperBound)) cents")
+                throw ValidationError(expected("--tolerance", tolerance, tolerances, unit: " cents"))
             }
             if let timingMs, !timings.contains(timingMs / 1000) {
-                throw ValidationError(
-                    "--timing-ms \(timingMs): expected \(Int(timings.lowerBound * 1000)) to \(Int(timings.upperBound * 1000))")
+                throw ValidationError(expected("--timing-ms", timingMs, timings, scale: 1000))
             }
             guard Drill.limits.start.contains(drillStart) else {
-                throw ValidationError(
-                    "--drill-start \(drillStart): expected \(Int(Drill.limits.start.lowerBound)) to \(Int(Drill.limits.start.upperBound))")
+                throw ValidationError(expected("--drill-start", drillStart, Drill.limits.start))
             }
             if drill && !files.isEmpty {
                 throw ValidationError("--drill writes no --json or --html: every pass is kept in the history (`choir report N`)")
