@@ -108,7 +108,8 @@ public struct NoteComparator: Sendable {
         previous: NoteResult? = nil, ringing: [Double] = []
     ) -> NoteResult {
         // In time order, whatever order they came in: what follows searches and scans them by time.
-        let frames = heard.map { Self.reading($0, for: note, ringing: ringing) }.sorted { $0.time < $1.time }
+        let frames = heard.map { Self.reading($0, for: note, ringing: ringing, spectrum: Self.spectrum(at: $0.time, in: spectra)) }
+            .sorted { $0.time < $1.time }
         func cents(_ frame: PitchFrame) -> Double { PitchMath.cents(frame.frequency, from: Self.frequency(of: note)) }
         // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
         // can reach a semitone away, does not pass for a step to the next note, nor a frame misread by an octave.
@@ -347,6 +348,20 @@ public struct NoteComparator: Sendable {
             evidence: NoteResult.Evidence(voicedShare: voicedShare, framesJudged: held.count, sangOther: sangOther))
     }
 
+    /// The spectrum of `spectra` (in time order) whose window is centred nearest `time`, if one is within 5 ms.
+    static func spectrum(at time: Double, in spectra: ArraySlice<Spectrum>) -> Spectrum? {
+        var low = spectra.startIndex, high = spectra.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if spectra[middle].time < time { low = middle + 1 } else { high = middle }
+        }
+        var nearest: Spectrum?
+        for index in [low - 1, low] where spectra.indices.contains(index) && abs(spectra[index].time - time) <= 0.005 {
+            if abs(spectra[index].time - time) < abs((nearest?.time ?? .infinity) - time) { nearest = spectra[index] }
+        }
+        return nearest
+    }
+
     /// How long before its written onset an entrance is looked for, in seconds.
     static let earliestEntrance = 0.5
 
@@ -408,10 +423,16 @@ public struct NoteComparator: Sendable {
     /// low. A frame read at a note still ringing, or not voiced at all, whose window repeats well (d′ up to 0.4) at
     /// another period within a semitone and a half of the note was the note sounding under it (a room's or a
     /// sampled voice's release, which a one-pitch tracker hears mixed): it is read there. A voice that holds the
-    /// note before into this one makes no such second dip, and stays where it is. And nobody sings a note more
+    /// note before into this one makes no such second dip, and stays where it is. Where no such dip is found, from
+    /// the beat on, and a note still ringing sounds about as loud as this one (their harmonics within 6 dB either way
+    /// in the frame's `spectrum`), the tracker hears the louder of the two or a pitch between them: a frame read so
+    /// (unvoiced, or more than 30 cents off towards the note ringing) is read from this note's own harmonics, within
+    /// 60 cents (``Spectrum/pitch(near:within:excluding:)``), if they carry an eighth or more of its power and
+    /// outweigh what the tracker heard. A voice that holds the note before, or sings another, leaves this note's
+    /// harmonics far weaker than its own, and stays where it is. And nobody sings a note more
     /// than an octave and a bit away: a frame read further off is read at its most periodic candidate within that
     /// reach, if one repeats well (d′ up to 0.35), and is no singing otherwise.
-    static func reading(_ frame: PitchFrame, for note: ExpectedNote, ringing: [Double] = []) -> PitchFrame {
+    static func reading(_ frame: PitchFrame, for note: ExpectedNote, ringing: [Double] = [], spectrum: Spectrum? = nil) -> PitchFrame {
         let written = frequency(of: note)
         var read = frame
         if !ringing.isEmpty {
@@ -431,6 +452,9 @@ public struct NoteComparator: Sendable {
                 return read
             }
         }
+        if frame.time >= note.onset, let spectrum, let mixed = Self.mixture(frame, written: written, ringing: ringing, spectrum: spectrum) {
+            return mixed
+        }
         guard frame.isVoiced else { return frame }
         let cents = PitchMath.cents(frame.frequency, from: written)
         if cents < -1100, let own = frame.candidates.nearest(written, within: 100),
@@ -447,6 +471,42 @@ public struct NoteComparator: Sendable {
             read.frequency = best?.frequency ?? 0
             if let best { read.confidence = 1 - best.aperiodicity }
         }
+        return read
+    }
+
+    /// `frame` read from the harmonics of the note at `written` Hz in its `spectrum` where a note still ringing
+    /// (`ringing`, more than 60 cents away) sounds about as loud: nil where the tracker's reading stands. See
+    /// ``reading(_:for:ringing:spectrum:)``.
+    static func mixture(_ frame: PitchFrame, written: Double, ringing: [Double], spectrum: Spectrum) -> PitchFrame? {
+        let others = ringing.filter { abs(PitchMath.cents($0, from: written)) > 60 }
+        // A reading the mixture may have made: none, or one more than 30 cents off on the side of a note still ringing,
+        // and not far past it.
+        let mixed =
+            !frame.isVoiced
+            || others.contains { other in
+                let (heard, ringing) = (PitchMath.cents(frame.frequency, from: written), PitchMath.cents(other, from: written))
+                return abs(heard) > 30 && heard * ringing > 0 && abs(heard - ringing) < abs(ringing) + 60
+            }
+        // Cheap checks first, at the written pitch: most frames sound one note clearly, or none (a rest, a breath).
+        guard !others.isEmpty, mixed, let near = spectrum.salience(of: written, excluding: others),
+            let ringingNear = others.compactMap({ spectrum.salience(of: $0, excluding: [written]) }).max(),
+            ringingNear >= near / 4, near >= ringingNear / 16, near + ringingNear >= frame.level * frame.level / 4,
+            let heard = spectrum.pitch(near: written, within: 60, excluding: others)
+        else { return nil }
+        let loudest = others.compactMap { spectrum.salience(of: $0, excluding: [heard.frequency]) }.max() ?? 0
+        // What the tracker heard, where it is no note still ringing, against this note, each without the other's
+        // harmonics: a voice that sang another pitch is heard there more strongly, though in a low voice's dense comb
+        // its upper harmonics fall within reach of this note's.
+        let apart = frame.isVoiced && !others.contains { abs(PitchMath.cents(frame.frequency, from: $0)) <= 60 }
+        let tracked = apart ? spectrum.salience(of: frame.frequency, excluding: others + [heard.frequency]) ?? 0 : 0
+        let mine = apart ? spectrum.salience(of: heard.frequency, excluding: others + [frame.frequency]) ?? 0 : heard.salience
+        guard loudest >= heard.salience / 4, heard.salience >= loudest / 4, mine >= tracked,
+            heard.salience >= frame.level * frame.level / 4
+        else { return nil }
+        var read = frame
+        read.frequency = heard.frequency
+        // The harmonics' checks stand for the tracker's: as sure as a sung frame (the default's 0.6) and a bit.
+        read.confidence = max(frame.confidence, 0.7)
         return read
     }
 
