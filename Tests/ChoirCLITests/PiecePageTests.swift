@@ -280,7 +280,12 @@ extension PiecePageTests {
                 try browser.key("ArrowRight")
                 Thread.sleep(forTimeInterval: 0.25)
             }
+            // Each pane draws what it is sent on its own socket: on a loaded machine one may draw a step later than
+            // the other, so they are given up to five seconds to meet (a second is enough when the machine is idle).
             Thread.sleep(forTimeInterval: 1.0)
+            _ = try browser.wait(
+                "(() => { const t = (d) => Number(d?.querySelector('#stage')?.dataset.time); return Math.abs(t(document) - t(document.querySelector('#alone')?.contentDocument)) < 0.25; })()",
+                timeout: 5)
             let looked = try #require(try browser.eval(Self.panes) as? [[String: Any]])
             let (score, mine) = (looked[0], looked[1])
             #expect(abs((score["time"] as? Double ?? 0) - (mine["time"] as? Double ?? -9)) < 0.25, "\(looked)")
