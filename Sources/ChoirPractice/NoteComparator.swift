@@ -108,7 +108,7 @@ public struct NoteComparator: Sendable {
         previous: NoteResult? = nil, ringing: [Double] = []
     ) -> NoteResult {
         // In time order, whatever order they came in: what follows searches and scans them by time.
-        let frames = heard.map { Self.reading($0, for: note, ringing: ringing, spectrum: Self.spectrum(at: $0.time, in: spectra)) }
+        let frames = heard.map { Self.reading($0, for: note, ringing: ringing, spectra: spectra) }
             .sorted { $0.time < $1.time }
         func cents(_ frame: PitchFrame) -> Double { PitchMath.cents(frame.frequency, from: Self.frequency(of: note)) }
         // The pitch heard at a frame: the median of its sung neighbours within 60 ms, so that a vibrato's crest, which
@@ -350,16 +350,16 @@ public struct NoteComparator: Sendable {
 
     /// The spectrum of `spectra` (in time order) whose window is centred nearest `time`, if one is within 5 ms.
     static func spectrum(at time: Double, in spectra: ArraySlice<Spectrum>) -> Spectrum? {
+        guard !spectra.isEmpty else { return nil }
         var low = spectra.startIndex, high = spectra.endIndex
         while low < high {
             let middle = (low + high) / 2
             if spectra[middle].time < time { low = middle + 1 } else { high = middle }
         }
-        var nearest: Spectrum?
-        for index in [low - 1, low] where spectra.indices.contains(index) && abs(spectra[index].time - time) <= 0.005 {
-            if abs(spectra[index].time - time) < abs((nearest?.time ?? .infinity) - time) { nearest = spectra[index] }
-        }
-        return nearest
+        let nearest = (max(spectra.startIndex, low - 1)...min(low, spectra.endIndex - 1)).min {
+            abs(spectra[$0].time - time) < abs(spectra[$1].time - time)
+        }!
+        return abs(spectra[nearest].time - time) <= 0.005 ? spectra[nearest] : nil
     }
 
     /// How long before its written onset an entrance is looked for, in seconds.
@@ -425,14 +425,16 @@ public struct NoteComparator: Sendable {
     /// sampled voice's release, which a one-pitch tracker hears mixed): it is read there. A voice that holds the
     /// note before into this one makes no such second dip, and stays where it is. Where no such dip is found, from
     /// the beat on, and a note still ringing sounds about as loud as this one (their harmonics within 6 dB either way
-    /// in the frame's `spectrum`), the tracker hears the louder of the two or a pitch between them: a frame read so
-    /// (unvoiced, or more than 30 cents off towards the note ringing) is read from this note's own harmonics, within
-    /// 60 cents (``Spectrum/pitch(near:within:excluding:)``), if they carry an eighth or more of its power and
-    /// outweigh what the tracker heard. A voice that holds the note before, or sings another, leaves this note's
-    /// harmonics far weaker than its own, and stays where it is. And nobody sings a note more
-    /// than an octave and a bit away: a frame read further off is read at its most periodic candidate within that
+    /// in the frame's spectrum among `spectra`), the tracker hears the louder of the two or a pitch between them: a
+    /// frame read so (unvoiced, or more than 30 cents off towards the note ringing) is read from this note's own
+    /// harmonics, within 60 cents (``Spectrum/pitch(near:within:excluding:)``), if they carry an eighth or more of its
+    /// power and outweigh what the tracker heard. A voice that holds the note before, or sings another, leaves this
+    /// note's harmonics far weaker than its own, and stays where it is. And nobody sings a note more than an octave
+    /// and a bit away: a frame read further off is read at its most periodic candidate within that
     /// reach, if one repeats well (d′ up to 0.35), and is no singing otherwise.
-    static func reading(_ frame: PitchFrame, for note: ExpectedNote, ringing: [Double] = [], spectrum: Spectrum? = nil) -> PitchFrame {
+    static func reading(_ frame: PitchFrame, for note: ExpectedNote, ringing: [Double] = [], spectra: ArraySlice<Spectrum> = [])
+        -> PitchFrame
+    {
         let written = frequency(of: note)
         var read = frame
         if !ringing.isEmpty {
@@ -452,7 +454,10 @@ public struct NoteComparator: Sendable {
                 return read
             }
         }
-        if frame.time >= note.onset, let spectrum, let mixed = Self.mixture(frame, written: written, ringing: ringing, spectrum: spectrum) {
+        // (The spectrum is looked up only where a note rings on past the beat: most frames need none.)
+        if frame.time >= note.onset, !ringing.isEmpty, let spectrum = Self.spectrum(at: frame.time, in: spectra),
+            let mixed = Self.mixture(frame, written: written, ringing: ringing, spectrum: spectrum)
+        {
             return mixed
         }
         guard frame.isVoiced else { return frame }
@@ -476,7 +481,7 @@ public struct NoteComparator: Sendable {
 
     /// `frame` read from the harmonics of the note at `written` Hz in its `spectrum` where a note still ringing
     /// (`ringing`, more than 60 cents away) sounds about as loud: nil where the tracker's reading stands. See
-    /// ``reading(_:for:ringing:spectrum:)``.
+    /// ``reading(_:for:ringing:spectra:)``.
     static func mixture(_ frame: PitchFrame, written: Double, ringing: [Double], spectrum: Spectrum) -> PitchFrame? {
         let others = ringing.filter { abs(PitchMath.cents($0, from: written)) > 60 }
         // A reading the mixture may have made: none, or one more than 30 cents off on the side of a note still ringing,
