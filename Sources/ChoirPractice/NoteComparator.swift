@@ -310,7 +310,9 @@ public struct NoteComparator: Sendable {
             }
             let arrived = max(arrival.time, quietUntil)
             let entrance =
-                Self.entrance(arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: approachingUntil) ?? arrived
+                Self.entrance(
+                    arrival: arrived, sung: sung, ringing: ringing, spectra: spectra, from: approachingUntil,
+                    after: previous.flatMap { note.onset - $0.note.end < 0.3 ? $0.sungFrequency : nil }) ?? arrived
             onsetError = entrance - note.onset
         }
 
@@ -367,7 +369,8 @@ public struct NoteComparator: Sendable {
 
     /// Where a note began to sound, given the moment `arrival` its pitch took over the tracker: the start of the rise
     /// of its harmonics (``Spectrum/salience(of:excluding:)`` at the `sung` frequency, leaving out the harmonics of
-    /// the `ringing` notes before) that leads to it. Nil when the spectra cannot tell (too few, or a pitch that
+    /// the `ringing` notes before) that leads to it, and not before the note sung just before (`previous`, in Hz) has
+    /// swelled in. Nil when the spectra cannot tell (too few, or a pitch that
     /// sounded all along, or that shares every harmonic with the note before: an octave up).
     ///
     /// This is onset detection informed by the pitch, the way score followers and note transcribers refine a note's
@@ -380,8 +383,22 @@ public struct NoteComparator: Sendable {
     /// arrival, falls below halfway (in decibels) from the quietest they were before it to where they hold after
     /// it: past a swell's first few tens of milliseconds, and clear of the noise of a breath, which fills the
     /// troughs between harmonics as much as the harmonics.
-    static func entrance(arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double) -> Double? {
+    static func entrance(
+        arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double, after previous: Double? = nil
+    ) -> Double? {
         let ringing = ringing.filter { abs(PitchMath.cents(sung, from: $0)) > 60 }
+        // One voice sings one note at a time: while the note before still swells towards its full level (within 1 dB
+        // of the loudest it gets before this one arrives), this one has not begun, and its harmonics rising there are
+        // the note before's (the wide partials of a sampled choir reach a neighbour's comb, and a note a step away
+        // shares its upper harmonics' skirts).
+        var swell = -Double.infinity
+        if let previous, abs(PitchMath.cents(sung, from: previous)) > 60 {
+            let before = spectra.drop { $0.time < lower }.prefix { $0.time <= arrival }
+            let levels = before.map { $0.salience(of: previous, excluding: [sung]) ?? 0 }
+            if let loudest = levels.max(), loudest > 0, let swelled = levels.firstIndex(where: { $0 >= loudest * swelledWithin }) {
+                swell = before[before.startIndex + swelled].time
+            }
+        }
         var times: [Double] = [], levels: [Double] = []
         for spectrum in spectra where spectrum.time >= lower && spectrum.time <= arrival + 0.15 {
             guard let salience = spectrum.salience(of: sung, excluding: ringing) else { return nil }
@@ -402,9 +419,12 @@ public struct NoteComparator: Sendable {
         let floor = smoothed[...last].min() ?? 0
         guard floor <= -6 else { return nil }
         var start = last
-        while start > 0 && smoothed[start - 1] >= floor / 2 { start -= 1 }
+        while start > 0 && smoothed[start - 1] >= floor / 2 && times[start - 1] >= swell { start -= 1 }
         return min(arrival, times[start] + spectralDelay)
     }
+
+    /// Within 1 dB of its loudest: a note that has finished swelling in.
+    static let swelledWithin = pow(10, -0.1)
 
     /// How much later than the centre of the window where it crosses halfway a rise of harmonics really starts:
     /// the half of a 64 ms window it reaches ahead, less the share of it a sudden note must fill to reach
