@@ -387,18 +387,6 @@ public struct NoteComparator: Sendable {
         arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double, after previous: Double? = nil
     ) -> Double? {
         let ringing = ringing.filter { abs(PitchMath.cents(sung, from: $0)) > 60 }
-        // One voice sings one note at a time: while the note before still swells towards its full level (within 1 dB
-        // of the loudest it gets before this one arrives), this one has not begun, and its harmonics rising there are
-        // the note before's (the wide partials of a sampled choir reach a neighbour's comb, and a note a step away
-        // shares its upper harmonics' skirts).
-        var swell = -Double.infinity
-        if let previous, abs(PitchMath.cents(sung, from: previous)) > 60 {
-            let before = spectra.drop { $0.time < lower }.prefix { $0.time <= arrival }
-            let levels = before.map { $0.salience(of: previous, excluding: [sung]) ?? 0 }
-            if let loudest = levels.max(), loudest > 0, let swelled = levels.firstIndex(where: { $0 >= loudest * swelledWithin }) {
-                swell = before[before.startIndex + swelled].time
-            }
-        }
         var times: [Double] = [], levels: [Double] = []
         for spectrum in spectra where spectrum.time >= lower && spectrum.time <= arrival + 0.15 {
             guard let salience = spectrum.salience(of: sung, excluding: ringing) else { return nil }
@@ -419,7 +407,19 @@ public struct NoteComparator: Sendable {
         let floor = smoothed[...last].min() ?? 0
         guard floor <= -6 else { return nil }
         var start = last
-        while start > 0 && smoothed[start - 1] >= floor / 2 && times[start - 1] >= swell { start -= 1 }
+        while start > 0 && smoothed[start - 1] >= floor / 2 { start -= 1 }
+        // One voice sings one note at a time: while the note before still swells towards its full level (within 1 dB
+        // of the loudest it gets before this one arrives), this one has not begun, and its harmonics rising there are
+        // the note before's (the wide partials of a sampled choir reach a neighbour's comb, and a note a step away
+        // shares its upper harmonics' skirts).
+        if let previous, start < last, abs(PitchMath.cents(sung, from: previous)) > 60 {
+            let before = spectra.drop { $0.time < lower }.prefix { $0.time <= arrival }
+            let levels = before.map { $0.salience(of: previous, excluding: [sung]) ?? 0 }
+            if let loudest = levels.max(), loudest > 0, let swelled = levels.firstIndex(where: { $0 >= loudest * swelledWithin }) {
+                let swell = before[before.startIndex + swelled].time
+                while start < last && times[start] < swell { start += 1 }
+            }
+        }
         return min(arrival, times[start] + spectralDelay)
     }
 
