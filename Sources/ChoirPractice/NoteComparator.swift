@@ -369,9 +369,10 @@ public struct NoteComparator: Sendable {
 
     /// Where a note began to sound, given the moment `arrival` its pitch took over the tracker: the start of the rise
     /// of its harmonics (``Spectrum/salience(of:excluding:)`` at the `sung` frequency, leaving out the harmonics of
-    /// the `ringing` notes before) that leads to it, and not before the note sung just before (`previous`, in Hz) has
-    /// swelled in. Nil when the spectra cannot tell (too few, or a pitch that
-    /// sounded all along, or that shares every harmonic with the note before: an octave up).
+    /// the `ringing` notes before) that leads to it, and not before the note sung just before (`previous`, in Hz, more
+    /// than 60 cents away) has swelled in (come within 1 dB of the loudest it gets before the arrival). Nil when the
+    /// spectra cannot tell (too few, or a pitch that sounded all along, or that shares every harmonic with the note
+    /// before: an octave up).
     ///
     /// This is onset detection informed by the pitch, the way score followers and note transcribers refine a note's
     /// start (spectral flux restricted to one pitch's harmonic comb, as in Bello et al., "A tutorial on onset
@@ -387,8 +388,9 @@ public struct NoteComparator: Sendable {
         arrival: Double, sung: Double, ringing: [Double], spectra: ArraySlice<Spectrum>, from lower: Double, after previous: Double? = nil
     ) -> Double? {
         let ringing = ringing.filter { abs(PitchMath.cents(sung, from: $0)) > 60 }
+        let window = spectra.drop { $0.time < lower }.prefix { $0.time <= arrival + 0.15 }
         var times: [Double] = [], levels: [Double] = []
-        for spectrum in spectra where spectrum.time >= lower && spectrum.time <= arrival + 0.15 {
+        for spectrum in window {
             guard let salience = spectrum.salience(of: sung, excluding: ringing) else { return nil }
             times.append(spectrum.time)
             levels.append(salience)
@@ -411,13 +413,14 @@ public struct NoteComparator: Sendable {
         // One voice sings one note at a time: while the note before still swells towards its full level (within 1 dB
         // of the loudest it gets before this one arrives), this one has not begun, and its harmonics rising there are
         // the note before's (the wide partials of a sampled choir reach a neighbour's comb, and a note a step away
-        // shares its upper harmonics' skirts).
+        // shares its upper harmonics' skirts). Only where the note before sounds louder than this one there: after a
+        // breath, all that is left in its comb is this note's own rise.
         if let previous, start < last, abs(PitchMath.cents(sung, from: previous)) > 60 {
-            let before = spectra.drop { $0.time < lower }.prefix { $0.time <= arrival }
-            let levels = before.map { $0.salience(of: previous, excluding: [sung]) ?? 0 }
-            if let loudest = levels.max(), loudest > 0, let swelled = levels.firstIndex(where: { $0 >= loudest * swelledWithin }) {
-                let swell = before[before.startIndex + swelled].time
-                while start < last && times[start] < swell { start += 1 }
+            let swelling = window.prefix(last + 1).map { $0.salience(of: previous, excluding: [sung]) ?? 0 }
+            if let loudest = swelling.max(), loudest > 0, let swelled = swelling.firstIndex(where: { $0 >= loudest * swelledWithin }),
+                swelling[swelled] >= levels[swelled]
+            {
+                start = max(start, swelled)
             }
         }
         return min(arrival, times[start] + spectralDelay)

@@ -68,6 +68,18 @@ struct EntranceTests {
         #expect(abs(start - 1) <= 0.04, "\(interval): timed at \(start)")
     }
 
+    /// After a breath, the note before (D4, a semitone above) no longer sounds: all that is left in its comb is this
+    /// note's own rise reaching it, and the entrance is not held back to where that comb is loudest.
+    @Test func aNoteAfterABreathIsTimedWhereItStarts() throws {
+        var signal = [Float](repeating: 0, count: 3 * 48000)
+        Self.tone(294, from: 0.3, to: 0.75, into: &signal, sampleRate: 48000)
+        Self.tone(277, from: 1, to: 2.5, attack: 0.05, into: &signal, sampleRate: 48000)
+        let spectra = SpectrumAnalyser.spectra(of: signal, sampleRate: 48000, hop: 0.005)
+        let start = try #require(
+            NoteComparator.entrance(arrival: 1.05, sung: 277, ringing: [], spectra: spectra[...], from: 0.85, after: 294))
+        #expect(abs(start - 1) <= 0.025, "timed at \(start)")
+    }
+
     /// A breath before the note fills the spectrum between harmonics as much as on them: the entrance is the
     /// note's.
     @Test func aBreathBeforeTheNoteIsNotTheEntrance() throws {
