@@ -1,3 +1,4 @@
+import ChoirBase
 import CFFTW
 
 /// Learns how a known signal, the mix played through loudspeakers, reaches a microphone: the impulse response
@@ -117,11 +118,33 @@ public final class EchoPath: @unchecked Sendable {
     }
 
     /// Adds a whole recording block by block, with `mix` (sample for sample at the same moments) around each
-    /// block; silence where the mix does not reach. A trailing part block is left out. Allocates one context's
-    /// worth of mix: this is for recordings, not for a real-time thread.
-    public func add(recording microphone: [Float], mix: [Float]) {
+    /// block; silence where the mix does not reach. A trailing part block is left out. A path that forgets nothing
+    /// (a recording's, whose correlations are sums over its blocks) shares the blocks out among `threads` paths of
+    /// its own and adds up what they learned. Allocates: this is for recordings, not for a real-time thread.
+    public func add(recording microphone: [Float], mix: [Float], threads: Int = 2) {
+        let blocks = microphone.count >= block ? (microphone.count - block) / block + 1 : 0
+        guard decay == 1, threads > 1, blocks >= 2 * threads else {
+            add(recording: microphone, mix: mix, blocks: 0..<blocks)
+            return
+        }
+        let workers = (0..<threads).map { _ in EchoPath(block: block, lead: lead, length: length, memory: .infinity) }
+        Parallel.slices(of: blocks, workers: threads) { worker, slice in
+            workers[worker].add(recording: microphone, mix: mix, blocks: slice)
+        }
+        for worker in workers {
+            for m in 0..<taps {
+                crossCorrelation[m] += worker.crossCorrelation[m]
+                autoCorrelation[m] += worker.autoCorrelation[m]
+            }
+            self.blocks += worker.blocks
+        }
+        peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
+    }
+
+    /// Adds the recording's blocks numbered in `blocks`, one after the other.
+    private func add(recording microphone: [Float], mix: [Float], blocks: Range<Int>) {
         var around = [Float](repeating: 0, count: context)
-        for start in stride(from: 0, through: microphone.count - block, by: block) {
+        for start in blocks.map({ $0 * block }) {
             for i in around.indices {
                 let j = start - (taps - 1 - lead) + i
                 around[i] = j >= 0 && j < mix.count ? mix[j] : 0

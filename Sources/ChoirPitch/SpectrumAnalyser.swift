@@ -104,12 +104,22 @@ public final class SpectrumAnalyser: @unchecked Sendable {
                     Parallel.slices(of: out.count, workers: threads) { _, slice in
                         for j in slice {
                             let i = j * factor
-                            var sum: Float = 0
-                            let lower = max(-half, -i), upper = min(half, x.count - 1 - i)
-                            if lower <= upper {
-                                for n in lower...upper { sum += taps[n + half] * x[i + n] }
+                            // Four running sums, so that each addition need not wait for the one before.
+                            var sums: (Float, Float, Float, Float) = (0, 0, 0, 0)
+                            var n = max(-half, -i)
+                            let upper = min(half, x.count - 1 - i)
+                            while n + 3 <= upper {
+                                sums.0 += taps[n + half] * x[i + n]
+                                sums.1 += taps[n + half + 1] * x[i + n + 1]
+                                sums.2 += taps[n + half + 2] * x[i + n + 2]
+                                sums.3 += taps[n + half + 3] * x[i + n + 3]
+                                n += 4
                             }
-                            out[j] = sum
+                            while n <= upper {
+                                sums.0 += taps[n + half] * x[i + n]
+                                n += 1
+                            }
+                            out[j] = (sums.0 + sums.1) + (sums.2 + sums.3)
                         }
                     }
                 }

@@ -55,6 +55,28 @@ struct EchoCancellerTests {
         #expect(worst < 1e-4, "largest difference \(worst)")
     }
 
+    /// A recording's path learned by two threads, each from half its blocks, is the path one thread learns from all
+    /// of them: the same strongest tap, and the same filter to within float rounding.
+    @Test func aRecordingsPathIsLearnedAsWellInParts() {
+        let rate = 16000.0, count = 16000 * 20 + 777
+        let mix = Chords.render(count: count, sampleRate: rate, seed: 5)
+        var random = SplitMix(seed: 11)
+        let microphone = zip(Self.room(mix, rate: rate), mix.indices).map { $0 + Float(random.unit() - 0.5) * 0.05 * Float($1 % 3) }
+        func learned(threads: Int) -> (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int) {
+            let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
+            path.add(recording: microphone, mix: mix, threads: threads)
+            var filter = [Float](repeating: 0, count: path.taps)
+            filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
+            return (filter, path.coarse, path.blocks)
+        }
+        let (one, two) = (learned(threads: 1), learned(threads: 2))
+        #expect(two.blocks == one.blocks && one.blocks == count / 2048)
+        #expect(two.coarse.delay == one.coarse.delay && abs(two.coarse.gain - one.coarse.gain) < 1e-6 * one.coarse.gain)
+        let largest = one.filter.map(abs).max()!
+        let worst = zip(one.filter, two.filter).map { abs($0 - $1) }.max()!
+        #expect(largest > 0.1 && worst < 1e-4 * largest, "largest tap \(largest), largest difference \(worst)")
+    }
+
     /// Learns the path from a whole recording, and takes the echo out hop by hop: returns what was taken out.
     static func cancel(_ microphone: [Float], mix: [Float], rate: Double) -> [Float] {
         let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
