@@ -80,6 +80,30 @@ struct EntranceTests {
         #expect(abs(start - 1) <= 0.025, "timed at \(start)")
     }
 
+    /// A fourth up, straight on from a note whose sound outlasts it (a sampled voice's release, louder than the new
+    /// note for a tenth of a second): the tracker keeps reading the note before until it has faded under the new one,
+    /// so that the singer seems to hold it past the beat. A leap's harmonics lie apart from the note before's (the
+    /// ones they share left out), and the new note is timed where they rise, not where the tracker lets go.
+    @Test func aLeapIsTimedWhereItsHarmonicsRiseUnderTheNoteBefore() throws {
+        let rate = 48000.0
+        var signal = [Float](repeating: 0, count: Int(2.5 * rate))
+        Self.tone(246.94, from: 0.5, to: 1, release: 0.15, into: &signal, sampleRate: rate)
+        Self.tone(329.63, from: 1, to: 2, attack: 0.01, into: &signal, sampleRate: rate, amplitude: 0.1)
+        let notes = [
+            ExpectedNote(
+                index: 0, measure: "1", measureIndex: 0, onset: 0.5, duration: 0.5, midi: 59, isEntrance: true, quarterSeconds: 0.5),
+            ExpectedNote(
+                index: 1, measure: "1", measureIndex: 0, onset: 1, duration: 1, midi: 64, isEntrance: true, previousMIDI: 59,
+                quarterSeconds: 0.5),
+        ]
+        let analysis = try TakeAnalysis(samples: signal, sampleRate: rate, notes: notes, mix: nil)
+        var judge = analysis.judge(notes, options: NoteComparator.Options())
+        analysis.feed(&judge) { _, _ in true }
+        _ = judge.finish()
+        let leap = try #require(judge.results.last)
+        #expect(leap.verdict == .correct && abs(leap.onsetError ?? 1) <= 0.03, "\(leap)")
+    }
+
     /// A breath before the note fills the spectrum between harmonics as much as on them: the entrance is the
     /// note's.
     @Test func aBreathBeforeTheNoteIsNotTheEntrance() throws {
