@@ -122,14 +122,14 @@ public final class EchoPath: @unchecked Sendable {
     /// (a recording's, whose correlations are sums over its blocks) shares the blocks out among `threads` paths of
     /// its own and adds up what they learned. Allocates: this is for recordings, not for a real-time thread.
     public func add(recording microphone: [Float], mix: [Float], threads: Int = 2) {
-        let blocks = microphone.count >= block ? (microphone.count - block) / block + 1 : 0
-        guard decay == 1, threads > 1, blocks >= 2 * threads else {
-            add(recording: microphone, mix: mix, blocks: 0..<blocks)
+        let whole = microphone.count / block
+        guard decay == 1, threads > 1, whole >= threads else {
+            add(recording: microphone, mix: mix, numbered: 0..<whole)
             return
         }
         let workers = (0..<threads).map { _ in EchoPath(block: block, lead: lead, length: length, memory: .infinity) }
-        Parallel.slices(of: blocks, workers: threads) { worker, slice in
-            workers[worker].add(recording: microphone, mix: mix, blocks: slice)
+        Parallel.slices(of: whole, workers: threads) { worker, slice in
+            workers[worker].add(recording: microphone, mix: mix, numbered: slice)
         }
         for worker in workers {
             for m in 0..<taps {
@@ -141,10 +141,11 @@ public final class EchoPath: @unchecked Sendable {
         peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
     }
 
-    /// Adds the recording's blocks numbered in `blocks`, one after the other.
-    private func add(recording microphone: [Float], mix: [Float], blocks: Range<Int>) {
+    /// Adds the recording's blocks `numbered` (the first being 0), one after the other.
+    private func add(recording microphone: [Float], mix: [Float], numbered: Range<Int>) {
         var around = [Float](repeating: 0, count: context)
-        for start in blocks.map({ $0 * block }) {
+        for number in numbered {
+            let start = number * block
             for i in around.indices {
                 let j = start - (taps - 1 - lead) + i
                 around[i] = j >= 0 && j < mix.count ? mix[j] : 0

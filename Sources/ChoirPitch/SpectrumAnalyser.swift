@@ -104,7 +104,7 @@ public final class SpectrumAnalyser: @unchecked Sendable {
                     Parallel.slices(of: out.count, workers: threads) { _, slice in
                         for j in slice {
                             let i = j * factor
-                            // Four running sums, so that each addition need not wait for the one before.
+                            // Four partial sums, so that each addition need not wait for the one before.
                             var sums: (Float, Float, Float, Float) = (0, 0, 0, 0)
                             var n = max(-half, -i)
                             let upper = min(half, x.count - 1 - i)

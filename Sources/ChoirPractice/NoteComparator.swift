@@ -310,12 +310,16 @@ public struct NoteComparator: Sendable {
                 if !isThisNote(pitch) && !isRinging(frame) { approachingUntil = frame.time }
             }
             let arrived = max(arrival.time, quietUntil)
-            // A leap (a fourth or more from the note sung just before) has harmonics apart from the note before's,
-            // but for those they share, which are left out. Where the note before sounds on louder at first (a sampled
-            // voice's release), the tracker reads it on past the beat as if it were held, while the leap's harmonics
-            // have already risen: their rise is followed back past that hold by up to ``trackerLag``, though not past
-            // a silence.
-            let leaps = note.previousMIDI != nil && (origin.map { abs($0) >= 450 } ?? false)
+            // Where the note before sounds on louder at first (a sampled voice's release), the tracker reads it on past
+            // the beat as if it were held. After a leap of a fourth or more, the harmonics this note does not share
+            // with the note before (those it shares are left out) lie clear of the note before's: after a fourth or a
+            // fifth, the commonest leaps, a quarter or a third of this note's pitch away, two bins or more even at a
+            // bass's pitches. Their rise is then this note's own, and it is followed back past the hold by up to
+            // ``trackerLag``, though not past a silence. (A step's harmonics lie within a bin or two of the note
+            // before's at low pitches, where the note before's skirts would pass for this note's rise; thirds were not
+            // measured.) The hold is not asked to be of the note before's own pitch: a release droops on its way out,
+            // and the two notes together repeat at other periods. With no hold, the bound is the same.
+            let leaps = origin.map { abs($0) >= 450 } ?? false
             let entrance =
                 Self.entrance(
                     arrival: arrived, sung: sung, ringing: ringing, spectra: spectra,

@@ -55,9 +55,10 @@ struct EchoCancellerTests {
         #expect(worst < 1e-4, "largest difference \(worst)")
     }
 
-    /// A recording's path learned by two threads, each from half its blocks, is the path one thread learns from all
-    /// of them: the same strongest tap, and the same filter to within float rounding.
-    @Test func aRecordingsPathIsLearnedAsWellInParts() {
+    /// A recording's path learned by two or three threads, each from its share of the blocks, is the path one thread
+    /// learns from all of them: the same strongest tap, and the same filter to within float rounding.
+    @Test(arguments: [2, 3])
+    func aRecordingsPathIsLearnedAsWellInParts(threads: Int) {
         let rate = 16000.0, count = 16000 * 20 + 777
         let mix = Chords.render(count: count, sampleRate: rate, seed: 5)
         var random = SplitMix(seed: 11)
@@ -69,7 +70,7 @@ struct EchoCancellerTests {
             filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
             return (filter, path.coarse, path.blocks)
         }
-        let (one, two) = (learned(threads: 1), learned(threads: 2))
+        let (one, two) = (learned(threads: 1), learned(threads: threads))
         #expect(two.blocks == one.blocks && one.blocks == count / 2048)
         #expect(two.coarse.delay == one.coarse.delay && abs(two.coarse.gain - one.coarse.gain) < 1e-6 * one.coarse.gain)
         let largest = one.filter.map(abs).max()!

@@ -82,13 +82,27 @@ struct EntranceTests {
 
     /// A fourth up, straight on from a note whose sound outlasts it (a sampled voice's release, louder than the new
     /// note for a tenth of a second): the tracker keeps reading the note before until it has faded under the new one,
-    /// so that the singer seems to hold it past the beat. A leap's harmonics lie apart from the note before's (the
-    /// ones they share left out), and the new note is timed where they rise, not where the tracker lets go.
+    /// so that the singer seems to hold it past the beat. The harmonics of a leap that the note before does not share
+    /// lie clear of its own, and the new note is timed where they rise, not where the tracker lets go.
     @Test func aLeapIsTimedWhereItsHarmonicsRiseUnderTheNoteBefore() throws {
+        let leap = try Self.leap(heldTo: 1, release: 0.15)
+        #expect(leap.verdict == .correct && abs(leap.onsetError ?? 1) <= 0.03, "\(leap)")
+    }
+
+    /// A singer who holds the note before 150 ms past the beat and then leaps is late: the leap's harmonics rise only
+    /// when they leave it.
+    @Test func aLeapAfterTheNoteBeforeIsHeldOverIsLate() throws {
+        let leap = try Self.leap(heldTo: 1.15, release: 0.02)
+        #expect(leap.verdict == .late && abs((leap.onsetError ?? 0) - 0.15) <= 0.03, "\(leap)")
+    }
+
+    /// The verdict on E4, written at 1 s and sung from where the B3 before it, written from 0.5 s to 1 s, is held
+    /// to (`heldTo`), B3 then dying away over `release` seconds (a time constant) at twice E4's level.
+    static func leap(heldTo end: Double, release: Double) throws -> NoteResult {
         let rate = 48000.0
         var signal = [Float](repeating: 0, count: Int(2.5 * rate))
-        Self.tone(246.94, from: 0.5, to: 1, release: 0.15, into: &signal, sampleRate: rate)
-        Self.tone(329.63, from: 1, to: 2, attack: 0.01, into: &signal, sampleRate: rate, amplitude: 0.1)
+        Self.tone(246.94, from: 0.5, to: end, release: release, into: &signal, sampleRate: rate)
+        Self.tone(329.63, from: end, to: 2, attack: 0.01, into: &signal, sampleRate: rate, amplitude: 0.1)
         let notes = [
             ExpectedNote(
                 index: 0, measure: "1", measureIndex: 0, onset: 0.5, duration: 0.5, midi: 59, isEntrance: true, quarterSeconds: 0.5),
@@ -100,8 +114,7 @@ struct EntranceTests {
         var judge = analysis.judge(notes, options: NoteComparator.Options())
         analysis.feed(&judge) { _, _ in true }
         _ = judge.finish()
-        let leap = try #require(judge.results.last)
-        #expect(leap.verdict == .correct && abs(leap.onsetError ?? 1) <= 0.03, "\(leap)")
+        return try #require(judge.results.last)
     }
 
     /// A breath before the note fills the spectrum between harmonics as much as on them: the entrance is the
