@@ -223,17 +223,20 @@ extension PiecePageTests {
 extension PiecePageTests {
     /// For the page and the pane of the singer's line alone: the time each shows, the measure playing then (by its
     /// printed number, from each one's own music), whether that measure is drawn on its stage (not put away), the
-    /// staves in its systems, its engraving's size and its notation pane's width.
+    /// staves in its systems, its engraving's size and its notation pane's width. Both panes are read in one turn,
+    /// after their music is fetched: the music plays on while a fetch waits.
     static let panes = """
-        (async () => { const look = async (doc, only) => {
-            const setup = await (await fetch('score.json' + only)).json(), time = Number(doc.querySelector('#stage').dataset.time);
+        (async () => { const frame = document.querySelector('#alone');
+          const panes = [[document, '']].concat(frame ? [[frame.contentDocument, '?only=mine']] : []);
+          const setups = await Promise.all(panes.map(async ([, only]) => (await fetch('score.json' + only)).json()));
+          const looked = panes.map(([doc], i) => {
+            const setup = setups[i], time = Number(doc.querySelector('#stage').dataset.time);
             let at = 0; setup.measures.forEach((m, i) => { if (m.start <= time + 1e-6) at = i; });
             const measure = setup.measures[at], element = doc.getElementById(measure.id);
             return { time, measure: measure.number, shown: !!element && doc.querySelector('#stage').contains(element),
               staves: Math.max(...[...doc.querySelectorAll('#stage g.system')].map((s) => new Set([...s.querySelectorAll('g.staff')].map((t) => t.dataset.n)).size)),
-              engraving: doc.querySelector('#stage').dataset.engraving || '', pane: doc.querySelector('#notation').getBoundingClientRect().width }; };
-          const frame = document.querySelector('#alone');
-          return [await look(document, ''), frame ? await look(frame.contentDocument, '?only=mine') : null]; })()
+              engraving: doc.querySelector('#stage').dataset.engraving || '', pane: doc.querySelector('#notation').getBoundingClientRect().width }; });
+          return [looked[0], looked[1] ?? null]; })()
         """
 
     /// `choir view --part tenor --device none` in a window 1,600 px wide. "Split view" (named, reached by Tab, chosen
