@@ -83,31 +83,38 @@ public final class EchoPath: @unchecked Sendable {
     public func add(microphone captured: UnsafeBufferPointer<Float>, mix played: UnsafeBufferPointer<Float>) {
         precondition(captured.count == block && played.count == context)
         let taps = self.taps
-        buffer.update(from: played.baseAddress!, count: context)
-        buffer.advanced(by: context).update(repeating: 0, count: transform - context)
-        fftwf_execute(forwardContext)
-        // Each of the block's signals sits where its samples sit in the context; the inverse transform of its
-        // spectrum times the context's conjugate is then Σ signal[j] · context[j − m] at index m.
-        func correlate(_ signal: UnsafePointer<Float>) {
-            buffer.update(repeating: 0, count: transform)
-            (buffer + taps - 1).update(from: signal, count: block)
-            fftwf_execute(forward)
-            for k in 0..<(transform / 2 + 1) {
-                let (a, b) = (spectrum[k], contextSpectrum[k])
-                spectrum[k] = (a.0 * b.0 + a.1 * b.1, a.1 * b.0 - a.0 * b.1)
-            }
-            fftwf_execute(inverse)
-        }
+        transformContext(played.baseAddress!)
         let scale = 1 / Double(transform)
-        correlate(captured.baseAddress!)
+        crossSpectrum(captured.baseAddress!)
+        fftwf_execute(inverse)
         peak = 0
         for m in 0..<taps {
             crossCorrelation[m] = crossCorrelation[m] * decay + Double(buffer[m]) * scale
             if abs(crossCorrelation[m]) > abs(crossCorrelation[peak]) { peak = m }
         }
-        correlate(played.baseAddress! + taps - 1)
+        crossSpectrum(played.baseAddress! + taps - 1)
+        fftwf_execute(inverse)
         for m in 0..<taps { autoCorrelation[m] = autoCorrelation[m] * decay + Double(buffer[m]) * scale }
         blocks += 1
+    }
+
+    /// Transforms a block's ``context`` samples of the mix into `contextSpectrum`.
+    private func transformContext(_ played: UnsafePointer<Float>) {
+        buffer.update(from: played, count: context)
+        buffer.advanced(by: context).update(repeating: 0, count: transform - context)
+        fftwf_execute(forwardContext)
+    }
+
+    /// Leaves in `spectrum` the spectrum of `block` samples of `signal`, placed where they sit in the context, times
+    /// the context's conjugate: its inverse transform is Σ signal[j] · context[j − m] at index m.
+    private func crossSpectrum(_ signal: UnsafePointer<Float>) {
+        buffer.update(repeating: 0, count: transform)
+        (buffer + taps - 1).update(from: signal, count: block)
+        fftwf_execute(forward)
+        for k in 0..<(transform / 2 + 1) {
+            let (a, b) = (spectrum[k], contextSpectrum[k])
+            spectrum[k] = (a.0 * b.0 + a.1 * b.1, a.1 * b.0 - a.0 * b.1)
+        }
     }
 
     /// The path's strongest single tap: how loud the mix comes through at the delay it comes through most (in
@@ -141,9 +148,19 @@ public final class EchoPath: @unchecked Sendable {
         peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
     }
 
-    /// Adds the recording's blocks `numbered` (the first being 0), one after the other.
+    /// Adds the recording's blocks `numbered` (the first being 0), one after the other. A path that forgets nothing
+    /// sums their cross spectra and transforms the sums back once: the transform is linear, so this is the sum of
+    /// the blocks' correlations at two fifths fewer transforms a block.
     private func add(recording microphone: [Float], mix: [Float], numbered: Range<Int>) {
         var around = [Float](repeating: 0, count: context)
+        let bins = transform / 2 + 1
+        var sums = decay == 1 ? [Double](repeating: 0, count: 4 * bins) : []
+        func accumulate(into offset: Int) {
+            for k in 0..<bins {
+                sums[offset + 2 * k] += Double(spectrum[k].0)
+                sums[offset + 2 * k + 1] += Double(spectrum[k].1)
+            }
+        }
         for number in numbered {
             let start = number * block
             for i in around.indices {
@@ -151,9 +168,25 @@ public final class EchoPath: @unchecked Sendable {
                 around[i] = j >= 0 && j < mix.count ? mix[j] : 0
             }
             microphone[start..<(start + block)].withUnsafeBufferPointer { captured in
-                around.withUnsafeBufferPointer { add(microphone: captured, mix: $0) }
+                around.withUnsafeBufferPointer { played in
+                    guard decay == 1 else { return add(microphone: captured, mix: played) }
+                    transformContext(played.baseAddress!)
+                    crossSpectrum(captured.baseAddress!)
+                    accumulate(into: 0)
+                    crossSpectrum(played.baseAddress! + taps - 1)
+                    accumulate(into: 2 * bins)
+                }
             }
         }
+        guard decay == 1, !numbered.isEmpty else { return }
+        let scale = 1 / Double(transform)
+        for (offset, correlation) in [(0, crossCorrelation), (2 * bins, autoCorrelation)] {
+            for k in 0..<bins { spectrum[k] = (Float(sums[offset + 2 * k]), Float(sums[offset + 2 * k + 1])) }
+            fftwf_execute(inverse)
+            for m in 0..<taps { correlation[m] += Double(buffer[m]) * scale }
+        }
+        peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
+        blocks += numbered.count
     }
 
     /// Forgets everything learned, for a new mapping from the microphone's samples to the mix's frames.

@@ -59,19 +59,57 @@ struct EchoCancellerTests {
     /// learns from all of them: the same strongest tap, and the same filter to within float rounding.
     @Test(arguments: [2, 3])
     func aRecordingsPathIsLearnedAsWellInParts(threads: Int) {
+        let (mix, microphone) = Self.recording()
+        let one = Self.learned { $0.add(recording: microphone, mix: mix, threads: 1) }
+        let two = Self.learned { $0.add(recording: microphone, mix: mix, threads: threads) }
+        #expect(one.blocks == (16000 * 20 + 777) / 2048)
+        Self.expectSame(one, two)
+    }
+
+    /// A recording's path, learned from the sums of its blocks' spectra, is the path learned block by block as a live
+    /// session learns it.
+    @Test func aRecordingsPathIsLearnedAsItsBlocksAre() {
+        let (mix, microphone) = Self.recording()
+        let whole = Self.learned { $0.add(recording: microphone, mix: mix, threads: 1) }
+        let blockByBlock = Self.learned { path in
+            var around = [Float](repeating: 0, count: path.context)
+            for start in stride(from: 0, through: microphone.count - path.block, by: path.block) {
+                for i in around.indices {
+                    let j = start - (path.taps - 1 - path.lead) + i
+                    around[i] = j >= 0 && j < mix.count ? mix[j] : 0
+                }
+                microphone[start..<(start + path.block)].withUnsafeBufferPointer { captured in
+                    around.withUnsafeBufferPointer { path.add(microphone: captured, mix: $0) }
+                }
+            }
+        }
+        Self.expectSame(blockByBlock, whole)
+    }
+
+    /// Twenty seconds of chords at 16 kHz through a room, with noise on two samples in three: the mix, and what the
+    /// microphone heard.
+    static func recording() -> (mix: [Float], microphone: [Float]) {
         let rate = 16000.0, count = 16000 * 20 + 777
         let mix = Chords.render(count: count, sampleRate: rate, seed: 5)
         var random = SplitMix(seed: 11)
-        let microphone = zip(Self.room(mix, rate: rate), mix.indices).map { $0 + Float(random.unit() - 0.5) * 0.05 * Float($1 % 3) }
-        func learned(threads: Int) -> (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int) {
-            let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
-            path.add(recording: microphone, mix: mix, threads: threads)
-            var filter = [Float](repeating: 0, count: path.taps)
-            filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
-            return (filter, path.coarse, path.blocks)
-        }
-        let (one, two) = (learned(threads: 1), learned(threads: threads))
-        #expect(two.blocks == one.blocks && one.blocks == count / 2048)
+        return (mix, zip(Self.room(mix, rate: rate), mix.indices).map { $0 + Float(random.unit() - 0.5) * 0.05 * Float($1 % 3) })
+    }
+
+    /// The filter, strongest tap and block count of a practice path at 16 kHz that forgets nothing, after `learn`.
+    static func learned(_ learn: (EchoPath) -> Void) -> (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int) {
+        let path = EchoPath.forPractice(sampleRate: 16000, memory: .infinity)
+        learn(path)
+        var filter = [Float](repeating: 0, count: path.taps)
+        filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
+        return (filter, path.coarse, path.blocks)
+    }
+
+    /// The same blocks, the same strongest tap, and the same filter to within float rounding.
+    static func expectSame(
+        _ one: (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int),
+        _ two: (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int)
+    ) {
+        #expect(two.blocks == one.blocks)
         #expect(two.coarse.delay == one.coarse.delay && abs(two.coarse.gain - one.coarse.gain) < 1e-6 * one.coarse.gain)
         let largest = one.filter.map(abs).max()!
         let worst = zip(one.filter, two.filter).map { abs($0 - $1) }.max()!
