@@ -145,7 +145,7 @@ public final class EchoPath: @unchecked Sendable {
             }
             self.blocks += worker.blocks
         }
-        peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
+        peak = strongestTap()
     }
 
     /// Adds the recording's blocks `numbered` (the first being 0), one after the other. A path that forgets nothing
@@ -153,40 +153,50 @@ public final class EchoPath: @unchecked Sendable {
     /// the blocks' correlations at two fifths fewer transforms a block.
     private func add(recording microphone: [Float], mix: [Float], numbered: Range<Int>) {
         var around = [Float](repeating: 0, count: context)
+        func eachBlock(_ body: (_ captured: UnsafeBufferPointer<Float>, _ played: UnsafeBufferPointer<Float>) -> Void) {
+            for number in numbered {
+                let start = number * block
+                for i in around.indices {
+                    let j = start - (taps - 1 - lead) + i
+                    around[i] = j >= 0 && j < mix.count ? mix[j] : 0
+                }
+                microphone[start..<(start + block)].withUnsafeBufferPointer { captured in
+                    around.withUnsafeBufferPointer { body(captured, $0) }
+                }
+            }
+        }
+        guard decay == 1 else {
+            eachBlock { add(microphone: $0, mix: $1) }
+            return
+        }
         let bins = transform / 2 + 1
-        var sums = decay == 1 ? [Double](repeating: 0, count: 4 * bins) : []
+        var sums = [Double](repeating: 0, count: 4 * bins)
         func accumulate(into offset: Int) {
             for k in 0..<bins {
                 sums[offset + 2 * k] += Double(spectrum[k].0)
                 sums[offset + 2 * k + 1] += Double(spectrum[k].1)
             }
         }
-        for number in numbered {
-            let start = number * block
-            for i in around.indices {
-                let j = start - (taps - 1 - lead) + i
-                around[i] = j >= 0 && j < mix.count ? mix[j] : 0
-            }
-            microphone[start..<(start + block)].withUnsafeBufferPointer { captured in
-                around.withUnsafeBufferPointer { played in
-                    guard decay == 1 else { return add(microphone: captured, mix: played) }
-                    transformContext(played.baseAddress!)
-                    crossSpectrum(captured.baseAddress!)
-                    accumulate(into: 0)
-                    crossSpectrum(played.baseAddress! + taps - 1)
-                    accumulate(into: 2 * bins)
-                }
-            }
+        eachBlock { captured, played in
+            transformContext(played.baseAddress!)
+            crossSpectrum(captured.baseAddress!)
+            accumulate(into: 0)
+            crossSpectrum(played.baseAddress! + taps - 1)
+            accumulate(into: 2 * bins)
         }
-        guard decay == 1, !numbered.isEmpty else { return }
         let scale = 1 / Double(transform)
         for (offset, correlation) in [(0, crossCorrelation), (2 * bins, autoCorrelation)] {
             for k in 0..<bins { spectrum[k] = (Float(sums[offset + 2 * k]), Float(sums[offset + 2 * k + 1])) }
             fftwf_execute(inverse)
             for m in 0..<taps { correlation[m] += Double(buffer[m]) * scale }
         }
-        peak = (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
+        peak = strongestTap()
         blocks += numbered.count
+    }
+
+    /// The lag where the correlation with the microphone is strongest.
+    private func strongestTap() -> Int {
+        (0..<taps).max { abs(crossCorrelation[$0]) < abs(crossCorrelation[$1]) } ?? 0
     }
 
     /// Forgets everything learned, for a new mapping from the microphone's samples to the mix's frames.

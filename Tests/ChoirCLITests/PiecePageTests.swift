@@ -231,7 +231,7 @@ extension PiecePageTests {
           const setups = await Promise.all(panes.map(async ([, only]) => (await fetch('score.json' + only)).json()));
           const looked = panes.map(([doc], i) => {
             const setup = setups[i], time = Number(doc.querySelector('#stage').dataset.time);
-            let at = 0; setup.measures.forEach((m, i) => { if (m.start <= time + 1e-6) at = i; });
+            let at = 0; setup.measures.forEach((m, n) => { if (m.start <= time + 1e-6) at = n; });
             const measure = setup.measures[at], element = doc.getElementById(measure.id);
             return { time, measure: measure.number, shown: !!element && doc.querySelector('#stage').contains(element),
               staves: Math.max(...[...doc.querySelectorAll('#stage g.system')].map((s) => new Set([...s.querySelectorAll('g.staff')].map((t) => t.dataset.n)).size)),
