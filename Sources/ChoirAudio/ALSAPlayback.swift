@@ -169,6 +169,7 @@ public final class ALSAPlayback: @unchecked Sendable {
                 let written = snd_pcm_writei(pcm, interleaved + 2 * offset, snd_pcm_uframes_t(frames - offset))
                 if written >= 0 {
                     offset += Int(written)
+                    clock.transferred()
                 } else if Int32(written) == -EPIPE {
                     if underrunCount.add(1, ordering: .relaxed).oldValue == 0 {
                         firstUnderrunAfter.store(max(1, AudioClock.now() - startedAt), ordering: .releasing)

@@ -28,6 +28,8 @@ public final class AudioClock: Sendable {
     private let latest = Atomic<WordPair>(WordPair(first: 0, second: 0))
     /// When the stream started, on CLOCK_MONOTONIC; 0 before.
     private let startedAt = Atomic<Int>(0)
+    /// When the stream's thread last moved frames to or from the device, on CLOCK_MONOTONIC.
+    private let transferredAt = Atomic<Int>(0)
 
     public init() {}
 
@@ -49,12 +51,21 @@ public final class AudioClock: Sendable {
         startedAt.store(Self.now(), ordering: .releasing)
     }
 
-    /// Whether the stream, once started, has published nothing for three seconds: far beyond any device buffer,
-    /// so its thread is stuck in a device that no longer answers (a sound server that died or froze can leave a
-    /// plugin's call waiting for ever).
+    /// Notes that the stream's thread has just moved frames to or from the device; called only by that thread.
+    /// Never allocates or blocks.
+    public func transferred() {
+        transferredAt.store(Self.now(), ordering: .releasing)
+    }
+
+    /// Whether the stream, once started, has neither published nor moved a frame for three seconds: far beyond any
+    /// device buffer, so its thread is stuck in a device that no longer answers (a sound server that died or froze
+    /// can leave a plugin's call waiting for ever). A stream restarting after an underrun publishes nothing until
+    /// the device runs again, but its writes go on: a machine that stalled the process for two seconds, and so
+    /// underran, is not a device that stopped.
     public var hasStalled: Bool {
         let start = startedAt.load(ordering: .acquiring)
-        return start != 0 && Self.now() - max(start, reading?.nanoseconds ?? start) > 3_000_000_000
+        let alive = max(start, transferredAt.load(ordering: .acquiring), reading?.nanoseconds ?? start)
+        return start != 0 && Self.now() - alive > 3_000_000_000
     }
 
     /// The monotonic clock, in nanoseconds.
