@@ -109,6 +109,7 @@ public final class ALSACapture: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
             if got >= 0 {
+                if got > 0 { clock.transferred() }
                 ring.write(UnsafeBufferPointer(start: buffer, count: Int(got)))
                 captured += Int(got)
                 // A sound server's plugin hands its fragments over in bursts of periods and reports one delay for

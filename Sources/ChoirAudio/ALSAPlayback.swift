@@ -169,7 +169,8 @@ public final class ALSAPlayback: @unchecked Sendable {
                 let written = snd_pcm_writei(pcm, interleaved + 2 * offset, snd_pcm_uframes_t(frames - offset))
                 if written >= 0 {
                     offset += Int(written)
-                    clock.transferred()
+                    // A write of nothing is no sign of life: a stream that never starts takes none.
+                    if written > 0 { clock.transferred() }
                 } else if Int32(written) == -EPIPE {
                     if underrunCount.add(1, ordering: .relaxed).oldValue == 0 {
                         firstUnderrunAfter.store(max(1, AudioClock.now() - startedAt), ordering: .releasing)

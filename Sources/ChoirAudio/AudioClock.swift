@@ -45,8 +45,8 @@ public final class AudioClock: Sendable {
         return Reading(frame: Int(bitPattern: pair.first), nanoseconds: Int(bitPattern: pair.second))
     }
 
-    /// Notes that the stream is starting: from then on, a stream that publishes nothing for three seconds has
-    /// stalled.
+    /// Notes that the stream is starting: from then on, a stream that neither publishes nor moves a frame for three
+    /// seconds has stalled.
     public func streamStarts() {
         startedAt.store(Self.now(), ordering: .releasing)
     }
