@@ -29,8 +29,9 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let pausedFlag = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)
     private let underrunCount = Atomic<Int>(0)
-    /// When the first underrun came, in nanoseconds after the stream started (0 for none yet).
+    /// When the first and the latest underrun came, in nanoseconds after the stream started (0 for none yet).
     private let firstUnderrunAfter = Atomic<Int>(0)
+    private let lastUnderrunAfter = Atomic<Int>(0)
     /// When the stream started (``AudioClock/now()``); written before the thread starts.
     private var startedAt = 0
     private let failure = Atomic<Int32>(0)
@@ -83,11 +84,12 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
-    /// How long after the stream started the first underrun came, in seconds: whether it was the stream's start
-    /// or something that held the process up later.
-    public var firstUnderrun: Double? {
-        let after = firstUnderrunAfter.load(ordering: .acquiring)
-        return after > 0 ? Double(after) / 1e9 : nil
+    /// How long after the stream started the first and the latest underrun came, in seconds: whether it was the
+    /// stream's start or something that held the process up later.
+    public var underrunTimes: ClosedRange<Double>? {
+        let first = firstUnderrunAfter.load(ordering: .acquiring)
+        guard first > 0 else { return nil }
+        return Double(first) / 1e9...Double(max(first, lastUnderrunAfter.load(ordering: .acquiring))) / 1e9
     }
     /// The source frame being heard now (negative during the lead-in), or nil before the device plays.
     public var heardFrame: Double? { clock.reading?.frame(at: AudioClock.now(), sampleRate: sampleRate) }
@@ -172,9 +174,11 @@ public final class ALSAPlayback: @unchecked Sendable {
                     // A write of nothing is no sign of life: a stream that never starts takes none.
                     if written > 0 { clock.transferred() }
                 } else if Int32(written) == -EPIPE {
+                    let after = max(1, AudioClock.now() - startedAt)
                     if underrunCount.add(1, ordering: .relaxed).oldValue == 0 {
-                        firstUnderrunAfter.store(max(1, AudioClock.now() - startedAt), ordering: .releasing)
+                        firstUnderrunAfter.store(after, ordering: .releasing)
                     }
+                    lastUnderrunAfter.store(after, ordering: .releasing)
                     snd_pcm_prepare(pcm)
                 } else if Int32(written) == -ESTRPIPE {
                     ALSADevice.resume(pcm)

@@ -115,7 +115,8 @@ do {
     while !singer.isDone && voice.error == nil { usleep(10_000) }
     voice.stop()
     if let error = voice.error { fail("\(error)") }
-    print("\(voice.underruns) underruns" + (voice.firstUnderrun.map { ", the first \(Int($0 * 1000)) ms into the stream" } ?? ""))
+    let first = voice.underrunTimes.map { ", the first \(Int($0.lowerBound * 1000)) ms into the stream" }
+    print("\(voice.underruns) underruns" + (first ?? ""))
 } catch {
     fail("\(error)")
 }

@@ -149,12 +149,12 @@ struct RealTimeTests {
         }
     }
 
-    /// A player stopped for two seconds (SIGSTOP, as a machine that stalls it) underruns, says when, and plays on to
-    /// the end: it underruns as it resumes, the stall after measure 1 was heard, which is about 2.1 s into the stream
-    /// (half a second of lead-in, the server starting the stream, a beat of pickup at ♩ = 120, the device's buffer):
-    /// 4.01 to 4.11 s in four runs. (Stopped for half a second, then for one, it played on with 0 underruns in ci28
-    /// and ci31: the server had buffered more. Stopped for two, it once took the restarting stream's silence for a
-    /// device that had stopped taking sound, and ended after measure 1.)
+    /// A player stopped for two seconds (SIGSTOP, as a machine that stalls it) underruns, says when (the first and
+    /// the last underrun), and plays on to the end: it underruns as it resumes, the stall after measure 1 was heard,
+    /// which is about 2.1 s into the stream (half a second of lead-in, the server starting the stream, a beat of
+    /// pickup at ♩ = 120, the device's buffer): 4.01 to 4.40 s in. (Stopped for half a second, then for one, it
+    /// played on with 0 underruns in ci28 and ci31: the server had buffered more. Stopped for two, it once took the
+    /// restarting stream's silence for a device that had stopped taking sound, and ended after measure 1.)
     /// On a server of its own, ended with the test, so that the underrun it makes cannot reach the suite's later
     /// tests (`calibrate`'s two measurements, run next on the shared server, once came 8.1 ms apart).
     @Test func anUnderrunIsCountedAndPlaced() throws {
@@ -171,11 +171,13 @@ struct RealTimeTests {
         let (status, stderr) = player.finish()
         #expect(status == 0, "\(stderr)")
         #expect(stderr.contains("played 7.5 s"), "\(stderr)")
-        let said = try #require(stderr.split(separator: "(the first ").last.flatMap { Double($0.prefix { $0 != " " }) }, "\(stderr)")
+        // The first and the last underrun are given: the stall's is one of them, and the other can be the load of
+        // the suites beside this one (in ci33 the stream underran at 1.76 s, before the stall, and at 4.05 s).
+        let said = stderr.split(separator: " s in").dropLast().compactMap { Double($0.split { $0 == " " || $0 == "(" }.last ?? "") }
         let late = stopped - heard.seconds
         print("stalled \(String(format: "%.2f", late)) s after m. 1 was shown: \(stderr.trimmingCharacters(in: .newlines))")
         #expect(
-            !stderr.contains(", 0 underruns") && said > 1.3 + stall + late && said < 2.9 + stall + late,
+            !stderr.contains(", 0 underruns") && said.contains { $0 > 1.3 + stall + late && $0 < 2.9 + stall + late },
             "\(stderr), stopped \(late) s after m. 1")
     }
 
