@@ -231,8 +231,21 @@ extension EchoPath {
     /// reflections; later reverberation is too diffuse to learn while someone sings over it), and a memory of
     /// `memory` seconds (a recorded take, whose path cannot change, remembers all of it).
     public static func forPractice(sampleRate: Double, memory: Double, length: Double = 0.12) -> EchoPath {
+        practice(sampleRate: sampleRate, block: sampleRate / 6, memory: memory, length: length)
+    }
+
+    /// A practice path for a recorded take of `count` samples, which remembers all of it. Its correlations are sums
+    /// over the whole take, the same whatever the block, so it takes blocks of up to two thirds of a second: fewer,
+    /// longer transforms, two fifths fewer operations a sample at 48 kHz. They leave out at most a thirty-second
+    /// part of the take, at its end.
+    public static func forRecording(sampleRate: Double, count: Int) -> EchoPath {
+        practice(sampleRate: sampleRate, block: min(sampleRate * 2 / 3, Double(count) / 32), memory: .infinity, length: 0.12)
+    }
+
+    /// Blocks of the longest power of two up to `block` samples (256 at least).
+    private static func practice(sampleRate: Double, block longest: Double, memory: Double, length: Double) -> EchoPath {
         var block = 256
-        while Double(block * 2) <= sampleRate / 6 { block *= 2 }
+        while Double(block * 2) <= longest { block *= 2 }
         return EchoPath(
             block: block, lead: Int(0.01 * sampleRate), length: Int(length * sampleRate),
             memory: max(1, memory * sampleRate / Double(block)))

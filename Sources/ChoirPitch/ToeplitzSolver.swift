@@ -40,32 +40,50 @@ public final class ToeplitzSolver: @unchecked Sendable {
             return
         }
         let diagonal = firstRow[0] * 1.001
-        func r(_ m: Int) -> Double { m == 0 ? diagonal : firstRow[m] }
+        let row = firstRow.baseAddress!
         // The predictor a (a[0] = 1) and its error, order by order, and the solution beside them: the reversed
         // predictor over its error is the column that corrects the solution's newest row.
         predictor[0] = 1
         var error = diagonal
         solution[0] = rightHandSide[0] / diagonal
         for order in 1..<n {
-            var reflection = 0.0
-            for i in 0..<order { reflection += predictor[i] * r(order - i) }
-            reflection = -reflection / error
-            predictor[order] = 0
-            var i = 0, j = order
-            while i <= j {
-                let (low, high) = (predictor[i], predictor[j])
-                predictor[i] = low + reflection * high
-                if i != j { predictor[j] = high + reflection * low }
+            // Both products run over the row backwards from r[order] to r[1] (never the loaded diagonal), with four
+            // partial sums each, so that each addition need not wait for the one before.
+            let back = row + order
+            var (p0, p1, p2, p3) = (0.0, 0.0, 0.0, 0.0), (s0, s1, s2, s3) = (0.0, 0.0, 0.0, 0.0)
+            var i = 0
+            while i + 3 < order {
+                p0 += predictor[i] * back[-i]
+                p1 += predictor[i + 1] * back[-i - 1]
+                p2 += predictor[i + 2] * back[-i - 2]
+                p3 += predictor[i + 3] * back[-i - 3]
+                s0 += solution[i] * back[-i]
+                s1 += solution[i + 1] * back[-i - 1]
+                s2 += solution[i + 2] * back[-i - 2]
+                s3 += solution[i + 3] * back[-i - 3]
+                i += 4
+            }
+            while i < order {
+                p0 += predictor[i] * back[-i]
+                s0 += solution[i] * back[-i]
                 i += 1
-                j -= 1
+            }
+            let reflection = -((p0 + p1) + (p2 + p3)) / error
+            let residual = rightHandSide[order] - ((s0 + s1) + (s2 + s3))
+            predictor[order] = 0
+            var (front, rear) = (0, order)
+            while front <= rear {
+                let (low, high) = (predictor[front], predictor[rear])
+                predictor[front] = low + reflection * high
+                if front != rear { predictor[rear] = high + reflection * low }
+                front += 1
+                rear -= 1
             }
             error *= 1 - reflection * reflection
             guard error > 0 else {
                 (solution + order).update(repeating: 0, count: n - order)
                 break
             }
-            var residual = rightHandSide[order]
-            for i in 0..<order { residual -= r(order - i) * solution[i] }
             let step = residual / error
             solution[order] = 0
             for i in 0...order { solution[i] += step * predictor[order - i] }

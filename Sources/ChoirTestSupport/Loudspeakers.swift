@@ -1,4 +1,3 @@
-import CFFTW
 import ChoirPitch
 import Glibc
 
@@ -53,50 +52,6 @@ public struct Loudspeakers: Sendable {
             low = y + smoothing * (low - y)
             band[i] = Float(low)
         }
-        return Self.convolve(band, impulseResponse)
-    }
-
-    /// `signal` convolved with `response` by FFT, block by block (overlap-add), cut to the signal's length.
-    static func convolve(_ signal: [Float], _ response: [Float]) -> [Float] {
-        var length = 1
-        while length < 2 * response.count { length <<= 1 }
-        let block = length - response.count + 1
-        let buffer = fftwf_alloc_real(length)!, spectrum = fftwf_alloc_complex(length / 2 + 1)!
-        let filter = fftwf_alloc_complex(length / 2 + 1)!
-        defer {
-            fftwf_free(buffer)
-            fftwf_free(spectrum)
-            fftwf_free(filter)
-        }
-        let (forward, inverse) = FFTWPlanner.withLock {
-            (
-                fftwf_plan_dft_r2c_1d(Int32(length), buffer, spectrum, UInt32(FFTW_ESTIMATE))!,
-                fftwf_plan_dft_c2r_1d(Int32(length), spectrum, buffer, UInt32(FFTW_ESTIMATE))!
-            )
-        }
-        defer {
-            FFTWPlanner.withLock {
-                fftwf_destroy_plan(forward)
-                fftwf_destroy_plan(inverse)
-            }
-        }
-        buffer.initialize(repeating: 0, count: length)
-        for (i, h) in response.enumerated() { buffer[i] = h / Float(length) }
-        fftwf_execute(forward)
-        filter.update(from: spectrum, count: length / 2 + 1)
-        var out = [Float](repeating: 0, count: signal.count)
-        for start in stride(from: 0, to: signal.count, by: block) {
-            let count = min(block, signal.count - start)
-            buffer.update(repeating: 0, count: length)
-            for i in 0..<count { buffer[i] = signal[start + i] }
-            fftwf_execute(forward)
-            for k in 0..<(length / 2 + 1) {
-                let (a, b) = (spectrum[k], filter[k])
-                spectrum[k] = (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-            }
-            fftwf_execute(inverse)
-            for i in 0..<min(length, signal.count - start) { out[start + i] += buffer[i] }
-        }
-        return out
+        return Convolution.convolve(band, impulseResponse, outputs: band.indices)
     }
 }

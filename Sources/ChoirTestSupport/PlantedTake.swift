@@ -167,7 +167,7 @@ public struct PlantedTake {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
             analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes, tracker: tracker)
         } else if canceller == .gate, let played {
-            let path = EchoPath.forPractice(sampleRate: rate, memory: .infinity)
+            let path = EchoPath.forRecording(sampleRate: rate, count: take.count)
             path.add(recording: take, mix: played)
             let (gain, delay) = path.coarse
             let echo = take.indices.map { $0 - delay >= 0 && $0 - delay < played.count ? Float(gain) * played[$0 - delay] : 0 }
