@@ -59,7 +59,7 @@ public final class ALSACapture: @unchecked Sendable {
     public var error: AudioDeviceError? {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
-        if isRunning && clock.hasStalled {
+        if clock.hasStalled {
             return AudioDeviceError(description: "capture device '\(device)' stopped delivering sound")
         }
         return nil
@@ -105,7 +105,10 @@ public final class ALSACapture: @unchecked Sendable {
     }
 
     private func loop() {
-        defer { doorbell.ring() }
+        defer {
+            clock.streamEnds()
+            doorbell.ring()
+        }
         while running.load(ordering: .acquiring) {
             let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
             if got >= 0 {

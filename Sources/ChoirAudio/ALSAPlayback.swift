@@ -29,9 +29,9 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let pausedFlag = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)
     private let underrunCount = Atomic<Int>(0)
-    /// When the first and the latest underrun came, in nanoseconds after the stream started (0 for none yet).
-    private let firstUnderrunAfter = Atomic<Int>(0)
-    private let lastUnderrunAfter = Atomic<Int>(0)
+    /// When the first ``underrunsPlaced`` underruns came, in nanoseconds after the stream started: each written once
+    /// by the playback thread, before the count that publishes it.
+    private let underrunsAfter: UnsafeMutablePointer<Int>
     /// When the stream started (``AudioClock/now()``); written before the thread starts.
     private var startedAt = 0
     private let failure = Atomic<Int32>(0)
@@ -71,6 +71,8 @@ public final class ALSAPlayback: @unchecked Sendable {
         left.initialize(repeating: 0, count: periodFrames)
         right.initialize(repeating: 0, count: periodFrames)
         interleaved.initialize(repeating: 0, count: 2 * periodFrames)
+        underrunsAfter = .allocate(capacity: Self.underrunsPlaced)
+        underrunsAfter.initialize(repeating: 0, count: Self.underrunsPlaced)
     }
 
     deinit {
@@ -81,15 +83,17 @@ public final class ALSAPlayback: @unchecked Sendable {
         right.deallocate()
         interleaved.deallocate()
         mono.deallocate()
+        underrunsAfter.deallocate()
     }
 
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
-    /// How long after the stream started the first and the latest underrun came, in seconds: whether it was the
-    /// stream's start or something that held the process up later.
-    public var underrunTimes: ClosedRange<Double>? {
-        let first = firstUnderrunAfter.load(ordering: .acquiring)
-        guard first > 0 else { return nil }
-        return Double(first) / 1e9...Double(max(first, lastUnderrunAfter.load(ordering: .acquiring))) / 1e9
+    /// How many underruns are placed in time; the rest are only counted.
+    public static let underrunsPlaced = 8
+    /// How long after the stream started each of the first ``underrunsPlaced`` underruns came, in seconds: whether
+    /// it was the stream's start or something that held the process up later.
+    public var underrunTimes: [Double] {
+        let count = min(Self.underrunsPlaced, underrunCount.load(ordering: .acquiring))
+        return (0..<count).map { Double(underrunsAfter[$0]) / 1e9 }
     }
     /// The source frame being heard now (negative during the lead-in), or nil before the device plays.
     public var heardFrame: Double? { clock.reading?.frame(at: AudioClock.now(), sampleRate: sampleRate) }
@@ -105,7 +109,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
         // Paused, the thread plays silence: its clock moves on all the same.
-        if running.load(ordering: .acquiring) && clock.hasStalled {
+        if clock.hasStalled {
             return AudioDeviceError(description: "playback device '\(device)' stopped taking sound")
         }
         return nil
@@ -141,7 +145,10 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     private func loop() {
-        defer { doorbell.ring() }
+        defer {
+            clock.streamEnds()
+            doorbell.ring()
+        }
         while running.load(ordering: .acquiring) {
             var frames = periodFrames
             let silent = leadIn > 0
@@ -174,11 +181,10 @@ public final class ALSAPlayback: @unchecked Sendable {
                     // A write of nothing is no sign of life: a stream that never starts takes none.
                     if written > 0 { clock.transferred() }
                 } else if Int32(written) == -EPIPE {
-                    let after = max(1, AudioClock.now() - startedAt)
-                    if underrunCount.add(1, ordering: .relaxed).oldValue == 0 {
-                        firstUnderrunAfter.store(after, ordering: .releasing)
-                    }
-                    lastUnderrunAfter.store(after, ordering: .releasing)
+                    // Only this thread counts, so the slot is written before the count that makes it readable.
+                    let count = underrunCount.load(ordering: .relaxed)
+                    if count < Self.underrunsPlaced { underrunsAfter[count] = AudioClock.now() - startedAt }
+                    underrunCount.store(count + 1, ordering: .releasing)
                     snd_pcm_prepare(pcm)
                 } else if Int32(written) == -ESTRPIPE {
                     ALSADevice.resume(pcm)

@@ -12,8 +12,8 @@ public protocol PlaybackStream: AnyObject, Sendable {
     /// Whether the source has run out and its last frames have been heard.
     var isFinished: Bool { get }
     var underruns: Int { get }
-    /// How long after the stream started the first and the latest underrun came, in seconds.
-    var underrunTimes: ClosedRange<Double>? { get }
+    /// How long after the stream started each of its first underruns came, in seconds.
+    var underrunTimes: [Double] { get }
     /// The error that ended playback, if the device failed.
     var error: AudioDeviceError? { get }
     func start() throws(AudioDeviceError)

@@ -40,7 +40,7 @@ public final class SilentPlayback: PlaybackStream, @unchecked Sendable {
     public var heardFrame: Double? { clock.reading?.frame(at: AudioClock.now(), sampleRate: sampleRate) }
     public var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
     public var underruns: Int { 0 }
-    public var underrunTimes: ClosedRange<Double>? { nil }
+    public var underrunTimes: [Double] { [] }
     public var error: AudioDeviceError? { nil }
 
     public func start() throws(AudioDeviceError) {

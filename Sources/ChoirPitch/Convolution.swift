@@ -2,9 +2,9 @@ import ChoirBase
 import CFFTW
 
 /// Linear convolution of a whole signal with a long response, by FFT (overlap-save), for recordings rather than a
-/// real-time thread: it allocates. A response of thousands of taps (a room's path) costs a few hundred operations
-/// a sample this way, against tens of thousands directly, and fewer than a partitioned canceller's short hops
-/// take, which are sized for a live session's latency, not for throughput.
+/// real-time thread: it allocates. A response of thousands of taps (a room's path) costs about a hundred operations
+/// a sample this way, against thousands directly, and a third of what a partitioned canceller's short hops take,
+/// which are sized for a live session's latency, not for throughput.
 public enum Convolution {
     /// `y[n] = Σ_m response[m] · signal[n − m]` for each n in `outputs`, with silence outside `signal`. The blocks
     /// are shared among `threads`; each block is transformed the same whichever thread takes it, so the result does

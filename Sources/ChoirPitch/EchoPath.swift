@@ -229,15 +229,16 @@ extension EchoPath {
     /// A path for a practice session at `sampleRate`: blocks of about a sixth of a second, a filter from 10 ms
     /// before the clocks' moment to `length` seconds after it (loudspeakers a few metres away and the room's first
     /// reflections; later reverberation is too diffuse to learn while someone sings over it), and a memory of
-    /// `memory` seconds (a recorded take, whose path cannot change, remembers all of it).
+    /// `memory` seconds. A recorded take, whose path cannot change, is learned by ``forRecording(sampleRate:count:)``.
     public static func forPractice(sampleRate: Double, memory: Double, length: Double = 0.12) -> EchoPath {
         practice(sampleRate: sampleRate, block: sampleRate / 6, memory: memory, length: length)
     }
 
     /// A practice path for a recorded take of `count` samples, which remembers all of it. Its correlations are sums
-    /// over the whole take, the same whatever the block, so it takes blocks of up to two thirds of a second: fewer,
-    /// longer transforms, two fifths fewer operations a sample at 48 kHz. They leave out at most a thirty-second
-    /// part of the take, at its end.
+    /// over the whole take, the same whatever the block, so a take of a few minutes is learned in blocks of two
+    /// thirds of a second: fewer, longer transforms, two fifths fewer operations a sample at 48 kHz than a live
+    /// session's blocks. A block is at most a thirty-second part of the take (256 samples at least), and only the
+    /// part block at the take's end is left out.
     public static func forRecording(sampleRate: Double, count: Int) -> EchoPath {
         practice(sampleRate: sampleRate, block: min(sampleRate * 2 / 3, Double(count) / 32), memory: .infinity, length: 0.12)
     }

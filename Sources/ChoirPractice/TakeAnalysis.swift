@@ -1,10 +1,10 @@
-import ChoirBase
 import ChoirPitch
 
 /// A recorded take prepared for judging as a whole: its pitch frames, each with the level of the mix's echo
 /// taken out of it, and how loud the singer is. Where a mix was played, its echo is first learned from the whole
-/// take and taken out of it (``EchoPath``, ``EchoCanceller``). A live session learns these as it goes; from a
-/// file they are learned from the whole take before any note is judged.
+/// take and taken out of it (``EchoPath``, ``Convolution``). A live session learns these as it goes (and takes the
+/// echo out hop by hop, ``EchoCanceller``); from a file they are learned from the whole take before any note is
+/// judged.
 public struct TakeAnalysis: Sendable {
     /// The take's pitch frames, on its own clock, tracked with the mix's echo taken out.
     public var frames: [PitchFrame]
@@ -80,28 +80,38 @@ public struct TakeAnalysis: Sendable {
         frames = try PitchTrackers.track(signal: cleaned, configuration: configuration)
         spectra = SpectrumAnalyser.spectra(of: cleaned, sampleRate: sampleRate, hop: 0.005)
         if let echo {
-            // The echo's RMS over each frame's window: whole hops' sums of squares from running sums kept a hop apart
-            // (running sums of every sample would take eight bytes a sample), and the window's ragged ends summed.
-            let window = configuration.window, hop = configuration.hop
-            var energy = [Double](repeating: 0, count: echo.count / hop + 1)
-            func squares(_ range: Range<Int>) -> Double { echo[range].reduce(0.0) { $0 + Double($1 * $1) } }
-            for c in 1..<energy.count { energy[c] = energy[c - 1] + squares((c - 1) * hop..<c * hop) }
-            for i in frames.indices {
-                let start = max(0, min(echo.count, Int((frames[i].time * sampleRate).rounded()) - window / 2))
-                let end = min(echo.count, start + window)
-                let (first, last) = ((start + hop - 1) / hop, end / hop)
-                let sum =
-                    first < last
-                    ? energy[last] - energy[first] + squares(start..<first * hop) + squares(last * hop..<end) : squares(start..<end)
-                frames[i].accompaniment = end > start ? (sum / Double(end - start)).squareRoot() : 0
+            let window = configuration.window
+            let windows = frames.map { frame in
+                let start = max(0, min(echo.count, Int((frame.time * sampleRate).rounded()) - window / 2))
+                return start..<min(echo.count, start + window)
             }
+            for (i, rms) in Self.rms(of: echo, over: windows, hop: configuration.hop).enumerated() { frames[i].accompaniment = rms }
         }
         gate = LevelGate(frames: frames, notes: notes, start: start)
     }
 
+    /// The RMS of `signal` over each of `windows` (0 over an empty one): whole hops' sums of squares from running
+    /// sums kept `hop` samples apart, and the windows' ragged ends summed. (Running sums of every sample would take
+    /// eight bytes a sample: twice the take.)
+    static func rms(of signal: [Float], over windows: [Range<Int>], hop: Int) -> [Double] {
+        func squares(_ range: Range<Int>) -> Double { signal[range].reduce(0.0) { $0 + Double($1 * $1) } }
+        var sums = [Double](repeating: 0, count: signal.count / hop + 1)
+        for c in sums.indices.dropFirst() { sums[c] = sums[c - 1] + squares((c - 1) * hop..<c * hop) }
+        return windows.map { window in
+            guard !window.isEmpty else { return 0 }
+            let (first, last) = ((window.lowerBound + hop - 1) / hop, window.upperBound / hop)
+            let sum =
+                first < last
+                ? sums[last] - sums[first] + squares(window.lowerBound..<first * hop) + squares(last * hop..<window.upperBound)
+                : squares(window)
+            return (sum / Double(window.count)).squareRoot()
+        }
+    }
+
     /// Takes the mix's echo, through `filter`, out of `microphone`, and returns the echo taken out:
     /// `echo[n] = Σ_m filter[m] · mix[n + lead − m]`, what a live session's ``EchoCanceller`` takes out hop by hop,
-    /// here in one convolution of the whole mix (a fifth of the work, in long transforms), shared by `threads`.
+    /// here in one convolution of the whole mix (about a third of the operations, in long transforms), shared by
+    /// `threads`.
     static func cancel(_ microphone: inout [Float], mix: [Float], filter: [Float], lead: Int, threads: Int = 2) -> [Float] {
         let echo = Convolution.convolve(mix, filter, outputs: lead..<(lead + microphone.count), threads: threads)
         for i in microphone.indices { microphone[i] -= echo[i] }

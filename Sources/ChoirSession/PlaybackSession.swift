@@ -107,8 +107,8 @@ public final class PlaybackSession: SteeredSession, @unchecked Sendable {
     /// Seconds of the mix rendered so far, count-in and pauses included.
     public var seconds: Double { Double(renderer.position) / Double(sampleRate) }
     public var underruns: Int { output.underruns }
-    /// How long after the stream started the first and the latest underrun came, in seconds.
-    public var underrunTimes: ClosedRange<Double>? { output.underrunTimes }
+    /// How long after the stream started each of its first underruns came, in seconds.
+    public var underrunTimes: [Double] { output.underrunTimes }
     /// Why the device stopped, if it failed.
     public var error: SessionError? { output.error.map { SessionError(.audio, "\($0)") } }
 

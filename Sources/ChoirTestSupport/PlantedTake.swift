@@ -61,7 +61,7 @@ public struct PlantedTake {
 
     /// How the loudspeakers' echo is taken out of the microphone before judging.
     public enum Canceller: String, Sendable {
-        /// choir's own (``EchoPath``, ``EchoCanceller``), as a file session does.
+        /// choir's own (``EchoPath``, ``Convolution``), as a file session does.
         case choir
         /// speexdsp's adaptive filter (``SpeexCanceller``).
         case speex

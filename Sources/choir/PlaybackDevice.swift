@@ -38,14 +38,15 @@ struct PlaybackDevice: ParsableArguments {
     /// its failure, or the signal that ended it.
     func end(_ session: PlaybackSession, signals: SignalWatcher, said: (String) -> String) throws {
         session.stop()
-        // Both ends, because one underrun at the start and one where the machine held the process up have different
-        // causes.
-        let times = session.underrunTimes.map {
-            $0.lowerBound == $0.upperBound
-                ? String(printf: " (%.2f s in)", $0.lowerBound)
-                : String(printf: " (the first %.2f s in, the last %.2f s in)", $0.lowerBound, $0.upperBound)
-        }
-        warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns" + (times ?? ""))
+        // When each came, because an underrun at the start and one where the machine held the process up have
+        // different causes.
+        let times = session.underrunTimes
+        let placed =
+            times.isEmpty
+            ? ""
+            : " (\(times.count < session.underruns ? "the first \(times.count) " : "")at "
+                + times.map { String(printf: "%.2f", $0) }.joined(separator: ", ") + " s)"
+        warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns" + placed)
         if let error = session.error { throw fail(error) }
         if let signal = signals.received { throw ExitCode(128 + signal) }
     }

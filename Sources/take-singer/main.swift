@@ -115,8 +115,8 @@ do {
     while !singer.isDone && voice.error == nil { usleep(10_000) }
     voice.stop()
     if let error = voice.error { fail("\(error)") }
-    let first = voice.underrunTimes.map { ", the first \(Int($0.lowerBound * 1000)) ms into the stream" }
-    print("\(voice.underruns) underruns" + (first ?? ""))
+    let times = voice.underrunTimes.map { "\(Int($0 * 1000))" }.joined(separator: ", ")
+    print("\(voice.underruns) underruns" + (times.isEmpty ? "" : ", at \(times) ms into the stream"))
 } catch {
     fail("\(error)")
 }

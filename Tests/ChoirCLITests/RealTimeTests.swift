@@ -149,12 +149,12 @@ struct RealTimeTests {
         }
     }
 
-    /// A player stopped for two seconds (SIGSTOP, as a machine that stalls it) underruns, says when (the first and
-    /// the last underrun), and plays on to the end: it underruns as it resumes, the stall after measure 1 was heard,
-    /// which is about 2.1 s into the stream (half a second of lead-in, the server starting the stream, a beat of
-    /// pickup at ♩ = 120, the device's buffer): 4.01 to 4.40 s in. (Stopped for half a second, then for one, it
-    /// played on with 0 underruns in ci28 and ci31: the server had buffered more. Stopped for two, it once took the
-    /// restarting stream's silence for a device that had stopped taking sound, and ended after measure 1.)
+    /// A player stopped for two seconds (SIGSTOP, as a machine that stalls it) underruns, says when, and plays on to
+    /// the end: it underruns as it resumes, the stall after measure 1 was heard, which is about 2.1 s into the stream
+    /// (half a second of lead-in, the server starting the stream, a beat of pickup at ♩ = 120, the device's buffer):
+    /// 4.01 to 4.40 s in. (Stopped for half a second, then for one, it played on with 0 underruns in ci28 and ci31:
+    /// the server had buffered more. Stopped for two, it once took the restarting stream's silence for a device that
+    /// had stopped taking sound, and ended after measure 1.)
     /// On a server of its own, ended with the test, so that the underrun it makes cannot reach the suite's later
     /// tests (`calibrate`'s two measurements, run next on the shared server, once came 8.1 ms apart).
     @Test func anUnderrunIsCountedAndPlaced() throws {
@@ -171,14 +171,33 @@ struct RealTimeTests {
         let (status, stderr) = player.finish()
         #expect(status == 0, "\(stderr)")
         #expect(stderr.contains("played 7.5 s"), "\(stderr)")
-        // The first and the last underrun are given: the stall's is one of them, and the other can be the load of
-        // the suites beside this one (in ci33 the stream underran at 1.76 s, before the stall, and at 4.05 s).
-        let said = stderr.split(separator: " s in").dropLast().compactMap { Double($0.split { $0 == " " || $0 == "(" }.last ?? "") }
+        // When each underrun came is given: the stall's is one of them, and others can be the load of the suites
+        // beside this one (in ci33 the stream underran at 1.76 s, before the stall, then at 4.05 s).
+        let placed = stderr.split(separator: "at ").last?.split(separator: " s)").first ?? ""
+        let said = placed.split(separator: ", ").compactMap { Double($0) }
         let late = stopped - heard.seconds
         print("stalled \(String(format: "%.2f", late)) s after m. 1 was shown: \(stderr.trimmingCharacters(in: .newlines))")
         #expect(
             !stderr.contains(", 0 underruns") && said.contains { $0 > 1.3 + stall + late && $0 < 2.9 + stall + late },
             "\(stderr), stopped \(late) s after m. 1")
+    }
+
+    /// A server that freezes mid-piece (SIGSTOP) leaves `choir play` writing into a device that no longer answers:
+    /// it ends within a few seconds, says why in a line of its own, and exits with EX_IOERR. (It used to exit 0: the
+    /// stall ended the music, but was forgotten once the stream had been stopped.)
+    @Test func aFrozenServerEndsPlayWithAnError() throws {
+        let server = try PulseServer()
+        let pid = server.processID
+        // A frozen server cannot be stopped politely.
+        defer { kill(pid, SIGKILL) }
+        let player = try Launched(["play", CLI.example, "--device", "pulse"], server: server)
+        _ = try #require(player.line(within: 20) { $0 == "measure 2" })
+        kill(pid, SIGSTOP)
+        let frozen = Date()
+        let (status, stderr) = player.finish()
+        #expect(Date().timeIntervalSince(frozen) < 12, "play outlived its device: \(stderr)")
+        #expect(status == 74, "\(stderr)")
+        #expect(stderr.hasSuffix("\nchoir: playback device 'pulse' stopped taking sound\n"), "\(stderr)")
     }
 
     /// `choir calibrate` through PulseAudio: the sweeps come back on the monitor; the two streams' clocks put

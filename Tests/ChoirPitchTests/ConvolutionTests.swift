@@ -1,7 +1,6 @@
+import ChoirPitch
 import ChoirTestSupport
 import Testing
-
-@testable import ChoirPitch
 
 /// Convolution by FFT against the sum that defines it.
 struct ConvolutionTests {

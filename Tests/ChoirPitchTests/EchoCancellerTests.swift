@@ -62,7 +62,7 @@ struct EchoCancellerTests {
         let (mix, microphone) = Self.recording()
         let one = Self.learned { $0.add(recording: microphone, mix: mix, threads: 1) }
         let two = Self.learned { $0.add(recording: microphone, mix: mix, threads: threads) }
-        #expect(one.blocks == microphone.count / 2048)
+        #expect(one.samples == microphone.count / 2048 * 2048)
         Self.expectSame(one, two)
     }
 
@@ -92,6 +92,21 @@ struct EchoCancellerTests {
         Self.expectSame(blockByBlock, whole)
     }
 
+    /// A recording's path learned in a recording's longer blocks is the path learned in a live session's: its
+    /// correlations are sums over the whole recording, whatever the block. (The recording is cut to a whole number of
+    /// both blocks, so that neither leaves out a part block the other takes.) Its blocks are at most a thirty-second
+    /// part of the recording.
+    @Test func aRecordingsPathIsTheSameInLongerBlocks() {
+        let (mix, microphone) = Self.recording()
+        let long = EchoPath.forRecording(sampleRate: 16000, count: microphone.count)
+        #expect(long.block == 8192 && long.block <= microphone.count / 32)
+        let count = microphone.count / long.block * long.block
+        let (played, heard) = (Array(mix[..<count]), Array(microphone[..<count]))
+        let inLongBlocks = Self.learned(.forRecording(sampleRate: 16000, count: count)) { $0.add(recording: heard, mix: played) }
+        #expect(inLongBlocks.samples == count)
+        Self.expectSame(Self.learned { $0.add(recording: heard, mix: played) }, inLongBlocks)
+    }
+
     /// Twenty seconds of chords at 16 kHz through a room, with noise on two samples in three: the mix, and what the
     /// microphone heard.
     static func recording() -> (mix: [Float], microphone: [Float]) {
@@ -101,21 +116,22 @@ struct EchoCancellerTests {
         return (mix, zip(Self.room(mix, rate: rate), mix.indices).map { $0 + Float(random.unit() - 0.5) * 0.05 * Float($1 % 3) })
     }
 
-    /// What a path learned: its filter, its strongest tap and how many blocks it took.
-    typealias Learned = (filter: [Float], coarse: (gain: Double, delay: Int), blocks: Int)
+    /// What a path learned: its filter, its strongest tap and from how many samples (its blocks').
+    typealias Learned = (filter: [Float], coarse: (gain: Double, delay: Int), samples: Int)
 
-    /// What a practice path at 16 kHz that forgets nothing learned from `learn`.
-    static func learned(_ learn: (EchoPath) -> Void) -> Learned {
-        let path = EchoPath.forPractice(sampleRate: 16000, memory: .infinity)
+    /// What `path` (by default a practice path at 16 kHz that forgets nothing) learned from `learn`.
+    static func learned(
+        _ path: EchoPath = .forPractice(sampleRate: 16000, memory: .infinity), _ learn: (EchoPath) -> Void
+    ) -> Learned {
         learn(path)
         var filter = [Float](repeating: 0, count: path.taps)
         filter.withUnsafeMutableBufferPointer { path.solve(with: ToeplitzSolver(count: path.taps), into: $0) }
-        return (filter, path.coarse, path.blocks)
+        return (filter, path.coarse, path.blocks * path.block)
     }
 
-    /// The same blocks, the same strongest tap, and the same filter to within float rounding.
+    /// The same samples, the same strongest tap, and the same filter to within float rounding.
     static func expectSame(_ one: Learned, _ two: Learned, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(two.blocks == one.blocks, sourceLocation: sourceLocation)
+        #expect(two.samples == one.samples, sourceLocation: sourceLocation)
         #expect(
             two.coarse.delay == one.coarse.delay && abs(two.coarse.gain - one.coarse.gain) < 1e-6 * one.coarse.gain,
             sourceLocation: sourceLocation)

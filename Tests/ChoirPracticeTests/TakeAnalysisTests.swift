@@ -62,7 +62,7 @@ struct TakeAnalysisTests {
         let note = ExpectedNote(
             index: 0, measure: "1", measureIndex: 0, onset: 0.2, duration: 1.5, midi: 57, isEntrance: true, previousMIDI: nil,
             quarterSeconds: 0.5)
-        let sung = (0..<32000).map { (i: Int) -> Float in Float(0.3 * sin(2 * Double.pi * 220 * Double(i) / rate)) }
+        let sung = (0..<32037).map { (i: Int) -> Float in Float(0.3 * sin(2 * Double.pi * 220 * Double(i) / rate)) }
         var random = SplitMix(seed: 4)
         let echo = sung.indices.map { (i: Int) -> Float in Float((random.unit() - 0.5) * Double(i % 5000) / 5000) }
         let analysis = try TakeAnalysis(cleaned: sung, echo: echo, loudspeakers: 0.1, sampleRate: rate, notes: [note])
@@ -73,5 +73,20 @@ struct TakeAnalysisTests {
             let rms = (echo[start..<end].reduce(0.0) { $0 + Double($1 * $1) } / Double(end - start)).squareRoot()
             #expect(abs(frame.accompaniment - rms) < 1e-6 * max(rms, 1e-3), "at \(frame.time) s")
         }
+    }
+
+    /// The RMS over windows from running sums a hop apart is the RMS summed directly: over windows shorter than a hop,
+    /// within one hop or across two, over whole hops, over the signal's first and last samples (its length no whole
+    /// number of hops), and 0 over an empty window.
+    @Test func windowsRMSIsTheDirectRMS() {
+        var random = SplitMix(seed: 9)
+        let signal = (0..<1000).map { (i: Int) -> Float in Float((random.unit() - 0.5) * Double(1 + i % 7)) }
+        let windows = [0..<5, 30..<36, 60..<70, 64..<128, 0..<1000, 3..<997, 100..<611, 990..<1000, 999..<1000, 500..<500]
+        let measured = TakeAnalysis.rms(of: signal, over: windows, hop: 64)
+        for (window, rms) in zip(windows, measured) {
+            let direct = window.isEmpty ? 0 : (signal[window].reduce(0.0) { $0 + Double($1 * $1) } / Double(window.count)).squareRoot()
+            #expect(abs(rms - direct) < 1e-9 * max(1, direct), "\(window): \(rms) against \(direct)")
+        }
+        #expect(measured.count == windows.count)
     }
 }
