@@ -26,7 +26,7 @@ public final class ALSACapture: @unchecked Sendable {
     private let failure = Atomic<Int32>(0)
     private var thread: StreamThread?
     /// Whether the thread was left stuck in the device, which then cannot be closed.
-    private var abandoned = false
+    private let abandoned = Atomic<Bool>(false)
     /// Frames read so far; only the capture thread touches it.
     private var captured = 0
     /// Which frame (counted from the first one read) is being captured when; see ``AudioClock``.
@@ -47,7 +47,7 @@ public final class ALSACapture: @unchecked Sendable {
 
     deinit {
         stop()
-        guard !abandoned else { return }
+        guard !abandoned.load(ordering: .acquiring) else { return }
         snd_pcm_close(pcm)
         buffer.deallocate()
     }
@@ -59,7 +59,9 @@ public final class ALSACapture: @unchecked Sendable {
     public var error: AudioDeviceError? {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
-        if clock.hasStalled {
+        // A thread that did not come back when asked to stop is stuck in a device that no longer answers, however
+        // recently it last moved a frame.
+        if clock.hasStalled || abandoned.load(ordering: .acquiring) {
             return AudioDeviceError(description: "capture device '\(device)' stopped delivering sound")
         }
         return nil
@@ -78,6 +80,7 @@ public final class ALSACapture: @unchecked Sendable {
             created = try RealTime.spawn("capture", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
+            clock.streamEnds()
             throw error
         }
         thread = created
@@ -98,10 +101,10 @@ public final class ALSACapture: @unchecked Sendable {
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
         if let thread {
-            abandoned = !thread.join()
+            abandoned.store(!thread.join(), ordering: .releasing)
             self.thread = nil
         }
-        if !abandoned { snd_pcm_drop(pcm) }
+        if !abandoned.load(ordering: .acquiring) { snd_pcm_drop(pcm) }
     }
 
     private func loop() {

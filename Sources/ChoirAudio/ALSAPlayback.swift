@@ -37,7 +37,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     private let failure = Atomic<Int32>(0)
     private var thread: StreamThread?
     /// Whether the thread was left stuck in the device, which then cannot be closed.
-    private var abandoned = false
+    private let abandoned = Atomic<Bool>(false)
     /// Source frames handed to the device so far; only the playback thread touches it.
     private var rendered = 0
     /// Frames of silence still to be played before the source's first frame; only the playback thread touches it.
@@ -77,7 +77,7 @@ public final class ALSAPlayback: @unchecked Sendable {
 
     deinit {
         stop()
-        guard !abandoned else { return }
+        guard !abandoned.load(ordering: .acquiring) else { return }
         snd_pcm_close(pcm)
         left.deallocate()
         right.deallocate()
@@ -109,7 +109,9 @@ public final class ALSAPlayback: @unchecked Sendable {
         let code = failure.load(ordering: .acquiring)
         if code != 0 { return AudioDeviceError(description: "playback device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
         // Paused, the thread plays silence: its clock moves on all the same.
-        if clock.hasStalled {
+        // A thread that did not come back when asked to stop is stuck in a device that no longer answers, however
+        // recently it last moved a frame.
+        if clock.hasStalled || abandoned.load(ordering: .acquiring) {
             return AudioDeviceError(description: "playback device '\(device)' stopped taking sound")
         }
         return nil
@@ -125,6 +127,7 @@ public final class ALSAPlayback: @unchecked Sendable {
             created = try RealTime.spawn("playback", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
+            clock.streamEnds()
             throw error
         }
         thread = created
@@ -139,7 +142,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) || thread != nil else { return }
         if let thread {
-            abandoned = !thread.join()
+            abandoned.store(!thread.join(), ordering: .releasing)
             self.thread = nil
         }
     }

@@ -50,11 +50,13 @@ public final class AudioClock: Sendable {
     /// Notes that the stream is starting: from then on, a stream that neither publishes nor moves a frame for three
     /// seconds has stalled.
     public func streamStarts() {
-        endedAt.store(0, ordering: .releasing)
+        // The start first: read between the two stores, the last run's end comes before it, and is no stall.
         startedAt.store(Self.now(), ordering: .releasing)
+        endedAt.store(0, ordering: .releasing)
     }
 
-    /// Notes that the stream's thread is ending; called only by that thread. Never allocates or blocks. Whether
+    /// Notes that the stream's thread is ending, or never started; called only by that thread, or by the one that
+    /// failed to start it. Never allocates or blocks. Whether
     /// the stream had stalled is then judged as of this moment, and so stays known once it has stopped: a session
     /// ended by a stalled device says why after stopping it.
     public func streamEnds() {
@@ -73,9 +75,10 @@ public final class AudioClock: Sendable {
     /// after an underrun publishes nothing until the device runs again, but its writes go on: a machine that
     /// stalled the process for two seconds, and so underran, is not a device that stopped.
     public var hasStalled: Bool {
+        // The end first: once it is seen, so is everything the thread moved before it.
+        let ended = endedAt.load(ordering: .acquiring)
         let start = startedAt.load(ordering: .acquiring)
         let alive = max(start, transferredAt.load(ordering: .acquiring), reading?.nanoseconds ?? start)
-        let ended = endedAt.load(ordering: .acquiring)
         return start != 0 && (ended != 0 ? ended : Self.now()) - alive > 3_000_000_000
     }
 

@@ -235,9 +235,9 @@ extension EchoPath {
     }
 
     /// A practice path for a recorded take of `count` samples, which remembers all of it. Its correlations are sums
-    /// over the whole take, the same whatever the block, so a take of a few minutes is learned in blocks of two
-    /// thirds of a second: fewer, longer transforms, two fifths fewer operations a sample at 48 kHz than a live
-    /// session's blocks. A block is at most a thirty-second part of the take (256 samples at least), and only the
+    /// over the whole take, the same whatever the block, so a take longer than about 11 s is learned in blocks of the
+    /// longest power of two up to two thirds of a second (16,384 samples, 0.34 s, at 48 kHz): fewer, longer
+    /// transforms, two fifths fewer operations a sample than a live session's blocks. A block is at most a thirty-second part of the take (256 samples at least), and only the
     /// part block at the take's end is left out.
     public static func forRecording(sampleRate: Double, count: Int) -> EchoPath {
         practice(sampleRate: sampleRate, block: min(sampleRate * 2 / 3, Double(count) / 32), memory: .infinity, length: 0.12)

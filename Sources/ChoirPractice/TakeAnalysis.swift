@@ -90,7 +90,7 @@ public struct TakeAnalysis: Sendable {
         gate = LevelGate(frames: frames, notes: notes, start: start)
     }
 
-    /// The RMS of `signal` over each of `windows` (0 over an empty one): whole hops' sums of squares from running
+    /// The RMS of `signal` over each of `windows`, which lie within it (0 over an empty one): whole hops' sums of squares from running
     /// sums kept `hop` samples apart, and the windows' ragged ends summed. (Running sums of every sample would take
     /// eight bytes a sample: twice the take.)
     static func rms(of signal: [Float], over windows: [Range<Int>], hop: Int) -> [Double] {

@@ -116,7 +116,8 @@ do {
     voice.stop()
     if let error = voice.error { fail("\(error)") }
     let times = voice.underrunTimes.map { "\(Int($0 * 1000))" }.joined(separator: ", ")
-    print("\(voice.underruns) underruns" + (times.isEmpty ? "" : ", at \(times) ms into the stream"))
+    let first = voice.underruns > voice.underrunTimes.count ? "the first \(voice.underrunTimes.count) " : ""
+    print("\(voice.underruns) underruns" + (times.isEmpty ? "" : ", \(first)at \(times) ms into the stream"))
 } catch {
     fail("\(error)")
 }
