@@ -61,7 +61,7 @@ public final class ALSACapture: @unchecked Sendable {
         if code != 0 { return AudioDeviceError(description: "capture device '\(device)' failed: \(String(cString: snd_strerror(code)))") }
         // A thread that did not come back when asked to stop is stuck in a device that no longer answers, however
         // recently it last moved a frame.
-        if clock.hasStalled || abandoned.load(ordering: .acquiring) {
+        if (running.load(ordering: .acquiring) && clock.hasStalled) || abandoned.load(ordering: .acquiring) {
             return AudioDeviceError(description: "capture device '\(device)' stopped delivering sound")
         }
         return nil
@@ -80,7 +80,6 @@ public final class ALSACapture: @unchecked Sendable {
             created = try RealTime.spawn("capture", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
-            clock.streamEnds()
             throw error
         }
         thread = created
@@ -108,10 +107,7 @@ public final class ALSACapture: @unchecked Sendable {
     }
 
     private func loop() {
-        defer {
-            clock.streamEnds()
-            doorbell.ring()
-        }
+        defer { doorbell.ring() }
         while running.load(ordering: .acquiring) {
             let got = snd_pcm_readi(pcm, buffer, snd_pcm_uframes_t(periodFrames))
             if got >= 0 {

@@ -111,7 +111,7 @@ public final class ALSAPlayback: @unchecked Sendable {
         // Paused, the thread plays silence: its clock moves on all the same.
         // A thread that did not come back when asked to stop is stuck in a device that no longer answers, however
         // recently it last moved a frame.
-        if clock.hasStalled || abandoned.load(ordering: .acquiring) {
+        if (running.load(ordering: .acquiring) && clock.hasStalled) || abandoned.load(ordering: .acquiring) {
             return AudioDeviceError(description: "playback device '\(device)' stopped taking sound")
         }
         return nil
@@ -127,7 +127,6 @@ public final class ALSAPlayback: @unchecked Sendable {
             created = try RealTime.spawn("playback", realTime: ALSADevice.wantsRealTime(pcm)) { self.loop() }
         } catch {
             running.store(false, ordering: .releasing)
-            clock.streamEnds()
             throw error
         }
         thread = created
@@ -148,10 +147,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     }
 
     private func loop() {
-        defer {
-            clock.streamEnds()
-            doorbell.ring()
-        }
+        defer { doorbell.ring() }
         while running.load(ordering: .acquiring) {
             var frames = periodFrames
             let silent = leadIn > 0

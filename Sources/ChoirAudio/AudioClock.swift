@@ -30,8 +30,6 @@ public final class AudioClock: Sendable {
     private let startedAt = Atomic<Int>(0)
     /// When the stream's thread last moved frames to or from the device, on CLOCK_MONOTONIC.
     private let transferredAt = Atomic<Int>(0)
-    /// When the stream's thread ended, on CLOCK_MONOTONIC; 0 while it runs.
-    private let endedAt = Atomic<Int>(0)
 
     public init() {}
 
@@ -50,17 +48,7 @@ public final class AudioClock: Sendable {
     /// Notes that the stream is starting: from then on, a stream that neither publishes nor moves a frame for three
     /// seconds has stalled.
     public func streamStarts() {
-        // The start first: read between the two stores, the last run's end comes before it, and is no stall.
         startedAt.store(Self.now(), ordering: .releasing)
-        endedAt.store(0, ordering: .releasing)
-    }
-
-    /// Notes that the stream's thread is ending, or never started; called only by that thread, or by the one that
-    /// failed to start it. Never allocates or blocks. Whether
-    /// the stream had stalled is then judged as of this moment, and so stays known once it has stopped: a session
-    /// ended by a stalled device says why after stopping it.
-    public func streamEnds() {
-        endedAt.store(Self.now(), ordering: .releasing)
     }
 
     /// Notes that the stream's thread has just moved frames to or from the device; called only by that thread.
@@ -69,17 +57,15 @@ public final class AudioClock: Sendable {
         transferredAt.store(Self.now(), ordering: .releasing)
     }
 
-    /// Whether the stream, once started, has neither published nor moved a frame for three seconds (until now, or
-    /// until its thread ended): far beyond any device buffer, so its thread is stuck in a device that no longer
-    /// answers (a sound server that died or froze can leave a plugin's call waiting for ever). A stream restarting
-    /// after an underrun publishes nothing until the device runs again, but its writes go on: a machine that
-    /// stalled the process for two seconds, and so underran, is not a device that stopped.
+    /// Whether the stream, once started, has neither published nor moved a frame for three seconds: far beyond any
+    /// device buffer, so its thread is stuck in a device that no longer answers (a sound server that died or froze
+    /// can leave a plugin's call waiting for ever). A stream restarting after an underrun publishes nothing until
+    /// the device runs again, but its writes go on: a machine that stalled the process for two seconds, and so
+    /// underran, is not a device that stopped.
     public var hasStalled: Bool {
-        // The end first: once it is seen, so is everything the thread moved before it.
-        let ended = endedAt.load(ordering: .acquiring)
         let start = startedAt.load(ordering: .acquiring)
         let alive = max(start, transferredAt.load(ordering: .acquiring), reading?.nanoseconds ?? start)
-        return start != 0 && (ended != 0 ? ended : Self.now()) - alive > 3_000_000_000
+        return start != 0 && Self.now() - alive > 3_000_000_000
     }
 
     /// The monotonic clock, in nanoseconds.

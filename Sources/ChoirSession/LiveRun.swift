@@ -120,7 +120,7 @@ struct LiveRun {
         } catch {
             ending = .failed(error)
         }
-        // Why the devices ended the session, if they did, before the capture is stopped and its thread joined.
+        // Read while the streams run: a stalled stream's error is that it runs without moving.
         let deviceError = capture.error ?? mix.playback?.error
         capture.stop()
         let recording = input.recording?.finish(latency: latency)

@@ -37,6 +37,9 @@ struct PlaybackDevice: ParsableArguments {
     /// Ends `session`, says how it played (`said` words it from its seconds; its underruns follow), and exits with
     /// its failure, or the signal that ended it.
     func end(_ session: PlaybackSession, signals: SignalWatcher, said: (String) -> String) throws {
+        // Read while the stream runs (a stalled stream's error is that it runs without moving), and again once it is
+        // stopped (a thread that would not stop is stuck in the device).
+        let stalled = session.error
         session.stop()
         // When each came, because an underrun at the start and one where the machine held the process up have
         // different causes.
@@ -47,7 +50,7 @@ struct PlaybackDevice: ParsableArguments {
             : " (\(times.count < session.underruns ? "the first \(times.count) " : "")at "
                 + times.map { String(printf: "%.2f", $0) }.joined(separator: ", ") + " s)"
         warn(said(String(printf: "%.1f", session.seconds)) + ", \(session.underruns) underruns" + placed)
-        if let error = session.error { throw fail(error) }
+        if let error = stalled ?? session.error { throw fail(error) }
         if let signal = signals.received { throw ExitCode(128 + signal) }
     }
 }
