@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "ChoirCLITests",
             dependencies: [
-                "choir", "take-singer", "session-driver", "ChoirAudio", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore",
+                "choir", "take-singer", "session-driver", "ChoirAudio", "ChoirBase", "ChoirPitch", "ChoirPlayback", "ChoirPractice", "ChoirScore",
                 "ChoirTestSupport", "CZlib",
             ]),
     ]

@@ -10,11 +10,11 @@ struct PNGImage {
     struct Unsupported: Error, CustomStringConvertible { var description: String }
 
     /// What headless Chromium shows of the page at `html`, offline, in a window `width` by `height`; its profile and
-    /// the picture go in `folder`.
+    /// the picture go in `folder`. Chromium runs at the test's niceness (`Tests/Fixtures/chromium-at-my-priority`).
     static func screenshot(of html: String, width: Int, height: Int, folder: String) throws -> PNGImage {
         let shot = folder + "/" + URL(fileURLWithPath: html).deletingPathExtension().lastPathComponent + ".png"
         let browser = Process()
-        browser.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+        browser.executableURL = CLI.root.appendingPathComponent("Tests/Fixtures/chromium-at-my-priority")
         browser.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(width),\(height)",
             "--user-data-dir=\(folder)/chromium", "--screenshot=\(shot)", URL(fileURLWithPath: html).absoluteString,

@@ -156,9 +156,7 @@ extension PiecePageTests {
         // The passage: a loop dragged from m. 6 to m. 7 on the score of the piece playing.
         _ = try browser.eval("document.querySelector('#play').click()")
         let frame = StudioTests.frame
-        #expect(
-            try browser.wait(
-                "!!\(frame)?.querySelector('#full svg') && (\(frame).querySelector('#stage').dataset.engraving || '') !== ''", timeout: 30))
+        #expect(try browser.wait(StudioTests.engraved, timeout: 30))
         let places = try #require(
             try browser.eval(
                 """

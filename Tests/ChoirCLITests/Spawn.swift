@@ -1,3 +1,4 @@
+import ChoirBase
 import Foundation
 import Glibc
 import Testing
@@ -5,7 +6,10 @@ import Testing
 /// Starts `path` directly rather than through Foundation's Process. A daemon (pulseaudio, a tmux server) closes
 /// or keeps the descriptors it inherits, which Process takes for its child's exit and then waits on, blocking
 /// until the daemon ends. Its standard streams are /dev/null: a server left to exit when idle would otherwise hold
-/// the test run's output open, and whatever reads it (`tee` in the Justfile) would wait for the server.
+/// the test run's output open, and whatever reads it (`tee` in the Justfile) would wait for the server. Its signals
+/// are reset: tests run on Dispatch's threads, which block most signals, and a tmux server that inherited that mask
+/// ignored `kill-server` (a SIGTERM it sends itself), so that a failed test left its server, and the choir in it,
+/// waiting for a key forever.
 func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -17,7 +21,7 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String])
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    let status = SpawnAttributes.withSignalsReset { posix_spawn(&pid, path, &actions, $0, argv, envp) }
     try #require(status == 0, "cannot start \(path): \(String(cString: strerror(status)))")
     return pid
 }

@@ -195,6 +195,13 @@ import Testing
 
     /// The score view's page in the piece screen's frame.
     static let frame = "document.querySelector('#score').contentDocument"
+    /// Whether the frame shows the session the studio last asked for, engraved: until its page has loaded, the frame
+    /// still holds the one before (the paused score a piece opens with, say).
+    static let engraved = """
+        (() => { const score = document.querySelector('#score'), page = score.contentDocument;
+          return !!page && page.location.href === score.src && !!page.querySelector('#full svg')
+            && (page.querySelector('#stage').dataset.engraving || '') !== ''; })()
+        """
 
     /// The piece screen, with `--device none`: two lines chosen as mine are the session's (highlighted on their
     /// staves, the ball's), the Tenor's volume slider moved by keyboard changes its level in the rendered mix (to

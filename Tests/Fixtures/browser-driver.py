@@ -1,4 +1,5 @@
-"""The tests' hands on a real browser: Debian's Chromium, headless, driven through Playwright.
+"""The tests' hands on a real browser: Debian's Chromium, headless, driven through Playwright, at the niceness the
+driver was started with (see chromium-at-my-priority).
 
 One JSON request per line on standard input, one JSON answer per line on standard output:
   {"open": URL, "width": W, "height": H}   load a page
@@ -14,12 +15,14 @@ One JSON request per line on standard input, one JSON answer per line on standar
 Errors come back as {"error": "..."}.
 """
 import json
+import os
 import sys
 
 from playwright.sync_api import sync_playwright
 
 with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    chromium = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chromium-at-my-priority")
+    browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
     page, sent = None, []
     for line in sys.stdin:
         request = json.loads(line)
