@@ -48,7 +48,7 @@ public final class ALSACapture: @unchecked Sendable {
     deinit {
         stop()
         guard !abandoned.load(ordering: .acquiring) else { return }
-        snd_pcm_close(pcm)
+        ALSADevice.close(pcm)
         buffer.deallocate()
     }
 
@@ -150,6 +150,18 @@ enum ALSADevice {
             usleep(1000)
         }
         snd_pcm_prepare(pcm)
+    }
+
+    /// Closes `pcm`, giving up after two seconds. PulseAudio's plugin deadlocks closing a capture device whose server
+    /// has gone since it was stopped (libpulse, holding its main loop's lock, waits for a fragment the plugin still
+    /// holds, and the close waits for that lock): a session whose report was still showing then never ended. A close
+    /// that does not return is left to its thread.
+    static func close(_ pcm: OpaquePointer) {
+        guard let closing = try? StreamThread("closing", body: { snd_pcm_close(pcm) }) else {
+            snd_pcm_close(pcm)
+            return
+        }
+        _ = closing.join()
     }
 
     /// Whether a stream's thread should run at real-time priority: yes on a device ALSA drives itself, no on a

@@ -78,7 +78,7 @@ public final class ALSAPlayback: @unchecked Sendable {
     deinit {
         stop()
         guard !abandoned.load(ordering: .acquiring) else { return }
-        snd_pcm_close(pcm)
+        ALSADevice.close(pcm)
         left.deallocate()
         right.deallocate()
         interleaved.deallocate()

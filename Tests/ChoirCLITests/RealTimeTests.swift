@@ -320,6 +320,25 @@ struct RealTimeTests {
         }
     }
 
+    /// The audio server dies while a finished session's report is on the page, its devices stopped but not yet
+    /// closed: Enter still ends choir, at once. (Closing the capture device deadlocked in PulseAudio's plugin, and
+    /// choir waited for ever, deaf to signals, since the first had been taken.)
+    @Test func choirEndsAfterItsServerHasGone() throws {
+        let server = try PulseServer()
+        defer { kill(server.processID, SIGKILL) }
+        let data = try PracticeCommandTests.dataHome()
+        let terminal = try Self.liveSession(["--view", "--to", "2"], data: data, server: server)
+        let lingering = try terminal.wait(40) { $0.joined().contains("press Enter to close it") }
+        try #require(lingering.joined().contains("press Enter to close it"), "\(lingering)")
+        kill(server.processID, SIGKILL)
+        Thread.sleep(forTimeInterval: 1)
+        try terminal.send("Enter")
+        let started = Date()
+        let screen = try terminal.wait(15) { $0.joined().contains("[exit ") }
+        #expect(screen.joined().contains("[exit 0]"), "\(screen.joined(separator: "\n"))")
+        #expect(Date().timeIntervalSince(started) < 6, "choir took \(Date().timeIntervalSince(started)) s to end")
+    }
+
     /// The audio server dies mid-session (SIGKILL), taking both devices with it, or freezes (SIGSTOP), leaving
     /// the plugin's calls waiting for ever: the session ends at once (within a few seconds when frozen) and
     /// cleanly, with a report that says why and a history holding the notes judged until then, kept as interrupted.
