@@ -46,7 +46,8 @@ import Testing
         _ = try browser.eval(
             "window.resizedAt = []; new ResizeObserver(() => resizedAt.push(performance.now())).observe(document.querySelector('#notation'))"
         )
-        Thread.sleep(forTimeInterval: 0.1)
+        // An observer reports the size it first sees: that is not a change.
+        #expect(try browser.wait("resizedAt.length > 0"))
         _ = try browser.eval("resizedAt.length = 0")
         for width in stride(from: 1000, through: 1600, by: 100) {
             try browser.resize(width: width, height: 1000)
@@ -57,8 +58,10 @@ import Testing
         let changed = try browser.eval("resizedAt") as? [Double] ?? []
         let held = zip(changed, changed.dropFirst()).filter { $1 - $0 >= 250 }.count
         let asked = resized["asked"] as? Int ?? 0
-        #expect(changed.count == 7 && (resized["width"] as? Double ?? 0) >= 0.98 * 1600, "\(changed), \(resized)")
+        // Resizes between two of the page's frames are reported once.
+        #expect((1...7).contains(changed.count) && (resized["width"] as? Double ?? 0) >= 0.98 * 1600, "\(changed), \(resized)")
         #expect(asked >= 2 && asked <= 2 + held, "\(asked) engravings, the pane changing at \(changed) ms")
+        print("resized in \(changed.count) steps the pane showed, \(held) of them kept for a quarter of a second: \(asked) engravings")
         // Sizes are engraved in 10 px steps, from 300 × 200 to 4,000 × 4,000; outside them, or without one, 400.
         let stepped = try browser.eval(
             "fetch('engraving.json?width=1605&height=549').then((answer) => answer.json()).then((e) => [e.width, e.height])")

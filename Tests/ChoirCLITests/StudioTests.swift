@@ -195,8 +195,8 @@ import Testing
 
     /// The score view's page in the piece screen's frame.
     static let frame = "document.querySelector('#score').contentDocument"
-    /// Whether the frame shows the session the studio last asked for, engraved: until its page has loaded, the frame
-    /// still holds the one before (the paused score a piece opens with, say).
+    /// Whether the frame shows the session its `src` names, engraved: until that page has loaded, the frame still
+    /// holds the one before.
     static let engraved = """
         (() => { const score = document.querySelector('#score'), page = score.contentDocument;
           return !!page && page.location.href === score.src && !!page.querySelector('#full svg')
