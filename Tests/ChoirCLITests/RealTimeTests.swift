@@ -576,9 +576,10 @@ extension RealTimeTests {
             if top.contains(where_ + ":") { sameMeasure += 1 }
         }
         #expect(wrongNote.count <= sung / 50, "\(wrongNote.count) of \(sung):\n\(wrongNote.prefix(5).joined(separator: "\n"))")
-        // The ball was seen in every measure but those that passed before the page first showed it (the session plays
-        // as it starts, while the page engraves) and those played while performance mode was checked. (How many samples
-        // the page answers follows the load: 135 alone, 94 and 68 in runs of `just test`, each measure 2.25 s long.)
+        // The ball was seen throughout: of the measures after the page first showed it (the session plays as it
+        // starts, while the page engraves), but those played while performance mode was checked, no two in a row were
+        // missed, nor the last. The samples come as the loop can take them, 135 alone and 59 in ci40, where a slow
+        // look at the page's start left m. 1 (2.25 s) without one.
         let times = (samples[beforePerforming].page["time"] as! Double, samples[beforePerforming + 1].page["time"] as! Double)
         let checking = min(times.0, times.1)...max(times.0, times.1)
         let firstSeen =
@@ -590,8 +591,9 @@ extension RealTimeTests {
         let measures = zip(starts, starts.dropFirst().map(\.1) + [.infinity]).filter { measure, end in
             end > firstSeen && !checking.overlaps(measure.1..<end)
         }.map(\.0.0)
+        let missed = measures.map { !sampled.contains($0) }
         #expect(
-            measures.count >= 8 && Set(measures).isSubset(of: sampled),
+            measures.count >= 8 && missed.last == false && !zip(missed, missed.dropFirst()).contains { $0 && $1 },
             "\(sung) samples from \(firstSeen) s, none in mm. \(Set(measures).subtracting(sampled).sorted()) of \(measures)")
         #expect(Double(sameMeasure) >= 0.85 * Double(sung), "\(sameMeasure) of \(sung) samples in the terminal's measure")
 
