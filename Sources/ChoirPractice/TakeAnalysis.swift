@@ -53,7 +53,9 @@ public struct TakeAnalysis: Sendable {
             rests.reduce(0.0) { sum, i in sum + x[i..<min(x.count, i + configuration.hop)].reduce(0.0) { $0 + Double($1 * $1) } }
         }
         if rests.count * configuration.hop >= Int(sampleRate / 2), restPower(cleaned) >= 0.8 * restPower(samples) {
-            try self.init(cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start)
+            try self.init(
+                cleaned: samples, echo: nil, loudspeakers: 0, sampleRate: sampleRate, notes: notes, start: start, tracker: tracker,
+                accompanied: accompanied)
             return
         }
         // A filter learned from too little (a piece without rests) can add more than it takes out; then the take is

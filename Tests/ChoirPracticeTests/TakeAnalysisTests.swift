@@ -75,6 +75,29 @@ struct TakeAnalysisTests {
         }
     }
 
+    /// A take the loudspeakers did not reach (made with headphones, or rendered) is judged as heard, as one with no mix
+    /// is, by the tracker asked for: the learned tracker's frames, 16 ms apart, not YIN's.
+    @Test(arguments: [PitchTrackerKind.yin, .net])
+    func aTakeTheMixDidNotReachIsTrackedAsAsked(tracker: PitchTrackerKind) throws {
+        let rate = 16000.0
+        let note = ExpectedNote(
+            index: 0, measure: "1", measureIndex: 0, onset: 0.2, duration: 1.0, midi: 57, isEntrance: true, previousMIDI: nil,
+            quarterSeconds: 0.5)
+        // A3 sung from 0.2 s to 1.2 s, then silence to 2 s while the other lines play on in the headphones.
+        let sung = (0..<32000).map { (i: Int) -> Float in
+            let t = Double(i) / rate
+            return t >= 0.2 && t < 1.2 ? Float(0.3 * sin(2 * Double.pi * 220 * t)) : 0
+        }
+        let mix = Chords.render(count: sung.count, sampleRate: rate, seed: 3)
+        let heard = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: mix, tracker: tracker)
+        let alone = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: nil, tracker: tracker)
+        #expect(heard.loudspeakers == 0)
+        let same = heard.frames.map { [$0.time, $0.frequency] } == alone.frames.map { [$0.time, $0.frequency] }
+        #expect(same, "\(heard.frames.count) frames, against \(alone.frames.count) with no mix")
+        let hop = heard.frames[1].time - heard.frames[0].time
+        #expect(tracker == .net ? abs(hop - 0.016) < 1e-9 : hop < 0.01, "\(hop) s between frames")
+    }
+
     /// The RMS over windows from running sums a hop apart is the RMS summed directly: over windows shorter than a hop,
     /// within one hop or across two, over whole hops, over the signal's first and last samples (its length no whole
     /// number of hops), and 0 over an empty window.
