@@ -27,7 +27,9 @@ struct TranscriptionAgreementTests {
     ///   where the voice leaves it, not where the next note begins: what the singer does in between (a slide, or a
     ///   wavering stretch the reference keeps too little of to make a note) is no part of it;
     /// - it follows the note before (for the judge, a singer coming from that pitch) only when the voice went
-    ///   straight from one to the other: within 150 ms, as long as a slide between notes takes.
+    ///   straight from one to the other: within 150 ms, as long as a slide between notes takes;
+    /// - a run the voice slides through (``isSlide(_:)``) is no note: a listener hears the slide, not a note on its
+    ///   way (sms_singing_female's F♯4 to A4 at 3.12 s, once taken for a G4).
     static func transcription(of name: String) throws -> [Transcribed] {
         let rows = try Self.rows("reference/\(name).consensus.csv")
         let pyin = try Self.rows("peers/librosa-pyin/\(name).csv")
@@ -66,7 +68,8 @@ struct TranscriptionAgreementTests {
         }
         var notes: [Transcribed] = []
         var previousEnd: Double?
-        for (index, (run, silence)) in zip(runs, silentUntil).enumerated() where run.times.last! - run.times[0] >= 0.12 {
+        for (index, (run, silence)) in zip(runs, silentUntil).enumerated()
+        where run.times.last! - run.times[0] >= 0.12 && !Self.isSlide(run) {
             let pitch = Self.median(run.cents)
             let midi = Int((pitch / 100).rounded()) + 69
             let afterSilence = previousEnd.map { silence > $0 } ?? true
@@ -89,6 +92,22 @@ struct TranscriptionAgreementTests {
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+    /// Whether a run of a reference track is the voice sliding through a pitch rather than holding it: shorter than a
+    /// quarter of a second, moving 50 cents or more along a straight line that explains 80% of its wavering. A
+    /// slide between two notes takes 100 to 250 ms and passes within 70 cents of a note between for long enough to
+    /// make a run; a held note that drifts as far lasts longer, and a vibrato's turn is no straight line.
+    static func isSlide(_ run: (times: [Double], cents: [Double])) -> Bool {
+        let count = Double(run.times.count), duration = run.times.last! - run.times[0]
+        guard duration < 0.25, count >= 3 else { return false }
+        let (meanTime, meanCents) = (run.times.reduce(0, +) / count, run.cents.reduce(0, +) / count)
+        let covariance = zip(run.times, run.cents).reduce(0.0) { $0 + ($1.0 - meanTime) * ($1.1 - meanCents) }
+        let timeSpread = run.times.reduce(0.0) { $0 + ($1 - meanTime) * ($1 - meanTime) }
+        let centsSpread = run.cents.reduce(0.0) { $0 + ($1 - meanCents) * ($1 - meanCents) }
+        guard timeSpread > 0, centsSpread > 0 else { return false }
+        let slope = covariance / timeSpread, explained = covariance * covariance / (timeSpread * centsSpread)
+        return abs(slope) * duration >= 50 && explained >= 0.8
+    }
+
     /// The takes that are a sequence of notes: not the Carnatic phrase, whose pitch is ornament throughout, nor the
     /// voice with a guitar, which is the accompanied tracker's matter.
     static let takes =
@@ -108,15 +127,13 @@ struct TranscriptionAgreementTests {
     /// The transcribed notes get the verdict the transcription gives them: in time, and right, flat or sharp by their
     /// median pitch. Within 10 cents of the tolerance either side is a matter of doubt, where right and flat (or
     /// sharp) both agree, and so is a note 40 cents or more off, which may be the next note sung flat or this one
-    /// sung sharp. Issue 28 asks for 95%; the judge reaches 91.2% of 91 notes (93.9% of the tuning set's 49, 88.1% of
-    /// the checking set's 42). What is left: an entrance straight on from a note that begins with a scoop from within
+    /// sung sharp. Issue 28 asks for 95%; the judge reaches 94.0% of 83 notes (97.8% of the tuning set's 45, 89.5% of
+    /// the checking set's 38). What is left: an entrance straight on from a note that begins with a scoop from within
     /// a semitone (vocadito_14 at 7.90 s), which the judge's entrance takes in as the note's start and the
-    /// transcription, from where the pitch arrives within 50 cents, does not; a slide through a pitch that the
-    /// transcription takes for a note (vocadito_10 at 2.83 s), and a short note in a slide whose body the judge hears
-    /// 56 cents sharp (sms_singing_female at 3.11 s); notes whose pitch rises or sags through them (vocadito_10 at
-    /// 1.80 s, vocadito_14 at 0.81 s and 8.14 s, vocobox_F2), whose median depends on which frames are counted; and a
-    /// short glide 39 cents sharp that the judge gives the benefit of its doubt (vocadito_14 at 7.40 s). This holds
-    /// the judge where it is until then.
+    /// transcription, from where the pitch arrives within 50 cents, does not; notes whose pitch rises or sags through
+    /// them (vocadito_10 at 1.80 s, vocadito_14 at 8.14 s, vocobox_F2), whose median depends on which frames are
+    /// counted; and a short glide 39 cents sharp that the judge gives the benefit of its doubt (vocadito_14 at 7.40 s).
+    /// This holds the judge where it is until then.
     @Test func verdictsAgreeWithTheTranscription() throws {
         let options = NoteComparator.Options()
         var agreed = 0, total = 0
@@ -158,6 +175,6 @@ struct TranscriptionAgreementTests {
         }
         for line in disagreements { print("  disagrees: \(line)") }
         #expect(total >= 60)
-        #expect(share >= 0.9, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
+        #expect(share >= 0.93, "\(agreed) of \(total); \(disagreements.joined(separator: "; "))")
     }
 }
