@@ -5,14 +5,28 @@ notes in 100 are called early, late, rushed, dragged or missing (a render is in 
 flat, sharp, wrong or octave, and the takes under 95%. Then each key of each voice rendered alone, as a crotchet at
 ♩ = 120 and as a semibreve, judged without alignment: the samples' own tuning, which the first table inherits.
 
-Usage: Benchmarks/judge-renders.py [CACHE]   (renders are kept in CACHE, default /tmp/choir-renders; run from the
-project after `just build`)."""
+With --held-out, the lines of the corpus's other sung pieces that choir's learned tracker never trained on (Handel's
+aria, Beach's two sopranos, the four lines of "Lift Every Voice and Sing"; Resources/PitchNet/finetune-swiftf0.py
+trained on every chorale's lines, Choir Aahs among its voices), in place of the chorales: the table to weigh
+`--tracker` by. Any other option is passed to `choir practice` (e.g. `--tracker auto --accompanied`).
+
+Usage: Benchmarks/judge-renders.py [CACHE] [--held-out] [PRACTICE OPTIONS]   (renders are kept in CACHE, default
+/tmp/choir-renders; run from the project after `just build`)."""
 import glob, json, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHOIR = os.path.join(ROOT, ".build", "release", "choir")
-CACHE = sys.argv[1] if len(sys.argv) > 1 else "/tmp/choir-renders"
+ARGUMENTS = sys.argv[1:]
+CACHE = ARGUMENTS.pop(0) if ARGUMENTS and not ARGUMENTS[0].startswith("--") else "/tmp/choir-renders"
+HELD_OUT = "--held-out" in ARGUMENTS
+OPTIONS = [a for a in ARGUMENTS if a != "--held-out"]
+# Reports judged with other options are kept apart from the default's.
+TAG = "".join(ch for ch in "-".join(OPTIONS) if ch.isalnum() or ch == "-")
+HELD_OUT_LINES = [("handel_rinaldo_Lascia_chio_pianga.mxl", "Choir Aahs"),
+                  ("beach_prayer_of_a_tired_child.musicxml", "Soprano I"),
+                  ("beach_prayer_of_a_tired_child.musicxml", "Soprano II")] + [
+                     ("johnson_j_r_lift_every_voice.mxl", part) for part in ["Soprano", "Alto", "Tenor", "Bass"]]
 # By name: `--my-instrument` reads a number as General MIDI's, from 1 (Choir Aahs is 53).
 VOICES = [("aahs", "Choir Aahs", None), ("oohs", "Voice Oohs", None), ("synth", "Synth Voice", None),
           ("violin", "Violin", None), ("clarinet", "Clarinet", None),
@@ -29,16 +43,16 @@ def render(score, part, program, soundfont, wav):
 
 def judge(score, part, wav, report, extra=()):
     subprocess.run([CHOIR, "practice", score, "--part", part, "--input", wav, "--output", "none", "--no-history",
-                    "--report", report, *extra], check=True, capture_output=True)
+                    "--report", report, *extra, *OPTIONS], check=True, capture_output=True)
     with open(report) as file:
         return json.load(file)["notes"]
 
 
-def chorale(job):
+def judge_line(job):
     score, part, (name, program, soundfont) = job
-    base = os.path.join(CACHE, f"{os.path.basename(score)}.{part}.{name}")
+    base = os.path.join(CACHE, f"{os.path.basename(score)}.{part.replace(' ', '_')}.{name}")
     render(score, part, program, soundfont, base + ".wav")
-    return os.path.basename(score), part, name, judge(score, part, base + ".wav", base + ".json")
+    return os.path.basename(score), part, name, judge(score, part, base + ".wav", f"{base}{TAG}.json")
 
 
 def keys_score(quarters):
@@ -58,11 +72,15 @@ def keys_score(quarters):
 
 def main():
     os.makedirs(CACHE, exist_ok=True)
-    scores = sorted(glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "bach_*")))
-    jobs = [(s, p, v) for s in scores for p in ["soprano", "alto", "tenor", "bass"] for v in VOICES]
+    corpus = os.path.join(ROOT, "..", "shared", "corpus")
+    lines = HELD_OUT_LINES if HELD_OUT else [
+        (os.path.basename(s), p) for s in sorted(glob.glob(os.path.join(corpus, "bach_*")))
+        for p in ["soprano", "alto", "tenor", "bass"]]
+    jobs = [(os.path.join(corpus, s), p, v) for s, p in lines for v in VOICES]
     with ThreadPoolExecutor(2) as pool:
-        takes = list(pool.map(chorale, jobs))
-    print(f"{len(takes)} takes ({len(scores)} chorales, 4 lines, {len(VOICES)} voices)")
+        takes = list(pool.map(judge_line, jobs))
+    print(f"{len(takes)} takes ({len(lines)} {'held-out lines' if HELD_OUT else 'chorale lines'}, {len(VOICES)} voices)"
+          + (f", judged with {' '.join(OPTIONS)}" if OPTIONS else ""))
     for name, _, _ in VOICES:
         notes = [n for _, _, voice, judged in takes if voice == name for n in judged]
         accuracies = [100 * sum(n["verdict"] == "correct" for n in judged) / len(judged)
@@ -82,7 +100,7 @@ def main():
                 file.write(keys_score(quarters))
             wav = os.path.join(CACHE, f"keys{quarters}.{name}.wav")
             render(path, "Voice", program, soundfont, wav)
-            judged = judge(path, "Voice", wav, wav[:-4] + ".json", ["--no-align"])
+            judged = judge(path, "Voice", wav, f"{wav[:-4]}{TAG}.json", ["--no-align"])
             off = [f"{n['expected_midi']}:{n['median_cents']:+.0f}" for n in judged
                    if n["median_cents"] is not None and abs(n["median_cents"]) > 10]
             line.append(" ".join(off) or "none")
