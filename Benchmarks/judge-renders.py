@@ -6,12 +6,12 @@ flat, sharp, wrong or octave, and the takes under 95%. Then each key of each voi
 ♩ = 120 and as a semibreve, judged without alignment: the samples' own tuning, which the first table inherits.
 
 With --held-out, the lines of the corpus's other sung pieces that choir's learned tracker never trained on (Handel's
-aria, Beach's two sopranos, the four lines of "Lift Every Voice and Sing"; Resources/PitchNet/finetune-swiftf0.py
+aria, Beach's four voices, the four lines of "Lift Every Voice and Sing"; Resources/PitchNet/finetune-swiftf0.py
 trained on every chorale's lines, Choir Aahs among its voices), in place of the chorales: the table to weigh
 `--tracker` by. Any other option is passed to `choir practice` (e.g. `--tracker auto --accompanied`).
 
-Usage: Benchmarks/judge-renders.py [CACHE] [--held-out] [PRACTICE OPTIONS]   (renders are kept in CACHE, default
-/tmp/choir-renders; run from the project after `just build`)."""
+Usage: Benchmarks/judge-renders.py [CACHE] [--held-out] [PRACTICE OPTIONS]   (renders are kept in CACHE, given first,
+default /tmp/choir-renders; run from the project after `just build`)."""
 import glob, json, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,10 +23,9 @@ HELD_OUT = "--held-out" in ARGUMENTS
 OPTIONS = [a for a in ARGUMENTS if a != "--held-out"]
 # Reports judged with other options are kept apart from the default's.
 TAG = "".join(ch for ch in "-".join(OPTIONS) if ch.isalnum() or ch == "-")
-HELD_OUT_LINES = [("handel_rinaldo_Lascia_chio_pianga.mxl", "Choir Aahs"),
-                  ("beach_prayer_of_a_tired_child.musicxml", "Soprano I"),
-                  ("beach_prayer_of_a_tired_child.musicxml", "Soprano II")] + [
-                     ("johnson_j_r_lift_every_voice.mxl", part) for part in ["Soprano", "Alto", "Tenor", "Bass"]]
+HELD_OUT_LINES = [("handel_rinaldo_Lascia_chio_pianga.mxl", "Choir Aahs")] + [
+    ("beach_prayer_of_a_tired_child.musicxml", part) for part in ["Soprano I", "Soprano II", "Alto I", "Alto II"]] + [
+    ("johnson_j_r_lift_every_voice.mxl", part) for part in ["Soprano", "Alto", "Tenor", "Bass"]]
 # By name: `--my-instrument` reads a number as General MIDI's, from 1 (Choir Aahs is 53).
 VOICES = [("aahs", "Choir Aahs", None), ("oohs", "Voice Oohs", None), ("synth", "Synth Voice", None),
           ("violin", "Violin", None), ("clarinet", "Clarinet", None),
