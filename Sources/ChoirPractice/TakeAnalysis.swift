@@ -15,6 +15,8 @@ public struct TakeAnalysis: Sendable {
     /// How loud the mix came through the microphone: the RMS of the echo taken out over the mix's (0 when nothing
     /// played).
     public var loudspeakers: Double
+    /// The tracker that tracked the take: `yin`, `net` or `yin+net` (``PitchTrackers/name(of:)``).
+    public var tracker: String
 
     /// Analyses `samples` for singing `notes`, whose time 0 is `start` seconds into the take. `mix` is what was
     /// played while the take was recorded, mono at the take's sample rate, sample for sample at the same moments
@@ -79,6 +81,7 @@ public struct TakeAnalysis: Sendable {
         configuration.kind = tracker
         configuration.accompanied = accompanied
         self.loudspeakers = loudspeakers
+        self.tracker = PitchTrackers.name(of: configuration)
         frames = try PitchTrackers.track(signal: cleaned, configuration: configuration)
         spectra = SpectrumAnalyser.spectra(of: cleaned, sampleRate: sampleRate, hop: 0.005)
         if let echo {

@@ -76,9 +76,10 @@ struct TakeAnalysisTests {
     }
 
     /// A take the loudspeakers did not reach (made with headphones, or rendered) is judged as heard, as one with no mix
-    /// is, by the tracker asked for: the learned tracker's frames, 16 ms apart, not YIN's.
-    @Test(arguments: [PitchTrackerKind.yin, .net])
-    func aTakeTheMixDidNotReachIsTrackedAsAsked(tracker: PitchTrackerKind) throws {
+    /// is, by the tracker asked for: YIN, the learned tracker (its frames 16 ms apart), or YIN guided by it where other
+    /// sound is expected.
+    @Test(arguments: [(PitchTrackerKind.yin, false, "yin"), (.net, false, "net"), (.auto, true, "yin+net"), (.auto, false, "yin")])
+    func aTakeTheMixDidNotReachIsTrackedAsAsked(tracker: PitchTrackerKind, accompanied: Bool, name: String) throws {
         let rate = 16000.0
         let note = ExpectedNote(
             index: 0, measure: "1", measureIndex: 0, onset: 0.2, duration: 1.0, midi: 57, isEntrance: true, previousMIDI: nil,
@@ -89,9 +90,10 @@ struct TakeAnalysisTests {
             return t >= 0.2 && t < 1.2 ? Float(0.3 * sin(2 * Double.pi * 220 * t)) : 0
         }
         let mix = Chords.render(count: sung.count, sampleRate: rate, seed: 3)
-        let heard = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: mix, tracker: tracker)
-        let alone = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: nil, tracker: tracker)
+        let heard = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: mix, tracker: tracker, accompanied: accompanied)
+        let alone = try TakeAnalysis(samples: sung, sampleRate: rate, notes: [note], mix: nil, tracker: tracker, accompanied: accompanied)
         #expect(heard.loudspeakers == 0)
+        #expect(heard.tracker == name && alone.tracker == name)
         let same = heard.frames.map { [$0.time, $0.frequency] } == alone.frames.map { [$0.time, $0.frequency] }
         #expect(same, "\(heard.frames.count) frames, against \(alone.frames.count) with no mix")
         let hop = heard.frames[1].time - heard.frames[0].time
