@@ -72,10 +72,11 @@ public struct TakeAnalysis: Sendable {
             sampleRate: sampleRate, notes: notes, start: start, tracker: tracker, accompanied: accompanied)
     }
 
-    /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`.
+    /// Analyses a take whose mix's `echo` (sample for sample) was already taken out, leaving `cleaned`. The tracker
+    /// and whether other sound is expected have no defaults here: every way into this one must pass on what was asked.
     public init(
         cleaned: [Float], echo: [Float]?, loudspeakers: Double, sampleRate: Double, notes: [ExpectedNote], start: Double = 0,
-        tracker: PitchTrackerKind = .yin, accompanied: Bool = false
+        tracker: PitchTrackerKind, accompanied: Bool
     ) throws(PitchTrackerError) {
         var configuration = PracticeJudge.detector(for: notes, sampleRate: sampleRate)
         configuration.kind = tracker

@@ -165,13 +165,17 @@ public struct PlantedTake {
         let analysis: TakeAnalysis
         if canceller == .speex, let played {
             let (cleaned, echo) = SpeexCanceller.cancel(take, mix: played, sampleRate: rate)
-            analysis = try TakeAnalysis(cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes, tracker: tracker)
+            analysis = try TakeAnalysis(
+                cleaned: cleaned, echo: echo, loudspeakers: 0, sampleRate: rate, notes: notes, tracker: tracker,
+                accompanied: accompanied)
         } else if canceller == .gate, let played {
             let path = EchoPath.forRecording(sampleRate: rate, count: take.count)
             path.add(recording: take, mix: played)
             let (gain, delay) = path.coarse
             let echo = take.indices.map { $0 - delay >= 0 && $0 - delay < played.count ? Float(gain) * played[$0 - delay] : 0 }
-            analysis = try TakeAnalysis(cleaned: take, echo: echo, loudspeakers: gain, sampleRate: rate, notes: notes, tracker: tracker)
+            analysis = try TakeAnalysis(
+                cleaned: take, echo: echo, loudspeakers: gain, sampleRate: rate, notes: notes, tracker: tracker,
+                accompanied: accompanied)
         } else {
             analysis = try TakeAnalysis(
                 samples: take, sampleRate: rate, notes: notes, mix: played, tracker: tracker, accompanied: accompanied)

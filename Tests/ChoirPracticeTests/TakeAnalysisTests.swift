@@ -65,7 +65,8 @@ struct TakeAnalysisTests {
         let sung = (0..<32037).map { (i: Int) -> Float in Float(0.3 * sin(2 * Double.pi * 220 * Double(i) / rate)) }
         var random = SplitMix(seed: 4)
         let echo = sung.indices.map { (i: Int) -> Float in Float((random.unit() - 0.5) * Double(i % 5000) / 5000) }
-        let analysis = try TakeAnalysis(cleaned: sung, echo: echo, loudspeakers: 0.1, sampleRate: rate, notes: [note])
+        let analysis = try TakeAnalysis(
+            cleaned: sung, echo: echo, loudspeakers: 0.1, sampleRate: rate, notes: [note], tracker: .yin, accompanied: false)
         let window = PracticeJudge.detector(for: [note], sampleRate: rate).window
         #expect(analysis.frames.count > 50)
         for frame in analysis.frames {
