@@ -127,8 +127,12 @@ test: setup (_apt test_packages) (_pip "playwright==1.65.2")
     plain=(.build/debug/choirPackageTests.xctest --testing-library swift-testing)
     nice -n 19 "${plain[@]}" --skip RealTimeTests > "$logs/rest" 2>&1 & rest=$!
     status=0
-    "${plain[@]}" --filter RealTimeTests 2>&1 | tee "$logs/live" || status=$?
+    # The score view's delay is held against the terminal's with nothing else running: beside the other suites,
+    # headless Chromium's frames fell behind on two cores (ci44: median 93 ms against the terminal's 40).
+    page=theScoreViewFollowsALiveSession
+    "${plain[@]}" --filter RealTimeTests --skip "$page" 2>&1 | tee "$logs/live" || status=$?
     wait "$rest" || status=$?
+    "${plain[@]}" --filter "RealTimeTests/$page" 2>&1 | tee -a "$logs/live" || status=$?
     cat "$logs/rest"
     just _report-failures "$logs" "$status"
     rm -rf "$logs"

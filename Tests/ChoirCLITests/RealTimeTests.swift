@@ -496,7 +496,7 @@ extension RealTimeTests {
                 seen: !!box && [...document.querySelectorAll('.slot')].some((slot) => { const edge = slot.getBoundingClientRect();
                   return !slot.hidden && slot.contains(note) && box.top + box.height / 2 >= edge.top && box.top + box.height / 2 <= edge.bottom; }),
                 where: document.querySelector('#where').textContent,
-                pages: `${stage.dataset.top}/${stage.dataset.bottom}` };
+                pages: `${stage.dataset.top}/${stage.dataset.bottom}`, engraving: stage.dataset.engraving ?? '' };
             })()
             """
         var samples: [(terminal: String, page: [String: Any])] = []
@@ -601,13 +601,19 @@ extension RealTimeTests {
 
         // The pages turn on from the first to the last (whole, or the next one's top over this one's bottom), and the
         // note the ball is on is always in sight.
-        // (Before the page has its engraving, the stage shows no page: "undefined/undefined".)
-        let states = samples.map { $0.page["pages"] as! String }.filter { !$0.contains("undefined") }
-        let order = states.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-        let turns = order.map { $0.split(separator: "/").compactMap { Int($0) } }
+        // (Before the page has its engraving, the stage shows no page: "undefined/undefined".) Performance mode
+        // resizes the pane, and the page engraves the score again for it: its pages break elsewhere, so the page
+        // number may go back (ci on 16623bc: 1/1, 2/2, then 1/1 in performance mode's engraving, 2/2 after it). The
+        // pages only ever turn on within one engraving.
+        let states = samples.map { (engraving: $0.page["engraving"] as! String, pages: $0.page["pages"] as! String) }
+            .filter { !$0.pages.contains("undefined") }
+        let order = states.reduce(into: [(engraving: String, pages: String)]()) { if $0.last.map({ $0 != $1 }) ?? true { $0.append($1) } }
+        let turns = order.map { (engraving: $0.engraving, pages: $0.pages.split(separator: "/").compactMap { Int($0) }) }
         #expect(
-            order.first == "1/1" && turns.count >= 2 && turns.last.map { $0[0] == $0[1] } == true
-                && zip(turns, turns.dropFirst()).allSatisfy { $0[1] <= $1[1] && $0[0] <= $1[0] }, "\(order)")
+            order.first?.pages == "1/1" && turns.count >= 2 && turns.last.map { $0.pages[0] == $0.pages[1] } == true
+                && zip(turns, turns.dropFirst()).allSatisfy {
+                    $0.engraving != $1.engraving || ($0.pages[1] <= $1.pages[1] && $0.pages[0] <= $1.pages[0])
+                }, "\(order)")
         let misplaced = samples.filter { $0.page["hidden"] as? Bool == false && $0.page["seen"] as? Bool != true }
         #expect(misplaced.isEmpty, "\(misplaced.prefix(3).map(\.page))")
 
