@@ -10,9 +10,13 @@ aria, Beach's four voices, the four lines of "Lift Every Voice and Sing"; Resour
 trained on every chorale's lines, Choir Aahs among its voices), in place of the chorales: the table to weigh
 `--tracker` by. Any other option is passed to `choir practice` (e.g. `--tracker auto --accompanied`).
 
-Usage: Benchmarks/judge-renders.py [CACHE] [--held-out] [PRACTICE OPTIONS]   (renders are kept in CACHE, given first,
+With --shift S, each take is judged again with S seconds of silence before it (cut S seconds from its start when S
+is negative), and compared take by take with the take as rendered (judged first, with the same options): how many
+score within a point of it, and where the take was aligned.
+
+Usage: Benchmarks/judge-renders.py [CACHE] [--held-out] [--shift S] [PRACTICE OPTIONS]   (renders are kept in CACHE, given first,
 default /tmp/choir-renders; run from the project after `just build`)."""
-import glob, json, os, subprocess, sys
+import glob, json, os, subprocess, sys, wave
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,7 +24,9 @@ CHOIR = os.path.join(ROOT, ".build", "release", "choir")
 ARGUMENTS = sys.argv[1:]
 CACHE = ARGUMENTS.pop(0) if ARGUMENTS and not ARGUMENTS[0].startswith("--") else "/tmp/choir-renders"
 HELD_OUT = "--held-out" in ARGUMENTS
-OPTIONS = [a for a in ARGUMENTS if a != "--held-out"]
+SHIFT = float(ARGUMENTS[ARGUMENTS.index("--shift") + 1]) if "--shift" in ARGUMENTS else None
+OPTIONS = [a for i, a in enumerate(ARGUMENTS)
+           if a not in ("--held-out", "--shift") and not (i and ARGUMENTS[i - 1] == "--shift")]
 # Reports judged with other options are kept apart from the default's.
 TAG = "".join(ch for ch in "-".join(OPTIONS) if ch.isalnum() or ch == "-")
 HELD_OUT_LINES = [("handel_rinaldo_Lascia_chio_pianga.mxl", "Choir Aahs")] + [
@@ -47,11 +53,50 @@ def judge(score, part, wav, report, extra=()):
         return json.load(file)["notes"]
 
 
+def shifted(wav, seconds):
+    """The render `wav` with `seconds` of silence before it, or cut as much from its start when negative."""
+    path = f"{wav[:-4]}.shift{seconds:+.2f}.wav"
+    if not os.path.exists(path):
+        with wave.open(wav) as source:
+            frames = source.readframes(source.getnframes())
+            params, width = source.getparams(), source.getsampwidth() * source.getnchannels()
+        count = round(abs(seconds) * params.framerate) * width
+        with wave.open(path, "wb") as target:
+            target.setparams(params)
+            target.writeframes(b"\0" * count + frames if seconds > 0 else frames[count:])
+    return path
+
+
 def judge_line(job):
     score, part, (name, program, soundfont) = job
     base = os.path.join(CACHE, f"{os.path.basename(score)}.{part.replace(' ', '_')}.{name}")
     render(score, part, program, soundfont, base + ".wav")
-    return os.path.basename(score), part, name, judge(score, part, base + ".wav", f"{base}{TAG}.json")
+    judged = judge(score, part, base + ".wav", f"{base}{TAG}.json")
+    if SHIFT is None:
+        return os.path.basename(score), part, name, judged
+    report = f"{base}{TAG}.shift{SHIFT:+.2f}.json"
+    moved = judge(score, part, shifted(base + ".wav", SHIFT), report)
+    with open(report) as file:
+        aligned = json.load(file).get("aligned_s", 0)
+    return os.path.basename(score), part, name, judged, moved, aligned
+
+
+def accuracy(judged):
+    return 100 * sum(n["verdict"] == "correct" for n in judged) / len(judged)
+
+
+def compare_shifted(takes):
+    """How the takes moved by SHIFT score against the takes as rendered, voice by voice."""
+    print(f"{len(takes)} takes with {SHIFT:+.2f} s {'of silence before them' if SHIFT > 0 else 'cut from their start'}"
+          + (f", judged with {' '.join(OPTIONS)}" if OPTIONS else ""))
+    for name, _, _ in VOICES:
+        mine = [(score, part, accuracy(moved) - accuracy(judged), aligned)
+                for score, part, voice, judged, moved, aligned in takes if voice == name]
+        within = sum(abs(change) <= 1 + 1e-9 for _, _, change, _ in mine)
+        worst = min(mine, key=lambda take: -abs(take[2]))
+        found = sorted(aligned for _, _, _, aligned in mine)
+        print(f"  {name:9s} within a point: {within} of {len(mine)}; worst {worst[2]:+.1f} ({worst[0]} {worst[1]}); "
+              f"aligned by {found[0]:+.2f} to {found[-1]:+.2f} s, median {found[len(found) // 2]:+.2f}")
 
 
 def keys_score(quarters):
@@ -78,6 +123,8 @@ def main():
     jobs = [(os.path.join(corpus, s), p, v) for s, p in lines for v in VOICES]
     with ThreadPoolExecutor(2) as pool:
         takes = list(pool.map(judge_line, jobs))
+    if SHIFT is not None:
+        return compare_shifted(takes)
     print(f"{len(takes)} takes ({len(lines)} {'held-out lines' if HELD_OUT else 'chorale lines'}, {len(VOICES)} voices)"
           + (f", judged with {' '.join(OPTIONS)}" if OPTIONS else ""))
     for name, _, _ in VOICES:

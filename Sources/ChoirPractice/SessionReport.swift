@@ -98,9 +98,10 @@ public struct SessionReport: Sendable, Codable, Equatable {
         semitones == 0 ? nil : "transposed \(semitones > 0 ? "up" : "down") \(abs(semitones)) semitone\(abs(semitones) == 1 ? "" : "s")"
     }
 
-    /// "the take starts 0.30 s late: aligned", when the take was moved.
+    /// "the take starts 0.30 s late: aligned", when the take was moved by ``TakeAlignment/smallest`` or more; less
+    /// is the judge placing a take that starts on the beat by its entrances.
     public var alignmentSummary: String? {
-        alignment.map { shift in
+        alignment.flatMap { abs($0) >= TakeAlignment.smallest ? $0 : nil }.map { shift in
             "the take starts \(String(printf: "%.2f", abs(shift))) s \(shift > 0 ? "late" : "early"): aligned (--no-align judges it as recorded)"
         }
     }

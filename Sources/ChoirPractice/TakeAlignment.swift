@@ -12,7 +12,7 @@ import Glibc
 public enum TakeAlignment {
     /// How far the search reaches either way, in seconds.
     public static let reach = 3.0
-    /// Shifts smaller than this are left alone: no entrance's verdict turns on them.
+    /// The smallest shift the fit of whole notes tells from none, and that a take is said to start off the beat by.
     public static let smallest = 0.05
 
     /// The shift, in seconds, by which `frames` (on the take's clock, time 0 being the notes' `start`) fit `notes`

@@ -59,7 +59,11 @@ struct PracticeCommandTests {
         #expect(
             Set(document.keys) == [
                 "score", "part", "tempo_qpm", "transpose", "verse", "kind", "tolerance_cents", "summary", "measures", "notes", "chord",
+                "aligned_s",
             ])
+        // The take starts on the beat: the judge places it by its entrances (the synthetic singer's consonants come
+        // before their vowels), by less than a take said to start off the beat.
+        #expect(abs(document["aligned_s"] as? Double ?? 1) < 0.05)
         #expect(document["kind"] as? String == "file" && document["transpose"] as? Int == 0)
         let summary = document["summary"] as! [String: Any]
         #expect(Set(summary.keys) == ["notes", "passes", "correct", "accuracy_pct", "mean_abs_cents", "bias_cents", "verdicts"])
