@@ -136,8 +136,8 @@ public struct TakeAnalysis: Sendable {
     /// its notes (a sampled choir) where its pitch settles, past where its entrances are heard. A take that starts on
     /// the beat is placed by its entrances too, so that it is judged as the same take with silence before it is: left
     /// where it was, a voice whose entrances the judge hears late scored up to 19 points lower than after a second of
-    /// silence, where it was moved (`Benchmarks/judge-renders.py --shift 1`: Synth Voice's bass of "Lift Every Voice
-    /// and Sing"; placed, all nine lines within a point).
+    /// silence, where it was moved (`Benchmarks/judge-renders.py --held-out --shift 1`: Synth Voice's bass of "Lift
+    /// Every Voice and Sing"; placed, every one of its nine lines within a note).
     public func alignment(of notes: [ExpectedNote], options: NoteComparator.Options, start: Double) -> Double {
         let comparator = judge(notes, options: options).comparator
         let coarse = TakeAlignment.offset(frames: frames, notes: notes, start: start, isSung: comparator.isSung)
